@@ -1,0 +1,38 @@
+# Two commands on a fresh machine (Python >= 3.10 with pip and venv):
+#   make bench   # the main job: recovery/speed report on the bundled default corpus
+#   make test    # ruff, mypy and the test suite (what CI runs)
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PLUGINS := $(wildcard plugins/*/pyproject.toml)
+PLUGIN_DIRS := $(patsubst %/pyproject.toml,%,$(PLUGINS))
+
+.PHONY: install test test-slow lint bench speed clean
+
+$(VENV)/.installed: pyproject.toml $(PLUGINS)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev,bench]" $(foreach d,$(PLUGIN_DIRS),-e $(d))
+	touch $@
+
+install: $(VENV)/.installed
+
+lint: install
+	$(BIN)/ruff check resilient_parse plugins tests benchmarks
+	$(BIN)/ruff format --check resilient_parse
+	$(BIN)/mypy resilient_parse
+
+test: lint
+	$(BIN)/python -m pytest -q tests $(PLUGIN_DIRS)
+
+test-slow: install
+	$(BIN)/python -m pytest -q -m slow tests $(PLUGIN_DIRS) --hypothesis-profile=deep
+
+bench: install
+	$(BIN)/resilient-parse bench
+
+speed: install
+	$(BIN)/resilient-parse speed
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,60 @@
+"""The one-call entry point: `parse(text, Target)`.
+
+`parse` uses a default `Parser` per mode, built on first use with the installed entry-point plugins. The cache
+holds immutable configuration only; build your own `Parser` for custom plugins, aliases or policies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, TypeVar, overload
+
+from resilient_parse.parser import Parser, ParseResult
+from resilient_parse.policy import Policy
+
+T = TypeVar("T")
+
+
+@lru_cache(maxsize=8)
+def default_parser(mode: str | Policy = "lenient") -> Parser:
+    """The shared parser for a mode (plugins from entry points included)."""
+    return Parser(mode=mode)
+
+
+@overload
+def parse(
+    text: str | bytes,
+    target: type[T],
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> T: ...
+@overload
+def parse(
+    text: str | bytes,
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> Any: ...
+def parse(
+    text: str | bytes,
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> Any:
+    """Turn a model's output into `target` (any type Pydantic v2 validates), or raise `ParseError`."""
+    return default_parser(mode).parse(text, target, aliases=aliases)
+
+
+def parse_result(
+    text: str | bytes,
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> ParseResult[Any]:
+    """Like `parse`, but returns the object together with every repair that produced it."""
+    return default_parser(mode).parse_result(text, target, aliases=aliases)

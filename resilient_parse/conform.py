@@ -1,0 +1,331 @@
+"""Bend a loaded JSON tree onto the schema view: align keys, then coerce values that do not fit.
+
+The walker is the core's; the judgement is the plugins'. For each object it asks `rp_propose_key_mappings` about
+the keys that are neither field names nor declared aliases, then picks — and refuses when the evidence ties. For
+each value that does not already fit its type it asks `rp_coerce_value`. The input tree is never mutated: changed
+containers are copied, unchanged ones are shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from resilient_parse.context import CallContext, Coercion, KeyMapping
+from resilient_parse.errors import ErrorDetail
+from resilient_parse.repairs import Repair, pointer
+from resilient_parse.schema import (
+    AnyView,
+    ChoiceView,
+    DictView,
+    FieldView,
+    ListView,
+    ModelView,
+    NoneView,
+    ScalarView,
+    TupleView,
+    TypeView,
+    UnionView,
+)
+
+ProposeKeys = Callable[[dict[str, Any], ModelView, list[str], str, CallContext], list[KeyMapping]]
+CoerceValue = Callable[[Any, TypeView, "FieldView | None", str, CallContext], "Coercion | None"]
+
+_CONFIDENCE_TIE = 1e-6
+
+
+@dataclass
+class ConformResult:
+    tree: Any
+    repairs: list[Repair] = field(default_factory=list)
+    errors: list[ErrorDetail] = field(default_factory=list)
+
+
+def fits(value: Any, view: TypeView) -> bool:
+    """A cheap test of whether Pydantic's lax JSON validation could accept `value` for `view` as it is.
+
+    False means "worth asking the coercion hook"; True means "leave it to Pydantic" (which may still refuse).
+    """
+    if isinstance(view, AnyView):
+        return True
+    if isinstance(view, ModelView | DictView):
+        return isinstance(value, dict)
+    if isinstance(view, ListView):
+        return isinstance(value, list)
+    if isinstance(view, TupleView):
+        return isinstance(value, list) and len(value) == len(view.items)
+    if isinstance(view, NoneView):
+        return value is None
+    if isinstance(view, UnionView):
+        return (value is None and view.nullable) or any(fits(value, o) for o in view.options)
+    if isinstance(view, ChoiceView):
+        return _in_choices(value, view)
+    if isinstance(view, ScalarView):
+        return _scalar_fits(value, view.py_type)
+    return True
+
+
+def _in_choices(value: Any, view: ChoiceView) -> bool:
+    for allowed in view.values:
+        if value == allowed and type(value) is type(allowed):
+            return True
+        if isinstance(allowed, bool) or isinstance(value, bool):
+            continue
+        if isinstance(allowed, int | float) and isinstance(value, int | float) and value == allowed:
+            return True
+    return False
+
+
+def _scalar_fits(value: Any, py_type: type) -> bool:
+    if value is None or isinstance(value, dict | list):
+        return False
+    if py_type is str:
+        return isinstance(value, str)
+    if py_type is bool:
+        return (
+            isinstance(value, bool)
+            or (isinstance(value, str) and value.strip().lower() in _BOOL_WORDS)
+            or (isinstance(value, int) and value in (0, 1))
+        )
+    if py_type is int:
+        if isinstance(value, bool):
+            return False
+        if isinstance(value, int):
+            return True
+        if isinstance(value, float):
+            return value.is_integer()
+        if isinstance(value, str):
+            try:
+                int(value.strip())
+            except ValueError:
+                return False
+            return True
+        return False
+    if py_type is float or py_type.__name__ == "Decimal":
+        if isinstance(value, bool):
+            return False
+        if isinstance(value, int | float):
+            return True
+        if isinstance(value, str):
+            try:
+                float(value.strip())
+            except ValueError:
+                return False
+            return True
+        return False
+    return True  # dates, UUIDs, bytes …: Pydantic decides; coercion is error-driven for these
+
+
+_BOOL_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"})
+
+
+class Conformer:
+    """One walk over one tree. Holds the hook callables and collects repairs and refusals."""
+
+    def __init__(self, ctx: CallContext, propose: ProposeKeys, coerce: CoerceValue) -> None:
+        self.ctx = ctx
+        self.policy = ctx.policy
+        self.propose = propose
+        self.coerce = coerce
+        self.repairs: list[Repair] = []
+        self.errors: list[ErrorDetail] = []
+
+    def run(self, tree: Any, view: TypeView) -> ConformResult:
+        out = self.walk(tree, view, None, [])
+        return ConformResult(out, self.repairs, self.errors)
+
+    # -- walking -----------------------------------------------------------------------------------------------
+
+    def walk(self, value: Any, view: TypeView, fld: FieldView | None, path: list[str | int]) -> Any:
+        if isinstance(view, AnyView):
+            return value
+        if not fits(value, view) or self._worth_reshaping(value, view):
+            value = self._coerce(value, view, fld, path)
+        if isinstance(view, ModelView) and isinstance(value, dict):
+            return self._model(value, view, path)
+        if isinstance(view, ListView) and isinstance(value, list):
+            return self._items(value, view.item, path)
+        if isinstance(view, TupleView) and isinstance(value, list) and len(value) == len(view.items):
+            changed = [self.walk(v, t, None, [*path, i]) for i, (v, t) in enumerate(zip(value, view.items))]
+            return changed if any(a is not b for a, b in zip(changed, value)) else value
+        if isinstance(view, DictView) and isinstance(value, dict) and not view.free_form:
+            new = {k: self.walk(v, view.value, None, [*path, k]) for k, v in value.items()}
+            return new if any(new[k] is not value[k] for k in value) else value
+        if isinstance(view, UnionView) and value is not None:
+            option = self._pick_option(value, view)
+            if option is not None:
+                return self.walk(value, option, fld, path)
+        return value
+
+    @staticmethod
+    def _worth_reshaping(value: Any, view: TypeView) -> bool:
+        """A dict that fits by type but not by content: a wrapper around the model ({"result": {...}}), or a
+        discriminated union whose tag is misspelled."""
+        if not isinstance(value, dict) or not value:
+            return False
+        if isinstance(view, ModelView):
+            return bool(view.fields) and not any(k in view.key_to_field for k in value)
+        if isinstance(view, UnionView) and view.discriminator:
+            tag = value.get(view.discriminator)
+            for option in view.options:
+                fv = option.fields.get(view.discriminator) if isinstance(option, ModelView) else None
+                if fv is not None and isinstance(fv.type, ChoiceView) and tag in fv.type.values:
+                    return False
+            return True
+        return False
+
+    def _items(self, items: list[Any], item_view: TypeView, path: list[str | int]) -> list[Any]:
+        if isinstance(item_view, AnyView):
+            return items
+        new = [self.walk(v, item_view, None, [*path, i]) for i, v in enumerate(items)]
+        return new if any(a is not b for a, b in zip(new, items)) else items
+
+    def _coerce(self, value: Any, view: TypeView, fld: FieldView | None, path: list[str | int]) -> Any:
+        result = self.coerce(value, view, fld, pointer(path), self.ctx)
+        if result is None:
+            return value
+        if result.error is not None:
+            self.errors.append(result.error)
+            return value
+        if not all(self.policy.allows(r.kind, r.lossless) for r in result.repairs):
+            return value
+        self.repairs.extend(result.repairs)
+        return result.value
+
+    def _pick_option(self, value: Any, view: UnionView) -> TypeView | None:
+        """The union member to align against: by discriminator, else the only member that fits, else the model
+        whose fields the object matches best (a tie means: let Pydantic decide, unaligned)."""
+        fitting = [o for o in view.options if fits(value, o)]
+        if len(fitting) == 1:
+            return fitting[0]
+        if not isinstance(value, dict):
+            return None
+        models = [o for o in fitting if isinstance(o, ModelView)]
+        if not models:
+            return None
+        if view.discriminator:
+            tag = value.get(view.discriminator)
+            for m in models:
+                fv = m.fields.get(view.discriminator)
+                if fv is not None and isinstance(fv.type, ChoiceView) and tag in fv.type.values:
+                    return m
+        scored = sorted(((_fit_score(value, m), i) for i, m in enumerate(models)), reverse=True)
+        if len(scored) > 1 and scored[0][0] == scored[1][0]:
+            return None
+        return models[scored[0][1]]
+
+    # -- models ------------------------------------------------------------------------------------------------
+
+    def _model(self, obj: dict[str, Any], model: ModelView, path: list[str | int]) -> dict[str, Any]:
+        key_to_field = model.key_to_field
+        unknown = [k for k in obj if k not in key_to_field]
+        renames: dict[str, str] = {}
+        if unknown:
+            renames = self._choose_mappings(obj, model, unknown, path)
+        out: dict[str, Any] = {}
+        changed = bool(renames)
+        for key, value in obj.items():
+            new_key = renames.get(key, key)
+            name = key_to_field.get(new_key)
+            if name is None:
+                if key in renames or not self._drop_unknown(model):
+                    out[new_key] = value
+                else:
+                    changed = True
+                    self.repairs.append(Repair.make("drop_unknown_key", pointer([*path, key]), key, None))
+                continue
+            fv = model.fields[name]
+            if (
+                value is None
+                and not fv.required
+                and not _accepts_none(fv.type)
+                and self.policy.allows("null_to_default")
+            ):
+                self.repairs.append(Repair.make("null_to_default", pointer([*path, new_key]), None, "(default)"))
+                changed = True
+                continue
+            new_value = self.walk(value, fv.type, fv, [*path, new_key])
+            changed = changed or new_value is not value
+            out[new_key] = new_value
+        return out if changed else obj
+
+    def _drop_unknown(self, model: ModelView) -> bool:
+        mode = self.policy.unknown_keys
+        return mode == "drop" and self.policy.allows("drop_unknown_key")
+
+    def _choose_mappings(
+        self, obj: dict[str, Any], model: ModelView, unknown: list[str], path: list[str | int]
+    ) -> dict[str, str]:
+        proposals = self.propose(obj, model, unknown, pointer(path), self.ctx)
+        present = {model.key_to_field[k] for k in obj if k in model.key_to_field}
+        best: dict[str, KeyMapping] = {}
+        for key in unknown:
+            options = [
+                p
+                for p in proposals
+                if p.key == key and p.field in model.fields and p.field not in present and self.policy.allows(p.kind)
+            ]
+            if not options:
+                continue
+            options.sort(key=lambda p: (p.rank, -p.confidence))
+            top = options[0]
+            rivals = [
+                p
+                for p in options[1:]
+                if p.field != top.field and p.rank == top.rank and abs(p.confidence - top.confidence) <= _CONFIDENCE_TIE
+            ]
+            if rivals:
+                fields = sorted({top.field, *(p.field for p in rivals)})
+                self.errors.append(
+                    ErrorDetail(
+                        path=pointer([*path, key]),
+                        kind="ambiguous_key",
+                        message=f"key {key!r} could mean any of {', '.join(fields)}; refusing to guess",
+                        got=key,
+                    )
+                )
+                continue
+            best[key] = top
+        # two keys competing for one field: the stronger kind of evidence wins; a tie is refused
+        by_field: dict[str, list[KeyMapping]] = {}
+        for mapping in best.values():
+            by_field.setdefault(mapping.field, []).append(mapping)
+        renames: dict[str, str] = {}
+        for fname, group in by_field.items():
+            group.sort(key=lambda p: (p.rank, -p.confidence))
+            if len(group) > 1 and group[0].rank == group[1].rank:
+                keys = ", ".join(repr(g.key) for g in group)
+                self.errors.append(
+                    ErrorDetail(
+                        path=pointer([*path, fname]),
+                        kind="ambiguous_key",
+                        message=f"keys {keys} all look like field {fname!r}; refusing to guess",
+                    )
+                )
+                continue
+            winner = group[0]
+            target_key = model.fields[fname].primary_key
+            renames[winner.key] = target_key
+            self.repairs.append(
+                Repair.make(
+                    winner.kind,
+                    pointer([*path, winner.key]),
+                    winner.key,
+                    target_key,
+                    confidence=winner.confidence,
+                    note=winner.note,
+                )
+            )
+        return renames
+
+
+def _accepts_none(view: TypeView) -> bool:
+    return isinstance(view, AnyView | NoneView) or (isinstance(view, UnionView) and view.nullable)
+
+
+def _fit_score(obj: dict[str, Any], model: ModelView) -> tuple[int, int]:
+    known = sum(1 for k in obj if k in model.key_to_field)
+    required = [f for f in model.fields.values() if f.required]
+    missing = sum(1 for f in required if not any(k in obj for k in f.input_keys))
+    return (known - (len(obj) - known) if model.extra == "forbid" else known, -missing)

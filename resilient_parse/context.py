@@ -1,0 +1,104 @@
+"""Frozen data that crosses a hook: the per-call context, candidates, load results, key mappings, coercions, events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from resilient_parse.errors import ErrorDetail
+from resilient_parse.policy import Policy
+from resilient_parse.repairs import Repair
+
+if TYPE_CHECKING:
+    from resilient_parse.schema import TypeView
+
+
+@dataclass(frozen=True)
+class AliasEntry:
+    """One alias: `source` key → `field` name, where it came from, and whether it counts as explicit."""
+
+    source: str
+    field: str
+    origin: str  # "call", "parser", "model", or "plugin:<name>"
+    explicit: bool
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """Everything a hook may read about the current call. Frozen: hooks return results, they do not mutate."""
+
+    policy: Policy
+    target: Any
+    schema: TypeView
+    aliases: Mapping[str, tuple[AliasEntry, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    text: str = ""
+
+    def aliases_for(self, key: str) -> tuple[AliasEntry, ...]:
+        """Alias entries that name `key` as their source, explicit (call/parser/model) ones first."""
+        return self.aliases.get(key, ())
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A piece of the text that may hold the answer, with where it came from and how much the text vouches for it.
+
+    `tier` ranks how the text designates the candidate: answers after reasoning outrank drafts inside it; "final
+    answer"/"corrected" raise it; "for example" lowers it. Equal tier and equal cost with different values is an
+    ambiguity. `order` breaks ties for *trying* candidates, never for choosing between two valid different ones.
+    """
+
+    text: str
+    start: int
+    end: int
+    source: str  # "whole", "fence", "span", "truncated_span", or a plugin's name
+    tier: int = 0
+    order: int = 0
+    repairs: tuple[Repair, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """A candidate read into a JSON tree, with the syntax repairs it took and the repaired JSON text."""
+
+    tree: Any
+    json_text: str
+    repairs: tuple[Repair, ...] = ()
+
+
+@dataclass(frozen=True)
+class KeyMapping:
+    """A proposal that `key` in the object at `path` means field `field`.
+
+    `rank` orders kinds of evidence (lower wins: case/style < alias table < fuzzy); `confidence` orders proposals
+    of the same rank. The core rejects a key with two equally good proposals, and two keys competing for one field.
+    """
+
+    key: str
+    field: str
+    kind: str
+    rank: int
+    confidence: float = 1.0
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Coercion:
+    """A proposed replacement for a value that does not fit its field, or an error explaining why none is honest."""
+
+    value: Any = None
+    repairs: tuple[Repair, ...] = ()
+    error: ErrorDetail | None = None
+
+
+SemanticValidator = Callable[[Any], Iterable[ErrorDetail] | None]
+"""Runs after Pydantic on the validated object; returns (or yields) the problems it finds."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something observers may want to know: attempt started, repair applied, re-ask sent, exhausted …"""
+
+    name: str
+    data: Mapping[str, Any] = field(default_factory=dict)

@@ -1,0 +1,208 @@
+"""The error taxonomy: every failure is data (path, kind, message, got) that serves logs, APIs and models alike.
+
+Only these types leave the library. `ParseError` is the base of everything a *parse* can end in; its subclasses
+say which stage gave up. `ConfigurationError` is for mistakes in how the library was called or set up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_MISSING: Any = object()
+_MAX_GOT_CHARS = 200
+
+
+def json_safe(value: Any, *, limit: int = _MAX_GOT_CHARS) -> Any:
+    """Return `value` if it is small and JSON-serialisable, else a short printable stand-in."""
+    try:
+        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(encoded) <= limit:
+        return value
+    return encoded[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class ErrorDetail:
+    """One thing that is wrong, at one place: `path` is a JSON Pointer into the candidate ("" is the root)."""
+
+    path: str
+    kind: str
+    message: str
+    got: Any = _MISSING
+    offset: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "kind": self.kind, "message": self.message}
+        if self.got is not _MISSING:
+            out["got"] = json_safe(self.got)
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
+
+    @property
+    def has_got(self) -> bool:
+        return self.got is not _MISSING
+
+
+def _as_detail(item: ErrorDetail | Mapping[str, Any]) -> ErrorDetail:
+    if isinstance(item, ErrorDetail):
+        return item
+    return ErrorDetail(
+        path=str(item.get("path", "")),
+        kind=str(item.get("kind", "error")),
+        message=str(item.get("message", "")),
+        got=item.get("got", _MISSING),
+        offset=item.get("offset"),
+    )
+
+
+class ConfigurationError(ValueError):
+    """The library was called or configured wrongly (unknown mode, bad target, broken plugin)."""
+
+
+class PluginError(ConfigurationError):
+    """A plugin could not be loaded or implements a hook that does not exist."""
+
+
+class ParseError(Exception):
+    """The text could not be turned into the target honestly.
+
+    `errors` is a list of JSON-serialisable dicts with at least `path`, `kind` and `message`; `details` holds the
+    same as `ErrorDetail` objects. `candidate` is the best JSON text we got to (repaired), when there was one.
+    """
+
+    kind = "parse_error"
+
+    def __init__(
+        self,
+        message: str,
+        errors: Iterable[ErrorDetail | Mapping[str, Any]] = (),
+        *,
+        candidate: str | None = None,
+        repairs: Sequence[Any] = (),
+        attempts: Sequence[Any] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: tuple[ErrorDetail, ...] = tuple(_as_detail(e) for e in errors)
+        if not self.details:
+            self.details = (ErrorDetail(path="", kind=self.kind, message=message),)
+        self.candidate = candidate
+        self.repairs = tuple(repairs)
+        self.attempts: tuple[Any, ...] = tuple(attempts)
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return [d.to_dict() for d in self.details]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable summary for logs and APIs."""
+        return {
+            "error": type(self).__name__,
+            "kind": self.kind,
+            "message": self.message,
+            "errors": self.errors,
+            "candidate": self.candidate,
+            "repairs": [r.to_dict() for r in self.repairs if hasattr(r, "to_dict")],
+        }
+
+    def feedback(self) -> str:
+        """The message to send back to the model so it can fix its answer."""
+        from resilient_parse.feedback import format_feedback
+
+        return format_feedback(self, self.candidate)
+
+    def __str__(self) -> str:
+        lines = [self.message]
+        if len(self.details) < 2:
+            return self.message
+        for d in self.details[:10]:
+            where = d.path or "(root)"
+            lines.append(f"  {where}: {d.message}")
+        if len(self.details) > 10:
+            lines.append(f"  (+{len(self.details) - 10} more)")
+        return "\n".join(lines)
+
+
+class InvalidInputError(ParseError):
+    """The input was not text we can read (not a str, invalid UTF-8 bytes)."""
+
+    kind = "invalid_input"
+
+
+class InputTooLargeError(ParseError):
+    """The input is larger than the policy's limit; rejected before any work is done."""
+
+    kind = "input_too_large"
+
+
+class NoCandidateError(ParseError):
+    """The text holds nothing that looks like a JSON value."""
+
+    kind = "no_candidate"
+
+
+class RefusalError(NoCandidateError):
+    """The model declined to answer ("I'm sorry, I can't …"); re-asking with errors will not help."""
+
+    kind = "refusal"
+
+
+class UnrecoverableSyntaxError(ParseError):
+    """A candidate's syntax cannot be repaired within the policy."""
+
+    kind = "syntax"
+
+
+class TruncatedOutputError(UnrecoverableSyntaxError):
+    """The output stops mid-value; completing it would invent data."""
+
+    kind = "truncated"
+
+
+class SchemaMismatchError(ParseError):
+    """The JSON was read, but does not fit the target (missing fields, wrong types, out of range)."""
+
+    kind = "schema"
+
+
+class AmbiguousMatchError(ParseError):
+    """Two equally good readings exist (keys, enum values, or candidates); picking one would be a coin toss."""
+
+    kind = "ambiguous"
+
+
+class SemanticCheckError(ParseError):
+    """The object fits the schema but a semantic validator rejected it (e.g. a cycle in a plan)."""
+
+    kind = "semantic"
+
+
+class CorrectionsExhaustedError(ParseError):
+    """The correction loop asked the model again as often as allowed and still has no valid object."""
+
+    kind = "corrections_exhausted"
+
+
+class BudgetExhaustedError(ParseError):
+    """The correction loop stopped because its token budget or deadline ran out."""
+
+    kind = "budget_exhausted"
+
+
+class ModelRefusedError(ParseError):
+    """The model refused during the correction loop; asking again would burn tokens for nothing."""
+
+    kind = "model_refused"
+
+
+class QuotaExhaustedError(ParseError):
+    """The LLM provider says the quota is exhausted: stop now."""
+
+    kind = "quota_exhausted"

@@ -1,0 +1,120 @@
+"""Every extension point of resilient_parse, in one place.
+
+Plugins implement these with `@resilient_parse.hookimpl`. The built-in stages are ordinary plugins registered
+first, so a plugin registered later runs before them and can override a `firstresult` hook. Every hook receives
+`ctx`, a frozen `CallContext` (policy, target, schema view, alias table) — except `rp_register_aliases`, which runs
+once per parser and receives the parser's policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pluggy
+
+from resilient_parse.context import (
+    CallContext,
+    Candidate,
+    Coercion,
+    Event,
+    KeyMapping,
+    LoadResult,
+    SemanticValidator,
+)
+from resilient_parse.errors import ParseError
+from resilient_parse.policy import Policy
+from resilient_parse.schema import FieldView, ModelView, TypeView
+
+PROJECT = "resilient_parse"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+RegisterAliases = Callable[[Mapping[str, str]], None]
+
+
+@hookspec
+def rp_register_aliases(register: RegisterAliases, policy: Policy) -> None:
+    """Contribute alias tables (source key → field name), e.g. ``register({"tool": "action"})``.
+
+    Called once when a `Parser` is built. Tables from plugins rank below the call's, the parser's and the
+    model's own tables, and apply only when ``policy.plugin_aliases`` is true (not in strict mode).
+    """
+
+
+@hookspec
+def rp_extract_candidates(text: str, ctx: CallContext) -> list[Candidate] | None:
+    """Return the pieces of `text` that may hold the answer (fenced blocks, balanced spans, tool-call tags …).
+
+    All implementations are called; their candidates are merged, de-duplicated by text and tried best-first by
+    `Candidate.tier` then `Candidate.order`. Return None or an empty list when you find nothing.
+    """
+
+
+@hookspec(firstresult=True)
+def rp_parse(text: str, ctx: CallContext) -> LoadResult | None:
+    """Read one candidate's text into a JSON tree, repairing syntax as far as ``ctx.policy`` allows.
+
+    Stops at the first non-None result. Raise an `UnrecoverableSyntaxError` (or `TruncatedOutputError`) when the
+    text cannot be read honestly; return None to let the next implementation try.
+    """
+
+
+@hookspec
+def rp_propose_key_mappings(
+    obj: Mapping[str, Any], model: ModelView, unknown: list[str], path: str, ctx: CallContext
+) -> list[KeyMapping] | None:
+    """Propose which field each key in `unknown` (keys of `obj` that are neither field names nor declared aliases)
+    means. All implementations are called; the core picks, per key, the proposal with the lowest `rank` and then
+    the highest `confidence`, and refuses when two proposals tie or two keys compete for one field.
+    """
+
+
+@hookspec(firstresult=True)
+def rp_coerce_value(
+    value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
+) -> Coercion | None:
+    """Turn a value that does not fit `expected` into one that does (fuzzy enum, "1,200" → 1200, unwrapping …).
+
+    Called only for values that do not already fit. Stops at the first non-None result; return a `Coercion` with
+    `error` set to refuse honestly (e.g. an ambiguous enum), or None when you have nothing to offer.
+    """
+
+
+@hookspec
+def rp_semantic_validators(target: Any, ctx: CallContext) -> list[SemanticValidator] | None:
+    """Return checks to run on the validated object (a plan's dependency graph, a tool whitelist …).
+
+    All implementations are called once per target and parser (the result is cached). Each validator receives the
+    object and returns or yields `ErrorDetail`s; any problem fails the parse with a `SemanticCheckError`, which
+    the correction loop feeds back to the model like a schema error.
+    """
+
+
+@hookspec(firstresult=True)
+def rp_build_feedback(failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
+    """Write the message that asks the model to fix its output, given the failure and the repaired candidate.
+
+    Stops at the first non-None result; the built-in writes condensed errors, the previous output and the schema
+    of the failing paths.
+    """
+
+
+@hookspec
+def rp_on_event(event: Event, ctx: CallContext | None) -> None:
+    """Observe what happens: ``parse_started``, ``parse_succeeded``, ``parse_failed``, ``correction_requested``,
+    ``attempt_finished``, ``corrections_exhausted``. Called for every registered observer; return values are
+    ignored, and an observer that raises is reported, not allowed to break the parse.
+    """
+
+
+HOOK_NAMES = (
+    "rp_register_aliases",
+    "rp_extract_candidates",
+    "rp_parse",
+    "rp_propose_key_mappings",
+    "rp_coerce_value",
+    "rp_semantic_validators",
+    "rp_build_feedback",
+    "rp_on_event",
+)

@@ -1,0 +1,493 @@
+"""The pipeline: text → candidates → JSON tree → aligned, coerced tree → Pydantic → semantic checks → object.
+
+A `Parser` owns its configuration (policy, alias tables, validators) and its plugin host; it keeps no other state
+but per-target caches, so one parser can be shared by threads and several can coexist. Valid JSON for the
+target takes the fast path straight through `TypeAdapter.validate_json`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar, overload
+
+from pydantic import TypeAdapter, ValidationError
+from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
+
+from resilient_parse.conform import Conformer
+from resilient_parse.context import AliasEntry, CallContext, Candidate, SemanticValidator
+from resilient_parse.errors import (
+    AmbiguousMatchError,
+    ConfigurationError,
+    ErrorDetail,
+    InputTooLargeError,
+    InvalidInputError,
+    NoCandidateError,
+    ParseError,
+    RefusalError,
+    SchemaMismatchError,
+    UnrecoverableSyntaxError,
+)
+from resilient_parse.plugins import PluginHost
+from resilient_parse.policy import Policy, resolve_policy
+from resilient_parse.repairs import Repair, total_cost
+from resilient_parse.schema import SchemaFacts, TypeView, build_view, schema_facts
+from resilient_parse.stages.validate import run_semantic_checks, validate_json
+
+T = TypeVar("T")
+
+_KEY_PATTERN = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+_REFUSAL = re.compile(
+    r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
+    r"i won'?t|as an ai|unfortunately,? i)",
+    re.IGNORECASE,
+)
+_STAGE_PROGRESS = {"syntax": 1, "truncated": 1, "schema": 2, "ambiguous": 2, "semantic": 3}
+_LOOKS_LIKE_OBJECT = re.compile(r"""["']?[A-Za-z_][\w\- ]*["']?\s*:""")
+
+
+def _progress(error: ParseError, cand: Candidate) -> int:
+    """How far a candidate got. A candidate that is recognisably the JSON answer but broken (truncated, bad
+    syntax) counts as "read": a lower-ranked draft that happens to validate must not replace it."""
+    progress = _STAGE_PROGRESS.get(error.kind, 0)
+    if progress == 1 and _LOOKS_LIKE_OBJECT.search(cand.text[:2000]):
+        return 2
+    return progress
+
+
+@dataclass(frozen=True)
+class ParseResult(Generic[T]):
+    """The validated object and every repair that produced it."""
+
+    value: T
+    repairs: tuple[Repair, ...] = ()
+    candidate: str | None = None
+    json_text: str | None = None
+    mode: str = ""
+
+    @property
+    def repaired(self) -> bool:
+        return bool(self.repairs)
+
+    @property
+    def lossless(self) -> bool:
+        return all(r.lossless for r in self.repairs)
+
+    def repairs_as_dicts(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.repairs]
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """What the parser knows about one target, computed once."""
+
+    target: Any
+    adapter: TypeAdapter[Any]
+    view: TypeView
+    facts: SchemaFacts
+    validators: tuple[SemanticValidator, ...]
+
+
+@dataclass(frozen=True)
+class _Success:
+    candidate: Candidate
+    value: Any
+    repairs: tuple[Repair, ...]
+    json_text: str
+    cost: float
+
+
+@dataclass
+class _Failure:
+    candidate: Candidate
+    error: ParseError
+    progress: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _check_alias_table(table: Any, where: str) -> dict[str, str]:
+    if table is None:
+        return {}
+    if not isinstance(table, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ConfigurationError(f"{where} aliases must be a mapping of str key -> str field name, got {table!r}")
+    return dict(table)
+
+
+class Parser:
+    """A configured pipeline. `mode` is "strict", "lenient" or a `Policy`; `aliases` maps keys models write to
+    field names (`{"tool": "action"}`); `plugins` are objects with `@hookimpl` methods; `entrypoints` loads the
+    `resilient_parse` entry-point group; `blocked_plugins` names plugins (built-in or external) to leave out;
+    `validators` are semantic checks run on every validated object."""
+
+    def __init__(
+        self,
+        mode: str | Policy = "lenient",
+        aliases: Mapping[str, str] | None = None,
+        plugins: Sequence[object] = (),
+        entrypoints: bool = True,
+        *,
+        blocked_plugins: Iterable[str] = (),
+        validators: Sequence[SemanticValidator] = (),
+    ) -> None:
+        self.policy = resolve_policy(mode)
+        self.aliases: Mapping[str, str] = MappingProxyType(_check_alias_table(aliases, "Parser"))
+        self.validators = tuple(validators)
+        for v in self.validators:
+            if not callable(v):
+                raise ConfigurationError(f"validator {v!r} is not callable")
+        self.host = PluginHost(plugins, entrypoints=entrypoints, blocked=blocked_plugins)
+        self._plugin_aliases = tuple(self.host.collect_aliases(self.policy))
+        self._base_aliases = self._merge_aliases({})
+        self._plans: dict[Any, TargetPlan] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Parser(mode={self.policy.name!r}, plugins={self.host.names!r})"
+
+    # -- configuration -------------------------------------------------------------------------------------------
+
+    def _merge_aliases(self, call: Mapping[str, str]) -> Mapping[str, tuple[AliasEntry, ...]]:
+        merged: dict[str, list[AliasEntry]] = {}
+        for origin, table, explicit in (
+            ("call", call, True),
+            ("parser", self.aliases, True),
+            *((f"plugin:{name}", table, False) for name, table in self._plugin_aliases),
+        ):
+            if not explicit and not self.policy.plugin_aliases:
+                continue
+            for source, target in table.items():
+                merged.setdefault(source, []).append(AliasEntry(source, target, origin, explicit))
+        return MappingProxyType({k: tuple(v) for k, v in merged.items()})
+
+    def plan(self, target: Any) -> TargetPlan:
+        """The cached adapter, schema view and validators for a target."""
+        try:
+            cached = self._plans.get(target)
+        except TypeError:
+            return self._build_plan(target)
+        if cached is not None:
+            return cached
+        with self._lock:
+            cached = self._plans.get(target)
+            if cached is None:
+                cached = self._build_plan(target)
+                self._plans[target] = cached
+        return cached
+
+    def _build_plan(self, target: Any) -> TargetPlan:
+        try:
+            adapter: TypeAdapter[Any] = TypeAdapter(target)
+        except (PydanticSchemaGenerationError, PydanticUserError, TypeError, NameError) as exc:
+            raise ConfigurationError(f"Pydantic cannot validate target {target!r}: {exc}") from exc
+        view = build_view(target)
+        ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
+        validators = (*self.host.semantic_validators(target, ctx), *self.validators)
+        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators))
+
+    # -- public API ----------------------------------------------------------------------------------------------
+
+    @overload
+    def parse(self, text: str | bytes, target: type[T], *, aliases: Mapping[str, str] | None = None) -> T: ...
+    @overload
+    def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
+    def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
+        """The validated object, or a `ParseError` saying what was wrong and where."""
+        return self.parse_result(text, target, aliases=aliases).value
+
+    def parse_result(
+        self,
+        text: str | bytes,
+        target: Any,
+        *,
+        aliases: Mapping[str, str] | None = None,
+        validators: Sequence[SemanticValidator] = (),
+    ) -> ParseResult[Any]:
+        """The validated object with the repairs that produced it, or a `ParseError`."""
+        text = self._check_input(text)
+        plan = self.plan(target)
+        call_aliases = _check_alias_table(aliases, "call")
+        checks = (*plan.validators, *validators)
+        try:
+            fast = self._fast_path(text, plan, checks, bool(call_aliases))
+            if fast is not None:
+                return fast
+            return self._slow_path(text, plan, checks, call_aliases)
+        except (ParseError, ConfigurationError):
+            raise
+        except RecursionError:
+            raise UnrecoverableSyntaxError(
+                "the input is nested too deeply to process",
+                [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
+            ) from None
+        except Exception as exc:  # the contract: only our own exception types leave the library
+            raise ParseError(
+                f"internal error while parsing: {type(exc).__name__}: {exc}",
+                [ErrorDetail(path="", kind="internal", message=f"{type(exc).__name__}: {exc}")],
+            ) from exc
+
+    def context(self, target: Any, aliases: Mapping[str, str] | None = None) -> CallContext:
+        """A call context for `target`, as hooks see it (used by the correction loop and plugins' tests)."""
+        plan = self.plan(target)
+        merged = self._merge_aliases(_check_alias_table(aliases, "call")) if aliases else self._base_aliases
+        return CallContext(policy=self.policy, target=target, schema=plan.view, aliases=merged)
+
+    def feedback(self, error: ParseError, target: Any) -> str:
+        """The message to send back to the model for this failure (built by the `rp_build_feedback` hook)."""
+        return self.host.build_feedback(error, error.candidate, self.context(target))
+
+    # -- stages --------------------------------------------------------------------------------------------------
+
+    def _check_input(self, text: Any) -> str:
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInputError(
+                    f"the input bytes are not valid UTF-8 (offset {exc.start})",
+                    [ErrorDetail(path="", kind="invalid_utf8", message=str(exc), offset=exc.start)],
+                ) from None
+        if not isinstance(text, str):
+            raise InvalidInputError(
+                f"expected the model's output as str or bytes, got {type(text).__name__}",
+                [ErrorDetail(path="", kind="invalid_input", message=f"got {type(text).__name__}")],
+            )
+        limit = self.policy.max_input_chars
+        if len(text) > limit:
+            raise InputTooLargeError(
+                f"the input has {len(text):,} characters, over the limit of {limit:,} (Policy.max_input_chars)",
+                [ErrorDetail(path="", kind="input_too_large", message=f"{len(text)} > {limit} characters")],
+            )
+        return text
+
+    def _keys_all_known(self, json_text: str, plan: TargetPlan) -> bool:
+        """Whether a document that validated contains only keys the schema knows; a stray key an ignore-extras
+        model would drop silently (`Arguments` for an optional `arguments`) sends it down the repair path."""
+        facts = plan.facts
+        if not facts.silent_drop_possible or facts.open_keys:
+            return not facts.silent_drop_possible
+        known = facts.known_keys
+        return all(k in known for k in _KEY_PATTERN.findall(json_text))
+
+    def _may_rename(self, call_aliases: bool) -> bool:
+        p = self.policy
+        return (
+            call_aliases
+            or bool(self.aliases)
+            or p.allows("key_case")
+            or p.allows("key_fuzzy")
+            or bool(self._plugin_aliases and p.plugin_aliases)
+        )
+
+    def _fast_path(
+        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: bool
+    ) -> ParseResult[Any] | None:
+        try:
+            value = plan.adapter.validate_json(text)
+        except ValidationError:
+            return None
+        except ValueError:  # e.g. lone surrogates Pydantic cannot encode
+            return None
+        if self._may_rename(call_aliases) and not self._keys_all_known(text, plan):
+            return None
+        if checks:
+            run_semantic_checks(checks, value, text)
+        return ParseResult(value=value, repairs=(), candidate=text, json_text=text, mode=self.policy.name)
+
+    def _slow_path(
+        self,
+        text: str,
+        plan: TargetPlan,
+        checks: Sequence[SemanticValidator],
+        call_aliases: Mapping[str, str],
+    ) -> ParseResult[Any]:
+        aliases = self._merge_aliases(call_aliases) if call_aliases else self._base_aliases
+        ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=aliases, text=text)
+        self.host.emit("parse_started", ctx, length=len(text))
+        candidates = self._candidates(text, ctx)
+        if not candidates:
+            error = self._no_candidate(text)
+            self.host.emit("parse_failed", ctx, kind=error.kind)
+            raise error
+        successes: list[_Success] = []
+        failures: list[_Failure] = []
+        for tier in sorted({c.tier for c in candidates}, reverse=True):
+            tier_failures: list[_Failure] = []
+            for cand in (c for c in candidates if c.tier == tier):
+                try:
+                    successes.append(self._attempt(cand, plan, ctx, checks))
+                except ParseError as exc:
+                    tier_failures.append(_Failure(cand, exc, _progress(exc, cand)))
+            failures.extend(tier_failures)
+            if successes:
+                break
+            if any(f.progress >= _STAGE_PROGRESS["schema"] for f in tier_failures):
+                # the text's best-designated answer was read but is wrong: a lower-ranked draft or example
+                # that happens to validate is not the answer
+                break
+        if successes:
+            chosen = self._choose(successes, plan)
+            self.host.emit("parse_succeeded", ctx, repairs=len(chosen.repairs), source=chosen.candidate.source)
+            return ParseResult(
+                value=chosen.value,
+                repairs=chosen.repairs,
+                candidate=chosen.candidate.text,
+                json_text=chosen.json_text,
+                mode=self.policy.name,
+            )
+        best = max(failures, key=lambda f: (f.candidate.tier, f.progress, -f.candidate.order))
+        error = best.error
+        error.attempts = tuple(
+            {
+                "source": f.candidate.source,
+                "offset": f.candidate.start,
+                "kind": f.error.kind,
+                "message": f.error.message,
+            }
+            for f in failures
+        )
+        self.host.emit("parse_failed", ctx, kind=error.kind)
+        raise error
+
+    def _candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
+        found = self.host.extract_candidates(text, ctx)
+        stripped = text.strip()
+        if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
+            found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
+        unique: dict[str, Candidate] = {}
+        for cand in found:
+            prev = unique.get(cand.text)
+            if prev is None or (cand.tier, -cand.order) > (prev.tier, -prev.order):
+                unique[cand.text] = cand
+        ranked = sorted(unique.values(), key=lambda c: (-c.tier, c.order))
+        return ranked[: self.policy.max_candidates]
+
+    def _no_candidate(self, text: str) -> ParseError:
+        if _REFUSAL.search(text.strip()):
+            return RefusalError(
+                "the model refused to answer",
+                [
+                    ErrorDetail(
+                        path="",
+                        kind="refusal",
+                        message="the output is a refusal, not JSON",
+                        got=text.strip()[:120],
+                    )
+                ],
+            )
+        if not text.strip():
+            return NoCandidateError(
+                "the output is empty", [ErrorDetail(path="", kind="empty", message="no text at all")]
+            )
+        return NoCandidateError(
+            "no JSON object or array found in the output",
+            [
+                ErrorDetail(
+                    path="",
+                    kind="no_candidate",
+                    message="no '{' or '[' starts a JSON value",
+                    got=text.strip()[:120],
+                )
+            ],
+        )
+
+    def _attempt(
+        self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
+    ) -> _Success:
+        repairs = list(cand.repairs)
+        may_rename = self._may_rename(ctx.aliases is not self._base_aliases)
+        if cand.text != ctx.text:
+            quick = self._validate_quietly(cand.text, plan, may_rename)
+            if quick is not None:
+                run_semantic_checks(checks, quick, cand.text)
+                return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
+        loaded = self.host.parse(cand.text, ctx)
+        self._check_policy(loaded.repairs, cand)
+        repairs.extend(loaded.repairs)
+        if loaded.repairs:
+            quick = self._validate_quietly(loaded.json_text, plan, may_rename)
+            if quick is not None:
+                run_semantic_checks(checks, quick, loaded.json_text)
+                return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
+        conformed = Conformer(ctx, self.host.propose_key_mappings, self.host.coerce_value).run(loaded.tree, plan.view)
+        json_text = loaded.json_text
+        if conformed.repairs:
+            self._check_policy(conformed.repairs, cand)
+            repairs.extend(conformed.repairs)
+            json_text = json.dumps(conformed.tree, ensure_ascii=False)
+        try:
+            value = validate_json(plan.adapter, json_text, conformed.tree, plan.view)
+        except SchemaMismatchError as exc:
+            if conformed.errors:
+                raise self._refusal_error(conformed.errors, json_text, repairs) from None
+            exc.repairs = tuple(repairs)
+            raise
+        if conformed.errors:
+            # Pydantic accepted the object without the values we refused to guess at (e.g. an optional field)
+            raise self._refusal_error(conformed.errors, json_text, repairs)
+        run_semantic_checks(checks, value, json_text)
+        return _Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
+
+    def _refusal_error(self, errors: list[ErrorDetail], json_text: str, repairs: list[Repair]) -> ParseError:
+        first = errors[0]
+        ambiguous = any(e.kind.startswith("ambiguous") or e.kind.startswith("hedged") for e in errors)
+        cls = AmbiguousMatchError if ambiguous else SchemaMismatchError
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        return cls(f"{first.path or '(root)'}: {first.message}{more}", errors, candidate=json_text, repairs=repairs)
+
+    def _validate_quietly(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any | None:
+        try:
+            value = plan.adapter.validate_json(json_text)
+        except (ValidationError, ValueError):
+            return None
+        if may_rename and not self._keys_all_known(json_text, plan):
+            return None
+        return value
+
+    def _check_policy(self, repairs: Sequence[Repair], cand: Candidate) -> None:
+        refused = [r for r in repairs if not self.policy.allows(r.kind, r.lossless)]
+        if refused:
+            first = refused[0]
+            raise UnrecoverableSyntaxError(
+                f"repair {first.kind!r} at {first.path or '(root)'} is not allowed by the {self.policy.name} policy",
+                [
+                    ErrorDetail(
+                        path=r.path,
+                        kind="repair_not_allowed",
+                        message=f"{r.kind} is not allowed",
+                        offset=r.offset,
+                    )
+                    for r in refused
+                ],
+            )
+
+    def _choose(self, successes: list[_Success], plan: TargetPlan) -> _Success:
+        top = max(s.candidate.tier for s in successes)
+        group = [s for s in successes if s.candidate.tier == top]
+        cheapest = min(s.cost for s in group)
+        best = [s for s in group if s.cost - cheapest < 1e-9]
+        distinct: list[_Success] = []
+        dumped: list[bytes] = []
+        for s in best:
+            key = plan.adapter.dump_json(s.value)
+            if key not in dumped:
+                dumped.append(key)
+                distinct.append(s)
+        if len(distinct) > 1:
+            offsets = ", ".join(str(s.candidate.start) for s in distinct)
+            raise AmbiguousMatchError(
+                f"{len(distinct)} different JSON values in the output fit the target equally well "
+                f"(at offsets {offsets}); the text does not say which is the answer",
+                [
+                    ErrorDetail(
+                        path="",
+                        kind="ambiguous_candidates",
+                        message=f"equally good candidates at offsets {offsets}",
+                    )
+                ],
+                candidate=distinct[0].json_text,
+            )
+        return min(best, key=lambda s: s.candidate.order)

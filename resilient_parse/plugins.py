@@ -1,0 +1,168 @@
+"""The plugin host: one pluggy PluginManager per Parser, behind typed methods so callers never touch `pm.hook`.
+
+Built-in stages are registered first (so plugins registered after them run first and can override firstresult
+hooks), then the caller's plugins, then the `resilient_parse` entry-point group unless disabled. A misspelled hook
+in any plugin fails at construction (`check_pending`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pluggy
+
+from resilient_parse import hookspecs
+from resilient_parse.context import (
+    CallContext,
+    Candidate,
+    Coercion,
+    Event,
+    KeyMapping,
+    LoadResult,
+    SemanticValidator,
+)
+from resilient_parse.errors import ParseError, PluginError
+from resilient_parse.policy import Policy
+from resilient_parse.schema import FieldView, ModelView, TypeView
+
+log = logging.getLogger("resilient_parse")
+ENTRY_POINT_GROUP = "resilient_parse"
+
+
+def builtin_plugins() -> list[tuple[str, object]]:
+    """The default stage plugins, in registration order."""
+    from resilient_parse.feedback import FeedbackStage
+    from resilient_parse.stages.align import AlignStage, CommonAliases
+    from resilient_parse.stages.coerce import CoerceStage
+    from resilient_parse.stages.extract import ExtractStage
+    from resilient_parse.stages.syntax import SyntaxStage
+
+    return [
+        ("rp.extract", ExtractStage()),
+        ("rp.syntax", SyntaxStage()),
+        ("rp.align", AlignStage()),
+        ("rp.common_aliases", CommonAliases()),
+        ("rp.coerce", CoerceStage()),
+        ("rp.feedback", FeedbackStage()),
+    ]
+
+
+class PluginHost:
+    """Owns the PluginManager of one parser."""
+
+    def __init__(
+        self,
+        plugins: Sequence[object] = (),
+        *,
+        entrypoints: bool = True,
+        blocked: Iterable[str] = (),
+    ) -> None:
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        blocked = list(blocked)
+        for name in blocked:
+            pm.set_blocked(name)
+        for name, plugin in builtin_plugins():
+            if not pm.is_blocked(name):
+                pm.register(plugin, name=name)
+        for plugin in plugins:
+            given = getattr(plugin, "rp_name", None) or getattr(plugin, "__name__", None)
+            try:
+                pm.register(plugin, name=given if isinstance(given, str) else None)
+            except ValueError as exc:
+                raise PluginError(f"could not register plugin {plugin!r}: {exc}") from exc
+        if entrypoints:
+            try:
+                pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+            except pluggy.PluginValidationError as exc:
+                raise PluginError(f"plugin {exc.plugin!r} is invalid: {exc}") from exc
+            except Exception as exc:
+                raise PluginError(
+                    f"loading plugins from the {ENTRY_POINT_GROUP!r} entry-point group failed: "
+                    f"{type(exc).__name__}: {exc}; block the broken one with Parser(blocked_plugins=[...])"
+                ) from exc
+        try:
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"a plugin implements a hook that does not exist: {exc}") from exc
+        self.pm = pm
+        self.observed = bool(pm.hook.rp_on_event.get_hookimpls())
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.pm.list_name_plugin() if name is not None]
+
+    def collect_aliases(self, policy: Policy) -> list[tuple[str, Mapping[str, str]]]:
+        """Alias tables contributed by plugins, with the contributing plugin's name."""
+        tables: list[tuple[str, Mapping[str, str]]] = []
+        for impl in self.pm.hook.rp_register_aliases.get_hookimpls():
+
+            def register(table: Mapping[str, str], _name: str = impl.plugin_name) -> None:
+                if not isinstance(table, Mapping) or not all(
+                    isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+                ):
+                    raise PluginError(f"plugin {_name!r} registered an alias table that is not {{str: str}}")
+                tables.append((_name, dict(table)))
+
+            impl.function(register=register, policy=policy)
+        return tables
+
+    def extract_candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
+        found: list[Candidate] = []
+        for group in self.pm.hook.rp_extract_candidates(text=text, ctx=ctx):
+            if group:
+                found.extend(group)
+        return found
+
+    def parse(self, text: str, ctx: CallContext) -> LoadResult:
+        result = self.pm.hook.rp_parse(text=text, ctx=ctx)
+        if result is None:
+            from resilient_parse.errors import UnrecoverableSyntaxError
+
+            raise UnrecoverableSyntaxError("no plugin could read the candidate")
+        return result  # type: ignore[no-any-return]
+
+    def propose_key_mappings(
+        self, obj: dict[str, Any], model: ModelView, unknown: list[str], path: str, ctx: CallContext
+    ) -> list[KeyMapping]:
+        proposals: list[KeyMapping] = []
+        for group in self.pm.hook.rp_propose_key_mappings(obj=obj, model=model, unknown=unknown, path=path, ctx=ctx):
+            if group:
+                proposals.extend(group)
+        return proposals
+
+    def coerce_value(
+        self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
+    ) -> Coercion | None:
+        return self.pm.hook.rp_coerce_value(  # type: ignore[no-any-return]
+            value=value, expected=expected, field=field, path=path, ctx=ctx
+        )
+
+    def semantic_validators(self, target: Any, ctx: CallContext) -> list[SemanticValidator]:
+        validators: list[SemanticValidator] = []
+        for group in self.pm.hook.rp_semantic_validators(target=target, ctx=ctx):
+            if group:
+                validators.extend(group)
+        return validators
+
+    def build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str:
+        text = self.pm.hook.rp_build_feedback(failure=failure, candidate=candidate, ctx=ctx)
+        if not isinstance(text, str):
+            from resilient_parse.feedback import format_feedback
+
+            return format_feedback(failure, candidate)
+        return text
+
+    def emit(self, name: str, ctx: CallContext | None, **data: Any) -> None:
+        """Tell observers; an observer that raises is logged, never allowed to break the parse."""
+        log.debug("%s %s", name, data)
+        if not self.observed:
+            return
+        event = Event(name=name, data=data)
+        for impl in reversed(self.pm.hook.rp_on_event.get_hookimpls()):
+            try:
+                impl.function(event=event, ctx=ctx)
+            except Exception:
+                log.exception("observer %s failed on event %s", impl.plugin_name, name)

@@ -1,0 +1,160 @@
+"""The repair trace: every change made to the model's output is recorded as a `Repair`.
+
+A repair kind is *lossless* when it cannot change what the model meant (a trailing comma, a comment, a fence) and
+*lossy* when it is a judgement (a renamed key, a fuzzy enum, a closed truncation). Strict policies allow only the
+lossless kinds. Each kind has a severity; a candidate's cost is the sum of its repairs' severities, which is how
+candidates compete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from resilient_parse.errors import json_safe
+
+
+@dataclass(frozen=True)
+class RepairKind:
+    """What a kind of repair is: its name, the stage that makes it, and whether it can change meaning."""
+
+    name: str
+    stage: str
+    lossless: bool
+    severity: float
+    description: str
+
+
+def _kinds(*kinds: RepairKind) -> MappingProxyType[str, RepairKind]:
+    return MappingProxyType({k.name: k for k in kinds})
+
+
+KINDS = _kinds(
+    # extraction: choosing the JSON out of the surrounding text never changes the JSON itself
+    RepairKind("extract_fence", "extract", True, 0.1, "took the JSON out of a markdown code fence"),
+    RepairKind("extract_prose", "extract", True, 0.1, "took the JSON out of surrounding prose"),
+    RepairKind("skip_reasoning", "extract", True, 0.1, "ignored a reasoning block (<think>…)"),
+    RepairKind("reasoning_candidate", "extract", True, 0.5, "used a JSON value found inside a reasoning block"),
+    # syntax repairs a tokenizer makes without guessing
+    RepairKind("trailing_comma", "syntax", True, 0.2, "removed a trailing comma"),
+    RepairKind("missing_comma", "syntax", True, 0.5, "inserted a missing comma between two values"),
+    RepairKind("comment", "syntax", True, 0.2, "removed a comment"),
+    RepairKind("python_literal", "syntax", True, 0.2, "turned True/False/None into true/false/null"),
+    RepairKind("bare_key", "syntax", True, 0.2, "quoted an unquoted object key"),
+    RepairKind("single_quotes", "syntax", True, 0.2, "turned a single-quoted string into a JSON string"),
+    RepairKind("control_character", "syntax", True, 0.2, "escaped a raw newline/tab/control character in a string"),
+    RepairKind("invalid_escape", "syntax", True, 0.3, "kept an invalid backslash escape as literal text"),
+    RepairKind("fullwidth_punctuation", "syntax", True, 0.2, "read full-width or curly punctuation as JSON syntax"),
+    RepairKind("invisible_character", "syntax", True, 0.1, "dropped a BOM, non-breaking or zero-width space"),
+    RepairKind("number_format", "syntax", True, 0.2, "normalised a number like .5, 5. or +5"),
+    # syntax repairs that guess
+    RepairKind("js_literal", "syntax", False, 1.0, "read undefined as null"),
+    RepairKind("close_truncated", "syntax", False, 2.0, "closed objects left open by truncated output"),
+    RepairKind("json_repair", "syntax", False, 3.0, "json-repair rewrote text our tokenizer could not read"),
+    # key alignment
+    RepairKind("key_alias", "align", True, 0.5, "renamed a key using an explicit alias table"),
+    RepairKind("key_case", "align", False, 1.0, "renamed a key that differs only in case or word style"),
+    RepairKind("key_plugin_alias", "align", False, 1.0, "renamed a key using a plugin's alias table"),
+    RepairKind("key_fuzzy", "align", False, 2.0, "renamed a misspelled key to the closest field"),
+    RepairKind("drop_unknown_key", "align", False, 1.0, "dropped a key that matches no field"),
+    # value coercion
+    RepairKind("enum_value", "coerce", False, 1.0, "matched an enum/Literal value by case, separators or name"),
+    RepairKind("enum_fuzzy", "coerce", False, 2.0, "matched a misspelled or abbreviated enum/Literal value"),
+    RepairKind("number_from_string", "coerce", False, 1.0, "read a number out of a formatted string"),
+    RepairKind("date_from_string", "coerce", False, 1.0, "read a date out of an unambiguous format"),
+    RepairKind("scalar_to_list", "coerce", False, 1.0, "wrapped a single value where a list is expected"),
+    RepairKind("unwrap_list", "coerce", False, 1.0, "took the only element of a list where one value is expected"),
+    RepairKind("null_to_default", "coerce", False, 1.0, "replaced null with the field's default"),
+    RepairKind("number_to_string", "coerce", False, 0.5, "turned a number into a string for a str field"),
+    RepairKind("unwrap_wrapper", "coerce", False, 1.0, 'took the value out of a wrapper like {"result": …}'),
+    RepairKind("decode_json_string", "coerce", False, 1.0, "decoded JSON that was encoded inside a string"),
+    # plugins
+    RepairKind("semantic_fix", "semantic", False, 1.0, "a semantic plugin corrected a value"),
+)
+
+_UNKNOWN_KIND_SEVERITY = 2.0
+
+
+def kind_info(name: str) -> RepairKind | None:
+    return KINDS.get(name)
+
+
+@dataclass(frozen=True)
+class Repair:
+    """One change to the model's output: what kind, where (JSON Pointer and/or text offset), before and after."""
+
+    kind: str
+    path: str = ""
+    before: Any = None
+    after: Any = None
+    stage: str = ""
+    lossless: bool = False
+    confidence: float = 1.0
+    offset: int | None = None
+    note: str = ""
+
+    @classmethod
+    def make(
+        cls,
+        kind: str,
+        path: str = "",
+        before: Any = None,
+        after: Any = None,
+        *,
+        confidence: float = 1.0,
+        offset: int | None = None,
+        note: str = "",
+    ) -> Repair:
+        """Build a repair whose stage and losslessness come from the kind's registry entry."""
+        info = KINDS.get(kind)
+        return cls(
+            kind=kind,
+            path=path,
+            before=before,
+            after=after,
+            stage=info.stage if info else "plugin",
+            lossless=info.lossless if info else False,
+            confidence=confidence,
+            offset=offset,
+            note=note or (info.description if info else ""),
+        )
+
+    @property
+    def severity(self) -> float:
+        info = KINDS.get(self.kind)
+        base = info.severity if info else _UNKNOWN_KIND_SEVERITY
+        return base + (1.0 - self.confidence) * 2.0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "stage": self.stage,
+            "kind": self.kind,
+            "path": self.path,
+            "before": json_safe(self.before),
+            "after": json_safe(self.after),
+            "lossless": self.lossless,
+            "confidence": round(self.confidence, 3),
+        }
+        if self.offset is not None:
+            out["offset"] = self.offset
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    def __str__(self) -> str:
+        where = self.path or (f"@{self.offset}" if self.offset is not None else "(root)")
+        tag = "lossless" if self.lossless else f"lossy, confidence {self.confidence:.2f}"
+        before, after = json_safe(self.before, limit=60), json_safe(self.after, limit=60)
+        return f"{self.kind} at {where}: {before!r} -> {after!r} ({tag})"
+
+
+def total_cost(repairs: tuple[Repair, ...] | list[Repair]) -> float:
+    return sum(r.severity for r in repairs)
+
+
+def pointer(parts: tuple[str | int, ...] | list[str | int]) -> str:
+    """RFC 6901 JSON Pointer for a path of keys and indices."""
+    if not parts:
+        return ""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -1,0 +1,398 @@
+"""The schema view: a target type read once into a tree the alignment and coercion stages can walk.
+
+Pydantic validates; this view only answers the questions repair needs — which keys an object may have (names and
+declared aliases), which fields are required, what each value should be (a model, a list, an enum's choices…).
+Views are built once per target and cached by the parser; recursive models share one view per class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as _dt
+import decimal
+import enum
+import types
+import typing
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union, get_args, get_origin
+
+from pydantic import AliasChoices, AliasPath, BaseModel
+from pydantic.fields import FieldInfo
+
+from resilient_parse.errors import ConfigurationError
+
+MISSING: Any = dataclasses.MISSING
+
+ALIAS_ATTRIBUTE = "__rp_aliases__"
+"""Class attribute (or `model_config` key "rp_aliases") holding a model's own alias table: {"tool": "action"}."""
+
+
+class TypeView:
+    """What a value at some path should be. Subclasses describe the kinds repair cares about."""
+
+    kind: str = "any"
+
+    def describe(self) -> str:
+        return self.kind
+
+
+@dataclass(eq=False)
+class AnyView(TypeView):
+    kind: str = "any"
+
+
+@dataclass(eq=False)
+class ScalarView(TypeView):
+    py_type: type
+    kind: str = "scalar"
+
+    def describe(self) -> str:
+        return self.py_type.__name__
+
+
+@dataclass(eq=False)
+class NoneView(TypeView):
+    kind: str = "none"
+
+
+@dataclass(eq=False)
+class ChoiceView(TypeView):
+    """An enum or Literal: the allowed values, and for enums the member names."""
+
+    values: tuple[Any, ...]
+    enum_cls: type[enum.Enum] | None = None
+    kind: str = "choice"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.enum_cls) if self.enum_cls else ()
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(repr(v) for v in self.values)
+
+
+@dataclass(eq=False)
+class ListView(TypeView):
+    item: TypeView
+    container: type = list
+    kind: str = "list"
+
+    def describe(self) -> str:
+        return f"{self.container.__name__}[{self.item.describe()}]"
+
+
+@dataclass(eq=False)
+class TupleView(TypeView):
+    items: tuple[TypeView, ...]
+    kind: str = "tuple"
+
+
+@dataclass(eq=False)
+class DictView(TypeView):
+    value: TypeView
+    kind: str = "dict"
+
+    @property
+    def free_form(self) -> bool:
+        return isinstance(self.value, AnyView)
+
+    def describe(self) -> str:
+        return f"dict[str, {self.value.describe()}]"
+
+
+@dataclass(eq=False)
+class UnionView(TypeView):
+    options: tuple[TypeView, ...]
+    nullable: bool = False
+    discriminator: str | None = None
+    kind: str = "union"
+
+    def describe(self) -> str:
+        parts = [o.describe() for o in self.options] + (["null"] if self.nullable else [])
+        return " | ".join(parts)
+
+
+@dataclass(eq=False)
+class FieldView:
+    """One field of a model: its name, the keys that validate it, what its value should be, and its default."""
+
+    name: str
+    type: TypeView
+    required: bool
+    input_keys: tuple[str, ...]
+    default: Any = MISSING
+    description: str | None = None
+    metadata: tuple[Any, ...] = ()
+
+    @property
+    def primary_key(self) -> str:
+        """The key to write when renaming onto this field (its alias when it has one)."""
+        return self.input_keys[0] if self.input_keys else self.name
+
+
+@dataclass(eq=False)
+class ModelView(TypeView):
+    """A BaseModel, dataclass or TypedDict: its fields, the keys that reach them, and what it does with extras."""
+
+    name: str
+    cls: Any
+    fields: dict[str, FieldView] = field(default_factory=dict)
+    key_to_field: dict[str, str] = field(default_factory=dict)
+    extra: str = "ignore"
+    own_aliases: Mapping[str, str] = field(default_factory=dict)
+    kind: str = "model"
+
+    def field_for_key(self, key: str) -> FieldView | None:
+        name = self.key_to_field.get(key)
+        return self.fields[name] if name is not None else None
+
+    def describe(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class SchemaFacts:
+    """Whole-schema facts the fast path needs, computed once."""
+
+    known_keys: frozenset[str]
+    open_keys: bool  # a free-form dict, Any, or extra="allow" somewhere: arbitrary keys are legitimate
+    silent_drop_possible: bool  # some model ignores extras and has optional fields a stray key might have meant
+
+
+_SCALARS: tuple[type, ...] = (
+    str,
+    int,
+    float,
+    bool,
+    bytes,
+    decimal.Decimal,
+    _dt.datetime,
+    _dt.date,
+    _dt.time,
+    _dt.timedelta,
+    uuid.UUID,
+)
+
+
+def _strip_annotated(tp: Any) -> Any:
+    while get_origin(tp) is typing.Annotated:
+        tp = get_args(tp)[0]
+    origin = get_origin(tp)
+    if origin is not None and getattr(origin, "_name", None) in ("Required", "NotRequired", "ReadOnly"):
+        return _strip_annotated(get_args(tp)[0])
+    return tp
+
+
+def _input_keys(name: str, info: FieldInfo, by_name: bool) -> tuple[str, ...]:
+    keys: list[str] = []
+    va = info.validation_alias
+    if isinstance(va, str):
+        keys.append(va)
+    elif isinstance(va, AliasChoices):
+        for choice in va.choices:
+            if isinstance(choice, str):
+                keys.append(choice)
+            elif isinstance(choice, AliasPath) and choice.path and isinstance(choice.path[0], str):
+                keys.append(choice.path[0])
+    elif isinstance(va, AliasPath) and va.path and isinstance(va.path[0], str):
+        keys.append(va.path[0])
+    elif info.alias:
+        keys.append(info.alias)
+    if not keys or by_name:
+        keys.append(name)
+    return tuple(dict.fromkeys(keys))
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.memo: dict[Any, TypeView] = {}
+
+    def build(self, tp: Any) -> TypeView:
+        tp = _strip_annotated(tp)
+        try:
+            cached = self.memo.get(tp)
+        except TypeError:
+            cached = None
+        if cached is not None:
+            return cached
+        view = self._build(tp)
+        with contextlib.suppress(TypeError):
+            self.memo.setdefault(tp, view)
+        return view
+
+    def _build(self, tp: Any) -> TypeView:
+        if tp is Any or tp is object:
+            return AnyView()
+        if tp is None or tp is type(None):
+            return NoneView()
+        origin = get_origin(tp)
+        if origin is Literal:
+            return ChoiceView(values=tuple(get_args(tp)))
+        if origin in (Union, types.UnionType):
+            return self._union(get_args(tp), None)
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return ChoiceView(values=tuple(m.value for m in tp), enum_cls=tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return self._model(tp)
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            return self._dataclass(tp)
+        if isinstance(tp, type) and typing.is_typeddict(tp):
+            return self._typeddict(tp)
+        if origin in (list, set, frozenset, Sequence, typing.Sequence) or tp in (list, set, frozenset):
+            args = get_args(tp)
+            container = origin if isinstance(origin, type) and origin is not Sequence else list
+            if tp in (list, set, frozenset):
+                container = tp
+            return ListView(item=self.build(args[0]) if args else AnyView(), container=container)
+        if origin is tuple or tp is tuple:
+            args = get_args(tp)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return ListView(item=self.build(args[0]), container=tuple)
+            if not args:
+                return ListView(item=AnyView(), container=tuple)
+            return TupleView(items=tuple(self.build(a) for a in args))
+        if origin in (dict, Mapping, typing.Mapping) or tp is dict:
+            args = get_args(tp)
+            return DictView(value=self.build(args[1]) if len(args) == 2 else AnyView())
+        if isinstance(tp, type) and issubclass(tp, _SCALARS):
+            base = next(s for s in _SCALARS if issubclass(tp, s))
+            return ScalarView(py_type=bool if issubclass(tp, bool) else base)
+        return AnyView()
+
+    def _union(self, args: Sequence[Any], discriminator: str | None) -> TypeView:
+        nullable = any(a is type(None) or a is None for a in args)
+        options = tuple(self.build(a) for a in args if a is not type(None) and a is not None)
+        if len(options) == 1 and discriminator is None:
+            only = options[0]
+            return UnionView(options=(only,), nullable=True) if nullable else only
+        return UnionView(options=options, nullable=nullable, discriminator=discriminator)
+
+    def _field_type(self, annotation: Any, info: FieldInfo | None) -> TypeView:
+        disc = info.discriminator if info is not None else None
+        inner = _strip_annotated(annotation)
+        if isinstance(disc, str) and get_origin(inner) in (Union, types.UnionType):
+            return self._union(get_args(inner), disc)
+        return self.build(annotation)
+
+    def _model(self, cls: type[BaseModel]) -> ModelView:
+        config = cls.model_config
+        view = ModelView(name=cls.__name__, cls=cls, extra=str(config.get("extra") or "ignore"))
+        self.memo[cls] = view
+        by_name = bool(config.get("populate_by_name") or config.get("validate_by_name"))
+        for name, info in cls.model_fields.items():
+            fv = FieldView(
+                name=name,
+                type=self._field_type(info.annotation, info),
+                required=info.is_required(),
+                input_keys=_input_keys(name, info, by_name),
+                default=MISSING if info.is_required() else info.get_default(call_default_factory=False),
+                description=info.description,
+                metadata=tuple(info.metadata),
+            )
+            view.fields[name] = fv
+        view.key_to_field = {k: f.name for f in view.fields.values() for k in f.input_keys}
+        view.own_aliases = _own_aliases(cls, config)
+        return view
+
+    def _dataclass(self, cls: type) -> ModelView:
+        view = ModelView(name=cls.__name__, cls=cls)
+        self.memo[cls] = view
+        pyd_fields: dict[str, FieldInfo] | None = getattr(cls, "__pydantic_fields__", None)
+        config = getattr(cls, "__pydantic_config__", {}) or {}
+        view.extra = str(config.get("extra") or "ignore")
+        by_name = bool(config.get("populate_by_name") or config.get("validate_by_name"))
+        hints = _hints(cls)
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            info = pyd_fields.get(f.name) if pyd_fields else None
+            required = (
+                info.is_required() if info is not None else (f.default is MISSING and f.default_factory is MISSING)
+            )
+            keys = _input_keys(f.name, info, by_name) if info is not None else (f.name,)
+            view.fields[f.name] = FieldView(
+                name=f.name,
+                type=self._field_type(hints.get(f.name, Any), info),
+                required=required,
+                input_keys=keys,
+                default=f.default,
+                metadata=tuple(info.metadata) if info is not None else (),
+            )
+        view.key_to_field = {k: fv.name for fv in view.fields.values() for k in fv.input_keys}
+        view.own_aliases = _own_aliases(cls, config)
+        return view
+
+    def _typeddict(self, cls: type) -> ModelView:
+        config = getattr(cls, "__pydantic_config__", {}) or {}
+        view = ModelView(name=cls.__name__, cls=cls, extra=str(config.get("extra") or "ignore"))
+        self.memo[cls] = view
+        required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset())
+        for name, annotation in _hints(cls).items():
+            view.fields[name] = FieldView(
+                name=name, type=self.build(annotation), required=name in required_keys, input_keys=(name,)
+            )
+        view.key_to_field = {fv.name: fv.name for fv in view.fields.values()}
+        view.own_aliases = _own_aliases(cls, config)
+        return view
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls, include_extras=True)
+    except Exception:  # unresolvable forward references: fall back to raw annotations
+        return dict(getattr(cls, "__annotations__", {}))
+
+
+def _own_aliases(cls: Any, config: Mapping[str, Any]) -> Mapping[str, str]:
+    table = getattr(cls, ALIAS_ATTRIBUTE, None) or config.get("rp_aliases") or {}
+    if not isinstance(table, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ConfigurationError(
+            f"{ALIAS_ATTRIBUTE} of {getattr(cls, '__name__', cls)} must map str keys to str fields"
+        )
+    return dict(table)
+
+
+def build_view(target: Any) -> TypeView:
+    """Read a target type into a view. Unknown types become AnyView (Pydantic still validates them)."""
+    return _Builder().build(target)
+
+
+def iter_views(root: TypeView) -> Iterator[TypeView]:
+    """Every view reachable from `root`, once each (recursive models are visited once)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        view = stack.pop()
+        if id(view) in seen:
+            continue
+        seen.add(id(view))
+        yield view
+        if isinstance(view, ModelView):
+            stack.extend(f.type for f in view.fields.values())
+        elif isinstance(view, ListView):
+            stack.append(view.item)
+        elif isinstance(view, TupleView):
+            stack.extend(view.items)
+        elif isinstance(view, DictView):
+            stack.append(view.value)
+        elif isinstance(view, UnionView):
+            stack.extend(view.options)
+
+
+def schema_facts(root: TypeView) -> SchemaFacts:
+    known: set[str] = set()
+    open_keys = False
+    silent_drop = False
+    for view in iter_views(root):
+        if isinstance(view, ModelView):
+            known.update(view.key_to_field)
+            if view.extra == "allow":
+                open_keys = True
+            if view.extra != "forbid" and any(not f.required for f in view.fields.values()):
+                silent_drop = True
+        elif isinstance(view, (DictView, AnyView)):
+            open_keys = True
+    return SchemaFacts(known_keys=frozenset(known), open_keys=open_keys, silent_drop_possible=silent_drop)

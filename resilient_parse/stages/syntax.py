@@ -1,0 +1,470 @@
+"""Syntax stage: read a candidate into JSON — the fast path, our own tokenizer repairs, then json-repair.
+
+The tokenizer fixes only what it can fix without guessing (commas, comments, Python literals, bare keys,
+single-quoted strings read as tokens, raw control characters, full-width punctuation, invisible characters). It
+writes repaired JSON text and records each repair with its JSON Pointer. Truncated output is closed only when no
+value was cut mid-way; a string, number or list that was cut is an error naming its path. Everything else it
+cannot read goes to json-repair, which guesses — so only policies that allow lossy repairs reach it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import json_repair
+
+from resilient_parse.context import CallContext, LoadResult
+from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse.hookspecs import hookimpl
+from resilient_parse.repairs import Repair
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[\ \t\r\n]+)
+   |(?P<str>"[^"\\]*(?:\\.[^"\\]*)*"?)
+   |(?P<punct>[{}\[\]:,])
+   |(?P<num>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![\w.]))
+   |(?P<word>-?[A-Za-z_$][\w$]*)
+   |(?P<loosenum>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![\w.]))
+   |(?P<comment>//[^\n]*|\#[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*.*)
+   |(?P<squote>')
+   |(?P<curly>\u201c[^\u201d]*\u201d?)
+   |(?P<fullwidth>[\uff5b\uff5d\uff3b\uff3d\uff1a\uff0c\u3001])
+   |(?P<invisible>[\u00a0\u3000\ufeff\u200b\u2028\u2029]+)
+   |(?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_FULLWIDTH = {
+    "\uff5b": "{",
+    "\uff5d": "}",
+    "\uff3b": "[",
+    "\uff3d": "]",
+    "\uff1a": ":",
+    "\uff0c": ",",
+    "\u3001": ",",
+}
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_BAD_ESCAPE = re.compile(r"\\(?:u(?![0-9a-fA-F]{4})|[^\"\\/bfnrtu])")
+_CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
+_SQ_CLOSERS = frozenset(",:}]\n")
+
+# parser states
+_VALUE = 0  # a value must come (top level, after ':' or after ',' in an array)
+_VALUE_OR_END = 1  # just after '['
+_KEY = 2  # a key must come (after ',' in an object)
+_KEY_OR_END = 3  # just after '{'
+_COLON = 4
+_COMMA_OR_END = 5  # a value has just ended
+_DONE = 6  # the top-level value has ended
+
+
+class SyntaxFailure(Exception):
+    """Internal: the tokenizer could not read the text without guessing."""
+
+    def __init__(self, message: str, offset: int, path: str, kind: str = "syntax", truncated: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.path = path
+        self.kind = kind
+        self.truncated = truncated
+
+
+@dataclass
+class _Frame:
+    is_object: bool
+    key: str | None = None  # raw JSON text of the current key (decoded lazily for paths)
+    index: int = -1
+    opened_at: int = 0
+    last_comma: int = -1  # position in `out` of the comma just written, for trailing-comma removal
+
+
+def _decode_key(raw: str) -> str:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw.strip('"')
+    return value if isinstance(value, str) else raw
+
+
+def _path(stack: list[_Frame]) -> str:
+    parts: list[str] = []
+    for frame in stack:
+        if frame.is_object:
+            if frame.key is None:
+                break
+            parts.append(_decode_key(frame.key).replace("~", "~0").replace("/", "~1"))
+        else:
+            if frame.index < 0:
+                break
+            parts.append(str(frame.index))
+    return "".join("/" + p for p in parts)
+
+
+def _fix_string(token: str) -> tuple[str, list[str]]:
+    """Escape raw control characters and invalid escapes inside a double-quoted string token."""
+    kinds: list[str] = []
+    if _CONTROL.search(token):
+        token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
+        kinds.append("control_character")
+    if "\\" in token and _BAD_ESCAPE.search(token):
+        token = _BAD_ESCAPE.sub(lambda m: "'" if m.group() == "\\'" else "\\\\" + m.group()[1:], token)
+        kinds.append("invalid_escape")
+    return token, kinds
+
+
+def _read_single_quoted(text: str, start: int) -> tuple[str, int] | None:
+    """Read a single-quoted string as a token: the closing quote is the first unescaped `'` that is followed by
+    structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay apostrophes. Returns the JSON
+    string and the end offset, or None when no such closing quote exists."""
+    n = len(text)
+    i = start + 1
+    while True:
+        j = text.find("'", i)
+        if j < 0:
+            return None
+        backslashes = 0
+        k = j - 1
+        while k > start and text[k] == "\\":
+            backslashes += 1
+            k -= 1
+        if backslashes % 2 == 0:
+            m = j + 1
+            while m < n and text[m] in " \t\r":
+                m += 1
+            if m >= n or text[m] in _SQ_CLOSERS:
+                body = text[start + 1 : j]
+                return _single_to_json(body), j + 1
+        i = j + 1
+
+
+def _single_to_json(body: str) -> str:
+    out: list[str] = []
+    i = 0
+    n = len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = body[i + 1]
+            out.append("'" if nxt == "'" else "\\" + nxt)
+            i += 2
+            continue
+        if ch == '"':
+            out.append('\\"')
+        else:
+            out.append(ch)
+        i += 1
+    fixed, _ = _fix_string('"' + "".join(out) + '"')
+    return fixed
+
+
+def _normalise_number(token: str) -> str:
+    sign = ""
+    if token[0] in "+-":
+        sign = "-" if token[0] == "-" else ""
+        token = token[1:]
+    mantissa, _, exponent = token.replace("E", "e").partition("e")
+    if mantissa.startswith("."):
+        mantissa = "0" + mantissa
+    if mantissa.endswith("."):
+        mantissa = mantissa + "0"
+    whole = mantissa.split(".")[0]
+    if len(whole) > 1 and whole.startswith("0"):
+        raise ValueError("leading zeros")
+    return sign + mantissa + (("e" + exponent) if exponent else "")
+
+
+def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str, list[Repair]]:
+    """Rewrite `text` as strict JSON text, fixing only what needs no guess. Raises `SyntaxFailure` otherwise.
+
+    `allow_close`: whether output truncated at a clean boundary (only objects left open, every value complete)
+    may be closed — a lossy repair. A cut inside a string, number, or list is always a failure.
+    """
+    out: list[str] = []
+    repairs: list[Repair] = []
+    stack: list[_Frame] = []
+    state = _VALUE
+    pos = 0
+    n = len(text)
+    match = _TOKEN.match
+
+    def fail(message: str, at: int, kind: str = "syntax", truncated: bool = False) -> SyntaxFailure:
+        return SyntaxFailure(message, at, _path(stack), kind, truncated)
+
+    def add(kind: str, before: object, after: object, at: int) -> None:
+        repairs.append(Repair.make(kind, _path(stack), before, after, offset=at))
+
+    def begin_value(at: int) -> None:
+        nonlocal state
+        if state == _COMMA_OR_END:
+            top = stack[-1]
+            if top.is_object:
+                raise fail("expected ',' or '}' after a value", at)
+            out.append(",")
+            top.index += 1
+            add("missing_comma", None, ",", at)
+        elif state in (_VALUE_OR_END, _VALUE) and stack and not stack[-1].is_object:
+            stack[-1].index += 1
+        elif state == _DONE:
+            raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
+        elif state in (_KEY, _KEY_OR_END, _COLON):
+            raise fail("expected a key" if state != _COLON else "expected ':' after the key", at)
+
+    def end_value() -> None:
+        nonlocal state
+        state = _COMMA_OR_END if stack else _DONE
+
+    def emit_key(raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
+        nonlocal state
+        if state == _COMMA_OR_END:
+            out.append(",")
+            add("missing_comma", None, ",", at)
+        stack[-1].key = raw
+        if repair is not None:
+            add(repair[0], repair[1], raw, at)
+        out.append(raw)
+        state = _COLON
+
+    def expecting_key() -> bool:
+        return state in (_KEY, _KEY_OR_END) or (state == _COMMA_OR_END and bool(stack) and stack[-1].is_object)
+
+    while pos < n:
+        m = match(text, pos)
+        if m is None:  # pragma: no cover - the pattern matches any character
+            raise fail("unreadable character", pos)
+        group = m.lastgroup
+        tok = m.group()
+        at = pos
+        pos = m.end()
+        if group == "ws":
+            out.append(tok)
+            continue
+        if group == "invisible":
+            add("invisible_character", tok, "", at)
+            out.append(" ")
+            continue
+        if group == "comment":
+            add("comment", tok, "", at)
+            out.append(" ")
+            continue
+        if group == "fullwidth":
+            add("fullwidth_punctuation", tok, _FULLWIDTH[tok], at)
+            tok = _FULLWIDTH[tok]
+            group = "punct"
+        if group in ("str", "squote", "curly"):
+            kinds: list[str] = []
+            if group == "str":
+                if len(tok) < 2 or tok[-1] != '"' or (tok.endswith('\\"') and _odd_backslashes_before_end(tok)):
+                    raise fail("the output ends inside a string", at, "truncated", truncated=True)
+                fixed, kinds = _fix_string(tok)
+                original = tok
+            elif group == "squote":
+                read = _read_single_quoted(text, at)
+                if read is None:
+                    raise fail("a single-quoted string never closes", at, "truncated", truncated=True)
+                fixed, pos = read
+                original = text[at:pos]
+                kinds = ["single_quotes"]
+            else:
+                if not tok.endswith("\u201d"):
+                    raise fail("a curly-quoted string never closes", at, "truncated", truncated=True)
+                fixed = json.dumps(tok[1:-1], ensure_ascii=False)
+                original = tok
+                kinds = ["fullwidth_punctuation"]
+            if expecting_key():
+                emit_key(fixed, at)
+                for kind in kinds:
+                    add(kind, original, fixed, at)
+                continue
+            begin_value(at)
+            for kind in kinds:
+                add(kind, original, fixed, at)
+            out.append(fixed)
+            end_value()
+            continue
+        if group == "punct":
+            if tok in "{[":
+                begin_value(at)
+                if len(stack) >= max_depth:
+                    raise fail(f"nesting deeper than {max_depth} levels", at, "too_deep")
+                stack.append(_Frame(is_object=tok == "{", opened_at=at))
+                out.append(tok)
+                state = _KEY_OR_END if tok == "{" else _VALUE_OR_END
+                continue
+            if tok in "}]":
+                if not stack or stack[-1].is_object != (tok == "}"):
+                    raise fail(f"unexpected '{tok}'", at)
+                top = stack[-1]
+                if state == _COLON or (state == _VALUE and top.is_object):
+                    raise fail("a key has no value", at)
+                if state in (_KEY, _VALUE):
+                    out[top.last_comma] = ""
+                    add("trailing_comma", ",", "", at)
+                stack.pop()
+                out.append(tok)
+                end_value()
+                continue
+            if tok == ":":
+                if state != _COLON:
+                    raise fail("unexpected ':'", at)
+                out.append(tok)
+                state = _VALUE
+                continue
+            # comma
+            if state != _COMMA_OR_END:
+                raise fail("unexpected ','", at)
+            top = stack[-1]
+            top.last_comma = len(out)
+            out.append(tok)
+            if top.is_object:
+                top.key = None
+            state = _KEY if top.is_object else _VALUE
+            continue
+        if group == "num":
+            if expecting_key():
+                raise fail("a number cannot be an object key", at)
+            if pos >= n and stack:
+                raise fail("the output ends inside a number", at, "truncated", truncated=True)
+            begin_value(at)
+            out.append(tok)
+            end_value()
+            continue
+        if group == "loosenum":
+            if expecting_key():
+                raise fail("a number cannot be an object key", at)
+            try:
+                fixed = _normalise_number(tok)
+            except ValueError:
+                raise fail(f"number {tok!r} has leading zeros; its meaning is unclear", at) from None
+            if pos >= n and stack:
+                raise fail("the output ends inside a number", at, "truncated", truncated=True)
+            begin_value(at)
+            add("number_format", tok, fixed, at)
+            out.append(fixed)
+            end_value()
+            continue
+        if group == "word":
+            if expecting_key():
+                if tok.startswith("-"):
+                    raise fail(f"unexpected {tok!r}", at)
+                emit_key(f'"{tok}"', at, ("bare_key", tok))
+                continue
+            if pos >= n and stack and tok not in _JSON_LITERALS and tok not in _PY_LITERALS:
+                raise fail("the output ends inside a literal", at, "truncated", truncated=True)
+            if tok in _JSON_LITERALS:
+                fixed = tok
+            elif tok in _PY_LITERALS:
+                fixed = _PY_LITERALS[tok]
+                add("python_literal", tok, fixed, at)
+            else:
+                raise fail(f"unquoted text {tok!r} where a value should be", at)
+            begin_value(at)
+            out.append(fixed)
+            end_value()
+            continue
+        raise fail(f"unexpected character {tok!r}", at)
+
+    if state == _DONE:
+        return "".join(out), repairs
+    if not stack:
+        raise fail("no JSON value found", n, "empty")
+    # the text ended with containers still open
+    open_lists = [f for f in stack if not f.is_object]
+    if state in (_COLON, _VALUE) and stack[-1].is_object:
+        raise fail("the output ends before this key's value", n, "truncated", truncated=True)
+    if open_lists:
+        stack_copy = stack[: stack.index(open_lists[-1]) + 1]
+        where = _path(stack_copy[:-1]) if stack_copy else ""
+        raise SyntaxFailure(
+            "the output ends inside a list before its ']'; how many items were meant is unknown",
+            n,
+            where,
+            "truncated",
+            truncated=True,
+        )
+    if not allow_close:
+        raise fail("the output ends before its closing '}'", n, "truncated", truncated=True)
+    top = stack[-1]
+    if state == _KEY and top.last_comma >= 0:
+        out[top.last_comma] = ""
+    closers = "}" * len(stack)
+    repairs.append(Repair.make("close_truncated", "", None, closers, offset=n))
+    out.append(closers)
+    return "".join(out), repairs
+
+
+def _odd_backslashes_before_end(token: str) -> bool:
+    count = 0
+    i = len(token) - 2
+    while i >= 0 and token[i] == "\\":
+        count += 1
+        i -= 1
+    return count % 2 == 1
+
+
+def load_json(text: str, ctx: CallContext) -> LoadResult:
+    """The built-in loader: json.loads, then the tokenizer, then (lenient) json-repair."""
+    try:
+        return LoadResult(tree=json.loads(text), json_text=text)
+    except RecursionError:
+        raise UnrecoverableSyntaxError(
+            "the JSON is nested too deeply to read",
+            [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
+        ) from None
+    except ValueError:
+        pass
+    policy = ctx.policy
+    try:
+        fixed, repairs = repair_syntax(text, allow_close=policy.allows("close_truncated"), max_depth=policy.max_depth)
+    except SyntaxFailure as failure:
+        if failure.truncated or failure.kind in ("too_deep", "trailing_text") or not policy.allows("json_repair"):
+            raise _as_error(failure) from None
+        return _json_repair(text, failure)
+    try:
+        tree = json.loads(fixed)
+    except (ValueError, RecursionError) as exc:  # pragma: no cover - the tokenizer writes valid JSON
+        raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None
+    return LoadResult(tree=tree, json_text=fixed, repairs=tuple(repairs))
+
+
+def _as_error(failure: SyntaxFailure) -> UnrecoverableSyntaxError:
+    cls = TruncatedOutputError if failure.truncated else UnrecoverableSyntaxError
+    where = f" at {failure.path}" if failure.path else ""
+    detail = ErrorDetail(path=failure.path, kind=failure.kind, message=failure.message, offset=failure.offset)
+    return cls(f"{failure.message}{where} (offset {failure.offset})", [detail])
+
+
+def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
+    try:
+        tree = json_repair.loads(text, skip_json_loads=True)
+    except (RecursionError, ValueError, IndexError, TypeError, AttributeError):
+        raise _as_error(failure) from None
+    if tree == "" or tree is None or not isinstance(tree, (dict, list)):
+        raise _as_error(failure)
+    try:
+        fixed = json.dumps(tree, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        raise _as_error(failure) from None
+    repair = Repair.make(
+        "json_repair",
+        failure.path,
+        text if len(text) <= 200 else text[:199] + "…",
+        fixed if len(fixed) <= 200 else fixed[:199] + "…",
+        confidence=0.6,
+        offset=failure.offset,
+        note=f"json-repair rewrote the text; our tokenizer stopped at: {failure.message}",
+    )
+    return LoadResult(tree=tree, json_text=fixed, repairs=(repair,))
+
+
+class SyntaxStage:
+    """Built-in plugin for `rp_parse`."""
+
+    @hookimpl(trylast=True)
+    def rp_parse(self, text: str, ctx: CallContext) -> LoadResult | None:
+        return load_json(text, ctx)
