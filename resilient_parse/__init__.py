@@ -40,6 +40,15 @@ from resilient_parse.repairs import Repair
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    """Lazy exports of the correction loop, so importing the core stays light."""
+    if name in ("correct", "acorrect"):
+        from resilient_parse import correction
+
+        return getattr(correction, name)
+    raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
+
 __all__ = [
     "LENIENT",
     "STRICT",
@@ -71,6 +80,8 @@ __all__ = [
     "SemanticCheckError",
     "TruncatedOutputError",
     "UnrecoverableSyntaxError",
+    "acorrect",
+    "correct",
     "default_parser",
     "hookimpl",
     "parse",

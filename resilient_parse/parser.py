@@ -229,6 +229,18 @@ class Parser:
                 [ErrorDetail(path="", kind="internal", message=f"{type(exc).__name__}: {exc}")],
             ) from exc
 
+    def stream(self, chunks: Iterable[str], target: Any, **options: Any) -> Any:
+        """Yield partial objects while text arrives, then the final validated object (see `streaming`)."""
+        from resilient_parse.streaming import stream
+
+        return stream(self, chunks, target, **options)
+
+    def astream(self, chunks: Any, target: Any, **options: Any) -> Any:
+        """The async twin of `stream`, over an async iterable of text chunks."""
+        from resilient_parse.streaming import astream
+
+        return astream(self, chunks, target, **options)
+
     def context(self, target: Any, aliases: Mapping[str, str] | None = None) -> CallContext:
         """A call context for `target`, as hooks see it (used by the correction loop and plugins' tests)."""
         plan = self.plan(target)
