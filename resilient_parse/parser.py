@@ -35,6 +35,7 @@ from resilient_parse.errors import (
 from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.repairs import Repair, total_cost
+from resilient_parse.revisit import revisit
 from resilient_parse.schema import SchemaFacts, TypeView, build_view, schema_facts
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
@@ -435,13 +436,39 @@ class Parser:
         except SchemaMismatchError as exc:
             if conformed.errors:
                 raise self._refusal_error(conformed.errors, json_text, repairs) from None
-            exc.repairs = tuple(repairs)
-            raise
+            value, json_text = self._second_pass(exc, conformed.tree, plan, ctx, cand, repairs)
         if conformed.errors:
             # Pydantic accepted the object without the values we refused to guess at (e.g. an optional field)
             raise self._refusal_error(conformed.errors, json_text, repairs)
         run_semantic_checks(checks, value, json_text)
         return _Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
+
+    def _second_pass(
+        self,
+        failure: SchemaMismatchError,
+        tree: Any,
+        plan: TargetPlan,
+        ctx: CallContext,
+        cand: Candidate,
+        repairs: list[Repair],
+    ) -> tuple[Any, str]:
+        """Offer the values Pydantic rejected to the coercion hook once; re-validate if anything changed."""
+        second = revisit(tree, failure.details, plan.view, ctx, self.host.coerce_value)
+        if second.refusals:
+            refused = {r.path for r in second.refusals}
+            others = [d for d in failure.details if d.path not in refused]
+            raise self._refusal_error([*second.refusals, *others], failure.candidate or "", repairs) from None
+        if not second.repairs:
+            failure.repairs = tuple(repairs)
+            raise failure
+        self._check_policy(second.repairs, cand)
+        repairs.extend(second.repairs)
+        json_text = json.dumps(second.tree, ensure_ascii=False)
+        try:
+            return validate_json(plan.adapter, json_text, second.tree, plan.view), json_text
+        except SchemaMismatchError as exc:
+            exc.repairs = tuple(repairs)
+            raise
 
     def _refusal_error(self, errors: list[ErrorDetail], json_text: str, repairs: list[Repair]) -> ParseError:
         first = errors[0]

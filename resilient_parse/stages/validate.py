@@ -16,13 +16,15 @@ from resilient_parse.schema import ModelView, TypeView
 _SCHEMA_KEYS = frozenset({"properties", "$schema", "$defs", "definitions"})
 
 
-def details_from_validation_error(exc: ValidationError) -> list[ErrorDetail]:
+def details_from_validation_error(exc: ValidationError, tree: Any = None) -> list[ErrorDetail]:
+    """Pydantic's errors as ours. Locations become JSON Pointers into the candidate: union member tags that
+    Pydantic inserts into `loc` (e.g. "Cat", "function-after[...]") are dropped when `tree` shows they are not keys."""
     details = []
     for err in exc.errors(include_url=False):
         loc = [p for p in err.get("loc", ()) if isinstance(p, int | str)]
         details.append(
             ErrorDetail(
-                path=pointer(loc),
+                path=pointer(_real_path(loc, tree)),
                 kind=str(err.get("type", "invalid")),
                 message=str(err.get("msg", "")),
                 got=err.get("input"),
@@ -31,12 +33,35 @@ def details_from_validation_error(exc: ValidationError) -> list[ErrorDetail]:
     return details
 
 
+def _real_path(loc: list[int | str], tree: Any) -> list[int | str]:
+    if tree is None:
+        return loc
+    out: list[int | str] = []
+    node = tree
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(node, dict):
+            if part in node:
+                node = node[part]
+                out.append(part)
+            elif last:
+                out.append(part)
+            continue  # a union tag, not a key of the input
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            out.append(part)
+        elif last:
+            out.append(part)
+        # otherwise: a union tag under a list or scalar, not a place in the input
+    return out
+
+
 def validate_json(adapter: TypeAdapter[Any], json_text: str, tree: Any, view: TypeView) -> Any:
     """Validate repaired JSON text; on failure raise SchemaMismatchError with every problem and its path."""
     try:
         return adapter.validate_json(json_text)
     except ValidationError as exc:
-        details = details_from_validation_error(exc)
+        details = details_from_validation_error(exc, tree)
         if looks_like_schema_echo(tree, view):
             raise SchemaMismatchError(
                 "the output is a JSON Schema describing the object, not an instance of it",
