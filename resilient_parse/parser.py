@@ -41,7 +41,7 @@ from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
 T = TypeVar("T")
 
-_KEY_PATTERN = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+_KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 _REFUSAL = re.compile(
     r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
     r"i won'?t|as an ai|unfortunately,? i)",
@@ -276,14 +276,25 @@ class Parser:
             )
         return text
 
-    def _keys_all_known(self, json_text: str, plan: TargetPlan) -> bool:
-        """Whether a document that validated contains only keys the schema knows; a stray key an ignore-extras
-        model would drop silently (`Arguments` for an optional `arguments`) sends it down the repair path."""
-        facts = plan.facts
-        if not facts.silent_drop_possible or facts.open_keys:
-            return not facts.silent_drop_possible
-        known = facts.known_keys
-        return all(k in known for k in _KEY_PATTERN.findall(json_text))
+    def _validate_exact(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any | None:
+        """Validate as Pydantic would, or return None.
+
+        When keys may be renamed and some model ignores extra keys while having optional fields, a stray key
+        (`Arguments` beside an optional `arguments`) would be dropped silently and the default used — a different
+        object. Such a document must take the repair path, so its keys are checked against the schema's known
+        keys (a C-speed scan; free-form dicts make every key legitimate, so those schemas always take the
+        repair path, where alignment looks only at model objects). `Policy.guard_ignored_keys=False` skips it."""
+        try:
+            value = plan.adapter.validate_json(json_text)
+        except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
+            return None
+        if may_rename and plan.facts.silent_drop_possible and self.policy.guard_ignored_keys:
+            if plan.facts.open_keys:
+                return None
+            known = plan.facts.known_keys
+            if not all(k in known for k in _KEY_PATTERN.findall(json_text)):
+                return None
+        return value
 
     def _may_rename(self, call_aliases: bool) -> bool:
         p = self.policy
@@ -298,13 +309,8 @@ class Parser:
     def _fast_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: bool
     ) -> ParseResult[Any] | None:
-        try:
-            value = plan.adapter.validate_json(text)
-        except ValidationError:
-            return None
-        except ValueError:  # e.g. lone surrogates Pydantic cannot encode
-            return None
-        if self._may_rename(call_aliases) and not self._keys_all_known(text, plan):
+        value = self._validate_exact(text, plan, self._may_rename(call_aliases))
+        if value is None:
             return None
         if checks:
             run_semantic_checks(checks, value, text)
@@ -413,7 +419,7 @@ class Parser:
         repairs = list(cand.repairs)
         may_rename = self._may_rename(ctx.aliases is not self._base_aliases)
         if cand.text != ctx.text:
-            quick = self._validate_quietly(cand.text, plan, may_rename)
+            quick = self._validate_exact(cand.text, plan, may_rename)
             if quick is not None:
                 run_semantic_checks(checks, quick, cand.text)
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
@@ -421,7 +427,7 @@ class Parser:
         self._check_policy(loaded.repairs, cand)
         repairs.extend(loaded.repairs)
         if loaded.repairs:
-            quick = self._validate_quietly(loaded.json_text, plan, may_rename)
+            quick = self._validate_exact(loaded.json_text, plan, may_rename)
             if quick is not None:
                 run_semantic_checks(checks, quick, loaded.json_text)
                 return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
@@ -476,15 +482,6 @@ class Parser:
         cls = AmbiguousMatchError if ambiguous else SchemaMismatchError
         more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
         return cls(f"{first.path or '(root)'}: {first.message}{more}", errors, candidate=json_text, repairs=repairs)
-
-    def _validate_quietly(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any | None:
-        try:
-            value = plan.adapter.validate_json(json_text)
-        except (ValidationError, ValueError):
-            return None
-        if may_rename and not self._keys_all_known(json_text, plan):
-            return None
-        return value
 
     def _check_policy(self, repairs: Sequence[Repair], cand: Candidate) -> None:
         refused = [r for r in repairs if not self.policy.allows(r.kind, r.lossless)]

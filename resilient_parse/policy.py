@@ -25,6 +25,8 @@ class Policy:
       `fuzzy_margin`: how far the best match must lead the runner-up.
     - `unknown_keys`: "model" follows each model's `extra` setting; "drop" removes keys that match nothing.
     - `plugin_aliases`: whether alias tables contributed by plugins apply (explicit tables always do).
+    - `guard_ignored_keys`: on valid input, check for stray keys an ignore-extras model would silently drop
+      (`Arguments` beside an optional `arguments`) so they get aligned instead; costs a key scan.
     - `max_corrections`: how many extra LLM calls the correction loop may make.
     - `max_input_chars`, `max_depth`, `max_candidates`: hard limits that turn hostile input into a clear error.
     """
@@ -38,6 +40,7 @@ class Policy:
     fuzzy_margin: float = 0.1
     unknown_keys: UnknownKeys = "model"
     plugin_aliases: bool = True
+    guard_ignored_keys: bool = True
     max_corrections: int = 2
     max_input_chars: int = 20_000_000
     max_depth: int = 400
