@@ -10,6 +10,7 @@ inside JSON strings do not derail it — become candidates. Words just before a 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from resilient_parse.context import CallContext, Candidate
@@ -29,8 +30,15 @@ REASONING_TAGS = (
 _REASONING_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>\n]{0,200}>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
-_SPAN_CHARS = re.compile(r'[{}\[\]"]')
+_SPAN_CHARS = re.compile('[{}\\[\\]"\uff5b\uff5d\uff3b\uff3d\u201c]')
 _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
+_BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
+_OPENERS = frozenset("{[\uff5b\uff3b")
+# what may follow an opener that starts real JSON (a value, a quoted or bare key), as opposed to prose like "[see"
+_JSON_START = re.compile(
+    r"""\s*(?:[{\[\]}"'\u201c\uff5b\uff3b\-0-9]|[A-Za-z_$][\w$]*\s*[:\uff1a]|true\b|false\b|null\b)"""
+)
 _DESIGNATE_UP = re.compile(
     r"\b(final|corrected|correction|updated|revised|fixed|actual|actually|real)\b", re.IGNORECASE
 )
@@ -83,9 +91,13 @@ def split_reasoning(text: str) -> list[Region]:
 
 @dataclass(frozen=True)
 class Span:
+    """A `{…}`/`[…]` span; `closed` is False for one cut off at the end. `inside` is the offset of the outermost
+    opener that never closed and contains this span (-1 when there is none)."""
+
     start: int
     end: int
     closed: bool
+    inside: int = -1
 
 
 def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
@@ -93,7 +105,9 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
 
     A closer that does not match the innermost opener closes the nearest matching one (the ones inside it were
     left open); a closer with no opener is ignored. Spans that are only nested inside openers that never close
-    still count as maximal, and the outermost unclosed opener yields a truncated span to the end.
+    still count as maximal (marked with `inside`), and the outermost unclosed opener yields a truncated span to
+    the end. Full-width brackets count as brackets; strings (`"…"`, `“…”`) are skipped only inside a span, so
+    quotes in prose cannot derail the scan.
     """
     end = len(text) if end is None else end
     stack: list[tuple[str, int, list[Span]]] = []  # (opener, position, closed direct children)
@@ -112,7 +126,13 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
                 s = _STRING_END.match(text, pos, end)
                 pos = s.end() if s else end
             continue
-        if ch in "{[":
+        if ch == "\u201c":
+            if stack:
+                close = text.find("\u201d", pos, end)
+                pos = close + 1 if close >= 0 else end
+            continue
+        ch = _BRACKET.get(ch, ch)
+        if ch in _OPENERS:
             stack.append((ch, at, []))
             continue
         want = "{" if ch == "}" else "["
@@ -127,9 +147,10 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
         (stack[-1][2] if stack else top_level).append(span)
     if stack:
         # children of openers that never closed are maximal spans too
+        outer = stack[0][1]
         for _, _, children in stack:
-            top_level.extend(children)
-        top_level.append(Span(stack[0][1], end, False))
+            top_level.extend(Span(c.start, c.end, True, outer) for c in children)
+        top_level.append(Span(outer, end, False))
         top_level.sort(key=lambda s: s.start)
     return top_level
 
@@ -174,6 +195,8 @@ def find_fences(text: str) -> list[Fence]:
 
 
 def _tier(text: str, start: int, floor: int, reasoning: bool) -> int:
+    """Raise or lower a candidate by the words just before it — but only words after the previous candidate, so
+    "for example: {…}" does not also demote the answer that follows the example."""
     window = text[max(floor, start - _CONTEXT_CHARS) : start]
     tier = TIER_REASONING if reasoning else 0
     last_up = max((m.end() for m in _DESIGNATE_UP.finditer(window)), default=-1)
@@ -185,39 +208,62 @@ def _tier(text: str, start: int, floor: int, reasoning: bool) -> int:
     return tier
 
 
+def _starts_json(text: str, opener: int) -> bool:
+    """Whether the unclosed opener at `opener` starts real JSON (`[{"a"…`, `{name:`) rather than prose (`[see`)."""
+    return _JSON_START.match(text, opener + 1) is not None
+
+
 def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
     """All candidates in the text, best-first."""
     regions = split_reasoning(text)
     has_reasoning = any(r.reasoning for r in regions)
-    raw: list[tuple[int, int, str, bool]] = []  # (start, end, source, reasoning)
+    # (start, end, source, reasoning, floor for designating words, demoted)
+    raw: list[tuple[int, int, str, bool, int, bool]] = []
     for region in regions:
         spans = scan_spans(text, region.start, region.end)
-        inside = [(s.start, s.end) for s in spans if s.closed]
+        closed = [s for s in spans if s.closed and s.inside < 0]
+        starts = [s.start for s in closed]
+        ends = sorted(s.end for s in spans if s.closed)
+
+        def floor(at: int, _ends: list[int] = ends, _region: Region = region) -> int:
+            i = bisect_right(_ends, at)
+            return max(_region.start, _ends[i - 1]) if i else _region.start
+
         for fence in find_fences(text[region.start : region.end]):
             marker = region.start + fence.marker_start
-            if any(a < marker < b for a, b in inside):
+            i = bisect_right(starts, marker) - 1
+            if i >= 0 and closed[i].start < marker < closed[i].end:
                 continue  # a fence written inside a JSON string or value is not a fence
-            raw.append((region.start + fence.body_start, region.start + fence.body_end, "fence", region.reasoning))
+            body_start, body_end = region.start + fence.body_start, region.start + fence.body_end
+            source = "fence" if fence.closed else "open_fence"
+            raw.append((body_start, body_end, source, region.reasoning, floor(body_start), False))
         for span in spans:
-            raw.append((span.start, span.end, "span" if span.closed else "truncated_span", region.reasoning))
-        body = text[region.start : region.end].strip()
-        if body[:1] in ("{", "[") and not region.reasoning:
-            lead = len(text[region.start : region.end]) - len(text[region.start : region.end].lstrip())
-            raw.append((region.start + lead, region.start + lead + len(body), "whole", False))
+            # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
+            demoted = span.inside >= 0 and _starts_json(text, span.inside)
+            source = "span" if span.closed else "truncated_span"
+            raw.append((span.start, span.end, source, region.reasoning, floor(span.start), demoted))
+        chunk = text[region.start : region.end]
+        body = chunk.strip()
+        if body[:1] in _OPENERS and not region.reasoning:
+            lead = len(chunk) - len(chunk.lstrip())
+            raw.append((region.start + lead, region.start + lead + len(body), "whole", False, region.start, False))
 
+    answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
-    for order, (start, end, source, reasoning) in enumerate(sorted(raw, key=lambda r: r[0])):
+    for order, (start, end, source, reasoning, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
-        body = piece.strip()
-        if len(body) < 2 or body[0] not in "{[":
+        # a cut-off piece keeps its trailing whitespace: "30\n" shows the number was complete
+        open_ended = source in ("truncated_span", "open_fence")
+        body = piece.lstrip() if open_ended else piece.strip()
+        if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
             continue
-        region_floor = next((r.start for r in regions if r.start <= start < r.end), 0)
-        tier = _tier(text, start, region_floor, reasoning)
+        tier = _tier(text, start, floor_at, reasoning) - (1 if demoted else 0)
         repairs: list[Repair] = []
-        if source == "fence":
+        if source in ("fence", "open_fence"):
             repairs.append(Repair.make("extract_fence", "", None, None, offset=start))
-        if body != stripped_all and source != "fence" and _has_prose_around(text, start, end, regions):
+            source = "fence"
+        elif body.strip() != stripped_all and bool(answer) and piece.strip() != answer:
             repairs.append(Repair.make("extract_prose", "", None, None, offset=start))
         if reasoning:
             repairs.append(Repair.make("reasoning_candidate", "", None, None, offset=start))
@@ -231,11 +277,6 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
     if len(ranked) > max_candidates:
         ranked = ranked[:max_candidates]
     return ranked
-
-
-def _has_prose_around(text: str, start: int, end: int, regions: list[Region]) -> bool:
-    answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning)
-    return bool(answer.strip()) and text[start:end].strip() != answer.strip()
 
 
 def _better(new: Candidate, old: Candidate) -> bool:
