@@ -47,7 +47,8 @@ _FULLWIDTH = {
     "\u3001": ",",
 }
 _CONTROL = re.compile(r"[\x00-\x1f]")
-_BAD_ESCAPE = re.compile(r"\\(?:u(?![0-9a-fA-F]{4})|[^\"\\/bfnrtu])")
+# a valid escape is consumed as a unit, so the `\U` of `"C:\\Users"` is never taken for a bad escape
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|\\')
 _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
@@ -82,6 +83,7 @@ class _Frame:
     index: int = -1
     opened_at: int = 0
     last_comma: int = -1  # position in `out` of the comma just written, for trailing-comma removal
+    last_comma_at: int = -1  # its offset in the input text
 
 
 def _decode_key(raw: str) -> str:
@@ -112,10 +114,23 @@ def _fix_string(token: str) -> tuple[str, list[str]]:
     if _CONTROL.search(token):
         token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
         kinds.append("control_character")
-    if "\\" in token and _BAD_ESCAPE.search(token):
-        token = _BAD_ESCAPE.sub(lambda m: "'" if m.group() == "\\'" else "\\\\" + m.group()[1:], token)
-        kinds.append("invalid_escape")
+    if "\\" in token:
+        fixed = _fix_escapes(token)
+        if fixed != token:
+            token = fixed
+            kinds.append("invalid_escape")
     return token, kinds
+
+
+def _fix_escapes(token: str) -> str:
+    """Keep an invalid backslash escape as literal text (`\\q` → backslash + q); `\\'` is an apostrophe."""
+
+    def sub(m: re.Match[str]) -> str:
+        if len(m.group()) > 1:
+            return m.group()
+        return "" if token.startswith("'", m.end()) else "\\\\"
+
+    return _ESCAPE.sub(sub, token)
 
 
 def _read_single_quoted(text: str, start: int) -> tuple[str, int] | None:
@@ -192,21 +207,30 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
     pos = 0
     n = len(text)
     match = _TOKEN.match
+    prev_number = False  # whether the last value was a number
+    prev_end = 0  # where the last value ended in the text
 
     def fail(message: str, at: int, kind: str = "syntax", truncated: bool = False) -> SyntaxFailure:
         return SyntaxFailure(message, at, _path(stack), kind, truncated)
 
+    def cut_string(at: int, message: str = "the output ends inside a string") -> SyntaxFailure:
+        if not expecting_key():
+            begin_value(at)  # so the path names the string's own list index
+        return fail(message, at, "truncated", truncated=True)
+
     def add(kind: str, before: object, after: object, at: int) -> None:
         repairs.append(Repair.make(kind, _path(stack), before, after, offset=at))
 
-    def begin_value(at: int) -> None:
+    def begin_value(at: int, number: bool = False) -> None:
         nonlocal state
         if state == _COMMA_OR_END:
             top = stack[-1]
             if top.is_object:
                 raise fail("expected ',' or '}' after a value", at)
-            out.append(",")
             top.index += 1
+            if number and prev_number and "\n" not in text[prev_end:at]:
+                raise fail("two numbers with only a space between them: one number or two?", at)
+            out.append(",")
             add("missing_comma", None, ",", at)
         elif state in (_VALUE_OR_END, _VALUE) and stack and not stack[-1].is_object:
             stack[-1].index += 1
@@ -215,16 +239,18 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
         elif state in (_KEY, _KEY_OR_END, _COLON):
             raise fail("expected a key" if state != _COLON else "expected ':' after the key", at)
 
-    def end_value() -> None:
-        nonlocal state
+    def end_value(end_at: int, number: bool = False) -> None:
+        nonlocal state, prev_number, prev_end
         state = _COMMA_OR_END if stack else _DONE
+        prev_number = number
+        prev_end = end_at
 
     def emit_key(raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
         nonlocal state
+        stack[-1].key = raw
         if state == _COMMA_OR_END:
             out.append(",")
             add("missing_comma", None, ",", at)
-        stack[-1].key = raw
         if repair is not None:
             add(repair[0], repair[1], raw, at)
         out.append(raw)
@@ -260,19 +286,19 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             kinds: list[str] = []
             if group == "str":
                 if len(tok) < 2 or tok[-1] != '"' or (tok.endswith('\\"') and _odd_backslashes_before_end(tok)):
-                    raise fail("the output ends inside a string", at, "truncated", truncated=True)
+                    raise cut_string(at)
                 fixed, kinds = _fix_string(tok)
                 original = tok
             elif group == "squote":
                 read = _read_single_quoted(text, at)
                 if read is None:
-                    raise fail("a single-quoted string never closes", at, "truncated", truncated=True)
+                    raise cut_string(at, "a single-quoted string never closes")
                 fixed, pos = read
                 original = text[at:pos]
                 kinds = ["single_quotes"]
             else:
                 if not tok.endswith("\u201d"):
-                    raise fail("a curly-quoted string never closes", at, "truncated", truncated=True)
+                    raise cut_string(at, "a curly-quoted string never closes")
                 fixed = json.dumps(tok[1:-1], ensure_ascii=False)
                 original = tok
                 kinds = ["fullwidth_punctuation"]
@@ -285,7 +311,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             for kind in kinds:
                 add(kind, original, fixed, at)
             out.append(fixed)
-            end_value()
+            end_value(pos)
             continue
         if group == "punct":
             if tok in "{[":
@@ -304,10 +330,12 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                     raise fail("a key has no value", at)
                 if state in (_KEY, _VALUE):
                     out[top.last_comma] = ""
-                    add("trailing_comma", ",", "", at)
-                stack.pop()
+                    stack.pop()
+                    repairs.append(Repair.make("trailing_comma", _path(stack), ",", "", offset=top.last_comma_at))
+                else:
+                    stack.pop()
                 out.append(tok)
-                end_value()
+                end_value(pos)
                 continue
             if tok == ":":
                 if state != _COLON:
@@ -320,6 +348,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 raise fail("unexpected ','", at)
             top = stack[-1]
             top.last_comma = len(out)
+            top.last_comma_at = at
             out.append(tok)
             if top.is_object:
                 top.key = None
@@ -328,11 +357,11 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
         if group == "num":
             if expecting_key():
                 raise fail("a number cannot be an object key", at)
+            begin_value(at, number=True)
             if pos >= n and stack:
                 raise fail("the output ends inside a number", at, "truncated", truncated=True)
-            begin_value(at)
             out.append(tok)
-            end_value()
+            end_value(pos, number=True)
             continue
         if group == "loosenum":
             if expecting_key():
@@ -341,12 +370,12 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 fixed = _normalise_number(tok)
             except ValueError:
                 raise fail(f"number {tok!r} has leading zeros; its meaning is unclear", at) from None
+            begin_value(at, number=True)
             if pos >= n and stack:
                 raise fail("the output ends inside a number", at, "truncated", truncated=True)
-            begin_value(at)
             add("number_format", tok, fixed, at)
             out.append(fixed)
-            end_value()
+            end_value(pos, number=True)
             continue
         if group == "word":
             if expecting_key():
@@ -355,6 +384,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 emit_key(f'"{tok}"', at, ("bare_key", tok))
                 continue
             if pos >= n and stack and tok not in _JSON_LITERALS and tok not in _PY_LITERALS:
+                begin_value(at)
                 raise fail("the output ends inside a literal", at, "truncated", truncated=True)
             if tok in _JSON_LITERALS:
                 fixed = tok
@@ -365,7 +395,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 raise fail(f"unquoted text {tok!r} where a value should be", at)
             begin_value(at)
             out.append(fixed)
-            end_value()
+            end_value(pos)
             continue
         raise fail(f"unexpected character {tok!r}", at)
 
@@ -388,7 +418,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             truncated=True,
         )
     if not allow_close:
-        raise fail("the output ends before its closing '}'", n, "truncated", truncated=True)
+        raise SyntaxFailure("the output ends before its closing '}'", n, _path(stack[:-1]), "truncated", True)
     top = stack[-1]
     if state == _KEY and top.last_comma >= 0:
         out[top.last_comma] = ""
