@@ -1,0 +1,51 @@
+"""The model-feedback correction loop, the LLM adapters and the drop-in helpers.
+
+    from resilient_parse import correct
+    plan = correct(llm, messages, TaskPlan, max_corrections=2)
+
+`correct` / `acorrect` return the object; `correct_result` / `acorrect_result` return a `CorrectionResult` with
+every attempt. The LangChain output parser lives in `resilient_parse.correction.langchain` (optional extra).
+"""
+
+from __future__ import annotations
+
+from resilient_parse.correction.adapters import (
+    AnthropicAdapter,
+    FunctionAdapter,
+    LiteLLMAdapter,
+    LLMAdapter,
+    OpenAIAdapter,
+    as_adapter,
+    is_quota_error,
+)
+from resilient_parse.correction.dropin import corrected, parsed
+from resilient_parse.correction.json_patch import JsonPatchFeedback, apply_patch
+from resilient_parse.correction.loop import acorrect, acorrect_result, correct, correct_result, estimate_tokens
+from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedError
+from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
+
+__all__ = [
+    "AnthropicAdapter",
+    "Attempt",
+    "Completion",
+    "CorrectionResult",
+    "FunctionAdapter",
+    "JsonPatchFeedback",
+    "LLMAdapter",
+    "LiteLLMAdapter",
+    "MalformedResponseError",
+    "OpenAIAdapter",
+    "ScriptExhaustedError",
+    "ScriptedLLM",
+    "Usage",
+    "acorrect",
+    "acorrect_result",
+    "apply_patch",
+    "as_adapter",
+    "correct",
+    "correct_result",
+    "corrected",
+    "estimate_tokens",
+    "is_quota_error",
+    "parsed",
+]

@@ -1,0 +1,373 @@
+"""LLM adapters: one small interface over plain functions and the OpenAI, Anthropic and LiteLLM SDKs.
+
+An adapter turns chat messages into a `Completion` (text, provider model name, token usage, refusal flag). The
+SDKs are optional extras, imported only when an adapter has to build its own client; pass your own client and
+the adapter never imports the SDK at all. Anything callable with messages that returns text (or awaits to text)
+works as an `llm` too — `as_adapter` wraps it in a `FunctionAdapter`.
+
+Errors: a quota error is recognised by `is_quota_error` (the loop then stops at once); a body the SDK could not
+read becomes `MalformedResponseError`; every other exception (network, auth, rate limit) is left as it is.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
+from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
+
+Message = dict[str, str]
+Messages = list[Message]
+
+
+@runtime_checkable
+class LLMAdapter(Protocol):
+    """What the loop needs from a model: a name for telemetry, and a sync and an async call."""
+
+    name: str
+
+    def complete(self, messages: Messages) -> Completion: ...
+
+    async def acomplete(self, messages: Messages) -> Completion: ...
+
+
+# -- reading provider responses -----------------------------------------------------------------------------------
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    """Attribute or key access, so SDK objects and plain dicts (LiteLLM, raw JSON) read the same."""
+    if isinstance(obj, Mapping):
+        return obj.get(name, default)
+    try:
+        return getattr(obj, name, default)
+    except Exception:  # SDK objects built without validation may raise on a missing field
+        return default
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _malformed(what: str, detail: str = "") -> MalformedResponseError:
+    return MalformedResponseError(
+        f"the provider's response could not be read: {what}",
+        [ErrorDetail(path="", kind="malformed_response", message=detail or what)],
+    )
+
+
+def completion_from_openai(response: Any) -> Completion:
+    """Read an OpenAI-shaped chat completion (the SDK's object, LiteLLM's, or the JSON as a dict)."""
+    choices = _get(response, "choices")
+    if not isinstance(choices, Sequence) or isinstance(choices, str) or not choices:
+        raise _malformed("no choices in the chat completion")
+    choice = choices[0]
+    message = _get(choice, "message")
+    finish_reason = _get(choice, "finish_reason")
+    content = _get(message, "content")
+    refusal = _get(message, "refusal")
+    if finish_reason == "content_filter" and not refusal:
+        refusal = "the provider's content filter stopped the answer"
+    if not isinstance(content, str):
+        if not refusal:
+            raise _malformed("the chat completion has no text", f"message content is {type(content).__name__}")
+        content = ""
+    usage_obj = _get(response, "usage")
+    usage = None
+    if usage_obj is not None:
+        usage = Usage(_int(_get(usage_obj, "prompt_tokens")), _int(_get(usage_obj, "completion_tokens")))
+    model = _get(response, "model")
+    return Completion(
+        text=content,
+        model=model if isinstance(model, str) else None,
+        usage=usage,
+        refusal=str(refusal) if refusal else None,
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+    )
+
+
+def completion_from_anthropic(response: Any) -> Completion:
+    """Read an Anthropic Messages API response (the SDK's object or the JSON as a dict)."""
+    blocks = _get(response, "content")
+    if not isinstance(blocks, Sequence) or isinstance(blocks, str):
+        raise _malformed("no content blocks in the message")
+    text = "".join(str(_get(b, "text", "")) for b in blocks if _get(b, "type") == "text")
+    stop_reason = _get(response, "stop_reason")
+    refusal = "the model refused (stop_reason 'refusal')" if stop_reason == "refusal" else None
+    usage_obj = _get(response, "usage")
+    usage = None
+    if usage_obj is not None:
+        usage = Usage(_int(_get(usage_obj, "input_tokens")), _int(_get(usage_obj, "output_tokens")))
+    model = _get(response, "model")
+    return Completion(
+        text=text,
+        model=model if isinstance(model, str) else None,
+        usage=usage,
+        refusal=refusal,
+        finish_reason=stop_reason if isinstance(stop_reason, str) else None,
+    )
+
+
+def to_completion(result: Any) -> Completion:
+    """What a plain function returned, as a `Completion`: text, a `Completion`, or an SDK response object."""
+    if isinstance(result, Completion):
+        return result
+    if isinstance(result, str):
+        return Completion(text=result)
+    if isinstance(result, bytes | bytearray):
+        try:
+            return Completion(text=bytes(result).decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise _malformed("the answer is not valid UTF-8", str(exc)) from None
+    if _get(result, "choices") is not None:
+        return completion_from_openai(result)
+    if _get(result, "content") is not None and _get(result, "stop_reason", "") != "":
+        return completion_from_anthropic(result)
+    raise _malformed(f"the llm returned {type(result).__name__}, not text")
+
+
+# -- classifying errors -------------------------------------------------------------------------------------------
+
+_QUOTA_CODES = frozenset({"insufficient_quota", "quota_exceeded", "billing_hard_limit_reached", "billing_error"})
+_QUOTA_PHRASES = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "credit balance is too low")
+
+
+def is_quota_error(exc: BaseException) -> bool:
+    """Whether an exception from an LLM call says the quota or credit is exhausted (retrying cannot help).
+
+    Recognises our own `QuotaExhaustedError`, the `code`/`type` fields the OpenAI, Anthropic and LiteLLM SDKs set
+    from the error body, and the providers' usual wording. A plain rate limit ("slow down") is not a quota error.
+    """
+    if isinstance(exc, QuotaExhaustedError):
+        return True
+    for attr in ("code", "type"):
+        value = getattr(exc, attr, None)
+        if isinstance(value, str) and value in _QUOTA_CODES:
+            return True
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping) and any(inner.get(k) in _QUOTA_CODES for k in ("code", "type")):
+            return True
+    text = str(exc).lower()
+    return any(phrase in text for phrase in _QUOTA_PHRASES)
+
+
+def _is_unreadable_body(exc: BaseException) -> bool:
+    """The SDK got a response it could not decode (JSON syntax error, schema mismatch of the body)."""
+    return isinstance(exc, json.JSONDecodeError) or type(exc).__name__ == "APIResponseValidationError"
+
+
+# -- adapters -----------------------------------------------------------------------------------------------------
+
+
+def _copy_messages(messages: Sequence[Mapping[str, Any]]) -> Messages:
+    """A fresh list of fresh dicts: what we hand to an llm can never alias the caller's messages."""
+    return [{str(k): v for k, v in m.items()} for m in messages]
+
+
+def _need_sync(result: Any, where: str) -> None:
+    if inspect.isawaitable(result):
+        if inspect.iscoroutine(result):
+            result.close()
+        raise ConfigurationError(f"{where} is async; use acorrect() (or an async driver) with it")
+
+
+class FunctionAdapter:
+    """Any callable taking chat messages and returning text (or a `Completion`), sync or async."""
+
+    kind = "function"
+
+    def __init__(self, fn: Callable[[Messages], Any], name: str | None = None) -> None:
+        if not callable(fn):
+            raise ConfigurationError(f"llm must be callable, got {type(fn).__name__}")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", None) or type(fn).__name__
+
+    def __repr__(self) -> str:
+        return f"FunctionAdapter({self.name!r})"
+
+    def complete(self, messages: Messages) -> Completion:
+        result = self.fn(_copy_messages(messages))
+        _need_sync(result, f"llm {self.name!r}")
+        return to_completion(result)
+
+    async def acomplete(self, messages: Messages) -> Completion:
+        result = self.fn(_copy_messages(messages))
+        if inspect.isawaitable(result):
+            result = await result
+        return to_completion(result)
+
+
+def _import(module: str, extra: str) -> Any:
+    try:
+        return __import__(module)
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"this adapter needs the {module!r} package: pip install 'resilient-parse[{extra}]'"
+        ) from exc
+
+
+class _SDKAdapter:
+    """Shared call plumbing: sync/async dispatch and turning unreadable bodies into `MalformedResponseError`."""
+
+    kind = "sdk"
+    model: str
+    name: str
+
+    def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
+        raise NotImplementedError
+
+    def _read(self, response: Any) -> Completion:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r})"
+
+    def complete(self, messages: Messages) -> Completion:
+        fn, kwargs = self._request(_copy_messages(messages))
+        try:
+            response = fn(**kwargs)
+        except Exception as exc:
+            if _is_unreadable_body(exc):
+                raise _malformed("the response body is not valid", f"{type(exc).__name__}: {exc}") from exc
+            raise
+        _need_sync(response, f"the {self.kind} client")
+        return self._read(response)
+
+    async def acomplete(self, messages: Messages) -> Completion:
+        fn, kwargs = self._request(_copy_messages(messages))
+        try:
+            response = fn(**kwargs)
+            if inspect.isawaitable(response):
+                response = await response
+        except Exception as exc:
+            if _is_unreadable_body(exc):
+                raise _malformed("the response body is not valid", f"{type(exc).__name__}: {exc}") from exc
+            raise
+        return self._read(response)
+
+
+class OpenAIAdapter(_SDKAdapter):
+    """The OpenAI SDK's chat completions (`OpenAI` or `AsyncOpenAI` client; any OpenAI-compatible server).
+
+    `json_mode=True` sends `response_format={"type": "json_object"}`; other keyword arguments (temperature,
+    max_tokens, seed …) are passed to `chat.completions.create` unchanged. Usage comes from `response.usage`.
+    """
+
+    kind = "openai"
+
+    def __init__(self, client: Any = None, model: str = "gpt-4o-mini", *, json_mode: bool = False, **params: Any):
+        if client is None:
+            client = _import("openai", "openai").OpenAI()
+        self.client = client
+        self.model = model
+        self.json_mode = json_mode
+        self.params = params
+        self.name = f"openai:{model}"
+
+    def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, **self.params}
+        if self.json_mode:
+            kwargs.setdefault("response_format", {"type": "json_object"})
+        return self.client.chat.completions.create, kwargs
+
+    def _read(self, response: Any) -> Completion:
+        return completion_from_openai(response)
+
+
+class AnthropicAdapter(_SDKAdapter):
+    """The Anthropic SDK's Messages API (`Anthropic` or `AsyncAnthropic` client).
+
+    System messages are joined into the `system` parameter, as the API wants. Usage comes from
+    `response.usage.input_tokens` / `output_tokens`; `stop_reason == "refusal"` is reported as a refusal.
+    """
+
+    kind = "anthropic"
+
+    def __init__(
+        self, client: Any = None, model: str = "claude-3-5-haiku-latest", *, max_tokens: int = 1024, **params: Any
+    ):
+        if client is None:
+            client = _import("anthropic", "anthropic").Anthropic()
+        self.client = client
+        self.model = model
+        self.max_tokens = max_tokens
+        self.params = params
+        self.name = f"anthropic:{model}"
+
+    def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
+        system = "\n\n".join(m["content"] for m in messages if m.get("role") == "system")
+        chat = [m for m in messages if m.get("role") != "system"]
+        kwargs: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens, "messages": chat, **self.params}
+        if system:
+            kwargs["system"] = system
+        return self.client.messages.create, kwargs
+
+    def _read(self, response: Any) -> Completion:
+        return completion_from_anthropic(response)
+
+
+class LiteLLMAdapter(_SDKAdapter):
+    """LiteLLM's `completion` / `acompletion` (any provider LiteLLM routes to); responses are OpenAI-shaped.
+
+    `completion` and `acompletion` default to LiteLLM's own functions, imported on first use; pass your own (e.g. a
+    `litellm.Router`'s methods) to route differently.
+    """
+
+    kind = "litellm"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        completion: Callable[..., Any] | None = None,
+        acompletion: Callable[..., Awaitable[Any]] | None = None,
+        json_mode: bool = False,
+        **params: Any,
+    ):
+        self.model = model
+        self._completion = completion
+        self._acompletion = acompletion
+        self.json_mode = json_mode
+        self.params = params
+        self.name = f"litellm:{model}"
+
+    def _kwargs(self, messages: Messages) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, **self.params}
+        if self.json_mode:
+            kwargs.setdefault("response_format", {"type": "json_object"})
+        return kwargs
+
+    def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
+        fn = self._completion or _import("litellm", "litellm").completion
+        return fn, self._kwargs(messages)
+
+    async def acomplete(self, messages: Messages) -> Completion:
+        fn = self._acompletion or _import("litellm", "litellm").acompletion
+        try:
+            response = await fn(**self._kwargs(_copy_messages(messages)))
+        except Exception as exc:
+            if _is_unreadable_body(exc):
+                raise _malformed("the response body is not valid", f"{type(exc).__name__}: {exc}") from exc
+            raise
+        return self._read(response)
+
+    def _read(self, response: Any) -> Completion:
+        return completion_from_openai(response)
+
+
+def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
+    """An adapter for `llm`: adapters pass through; SDK clients need a model, so they are refused with a hint;
+    any other callable becomes a `FunctionAdapter`."""
+    if isinstance(llm, LLMAdapter):
+        return llm
+    module = type(llm).__module__.split(".", 1)[0]
+    if module in ("openai", "anthropic") and hasattr(llm, "chat" if module == "openai" else "messages"):
+        cls = "OpenAIAdapter" if module == "openai" else "AnthropicAdapter"
+        raise ConfigurationError(f"wrap the {module} client with {cls}(client, model=...) to say which model to call")
+    if callable(llm):
+        return FunctionAdapter(llm, name=name)
+    raise ConfigurationError(f"llm must be a callable or an adapter, got {type(llm).__name__}")

@@ -1,0 +1,597 @@
+"""The model-feedback correction loop: local repair first, then re-ask the model with exactly what is still wrong.
+
+The loop is written once, as a generator that yields the calls it wants made (`_Call`, `_Callback`) and receives
+their outcome; `correct` drives it synchronously and `acorrect` with `await`, so the two cannot disagree.
+
+Each round sends the caller's original messages + the last candidate (as the assistant's turn) + the feedback
+(as the user's turn) — never a growing history — and the caller's messages are never mutated. It stops on
+`max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row, a refusal;
+stops at once on an exhausted quota; re-raises any other LLM error (network, auth) unchanged. Then come the
+fallback models, then `on_exhausted`, then a `CorrectionsExhaustedError` / `BudgetExhaustedError` /
+`ModelRefusedError` carrying every `Attempt`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import inspect
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, overload
+
+from pydantic import ValidationError
+
+from resilient_parse.api import default_parser
+from resilient_parse.context import CallContext, SemanticValidator
+from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, is_quota_error
+from resilient_parse.correction.types import (
+    Attempt,
+    Completion,
+    CorrectionResult,
+    MalformedResponseError,
+    Outcome,
+    Role,
+    Usage,
+    text_digest,
+)
+from resilient_parse.errors import (
+    BudgetExhaustedError,
+    ConfigurationError,
+    CorrectionsExhaustedError,
+    ErrorDetail,
+    ModelRefusedError,
+    ParseError,
+    QuotaExhaustedError,
+    RefusalError,
+)
+from resilient_parse.parser import Parser, ParseResult
+from resilient_parse.policy import Policy
+
+T = TypeVar("T")
+log = logging.getLogger("resilient_parse.correction")
+
+StopReason = Literal["max_corrections", "repeated_errors", "refused", "token_budget", "deadline"]
+Deadline = float | _dt.timedelta | _dt.datetime
+OnExhausted = Callable[[ParseError], Any]
+_CHARS_PER_TOKEN = 4
+
+
+# -- what the generator asks its driver to do ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Call:
+    adapter: LLMAdapter
+    messages: Messages
+
+
+@dataclass(frozen=True)
+class _Callback:
+    fn: Callable[..., Any]
+    error: ParseError
+
+
+@dataclass(frozen=True)
+class _Reply:
+    value: Any = None
+    error: Exception | None = None
+    latency_s: float = 0.0
+
+
+Request = _Call | _Callback
+Engine = Generator[Request, _Reply, CorrectionResult[Any]]
+
+
+def estimate_tokens(messages: Sequence[Mapping[str, Any]], text: str) -> Usage:
+    """~4 characters per token (+4 per message): used only when an adapter reports no usage."""
+    prompt = sum(len(str(m.get("content", ""))) for m in messages)
+    return Usage(
+        prompt_tokens=math.ceil(prompt / _CHARS_PER_TOKEN) + 4 * len(messages),
+        completion_tokens=math.ceil(len(text) / _CHARS_PER_TOKEN),
+        estimated=True,
+    )
+
+
+def _deadline_at(deadline: Deadline | None, clock: Callable[[], float]) -> float | None:
+    """The deadline as a reading of `clock`: seconds from now, a timedelta, or an aware/naive UTC datetime."""
+    if deadline is None:
+        return None
+    now = clock()
+    if isinstance(deadline, _dt.datetime):
+        wall = deadline if deadline.tzinfo else deadline.replace(tzinfo=_dt.timezone.utc)
+        return now + (wall - _dt.datetime.now(_dt.timezone.utc)).total_seconds()
+    if isinstance(deadline, _dt.timedelta):
+        return now + deadline.total_seconds()
+    if isinstance(deadline, int | float) and not isinstance(deadline, bool):
+        return now + float(deadline)
+    raise ConfigurationError(f"deadline must be seconds, a timedelta or a datetime, not {type(deadline).__name__}")
+
+
+def _answer_rewriters(parser: Parser) -> list[Any]:
+    """Plugins that can turn an answer into a document before parsing (e.g. apply a JSON Patch to the candidate).
+
+    A plugin opts in by having a `rewrite_answer(text, candidate, feedback, ctx)` method (not a hook: it only
+    makes sense together with the plugin's own `rp_build_feedback`).
+    """
+    return [p for p in parser.host.pm.get_plugins() if callable(getattr(p, "rewrite_answer", None))]
+
+
+class _Loop:
+    """The state of one `correct` call; `run()` is the generator both drivers share."""
+
+    def __init__(
+        self,
+        llm: Any,
+        messages: Sequence[Mapping[str, Any]],
+        target: Any,
+        *,
+        max_corrections: int | None,
+        mode: str | Policy | None,
+        aliases: Mapping[str, str] | None,
+        validators: Sequence[SemanticValidator],
+        parser: Parser | None,
+        token_budget: int | None,
+        deadline: Deadline | None,
+        fallbacks: Sequence[Any],
+        on_exhausted: OnExhausted | None,
+        clock: Callable[[], float],
+    ) -> None:
+        if parser is not None and mode is not None:
+            raise ConfigurationError("pass either parser= or mode=, not both (the parser has its own mode)")
+        self.parser = parser if parser is not None else default_parser(mode or "lenient")
+        if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+            raise ConfigurationError("messages must be a list of {'role', 'content'} dicts")
+        for m in messages:
+            if not isinstance(m, Mapping) or "role" not in m or "content" not in m:
+                raise ConfigurationError(f"each message needs 'role' and 'content', got {m!r}")
+        # a private deep-enough copy: the caller's list and dicts are never touched, even by a misbehaving llm
+        self.messages: Messages = [{str(k): v for k, v in m.items()} for m in messages]
+        self.target = target
+        limit = self.parser.policy.max_corrections if max_corrections is None else max_corrections
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            raise ConfigurationError(f"max_corrections must be an int >= 0, not {max_corrections!r}")
+        self.max_corrections = limit
+        if token_budget is not None and (not isinstance(token_budget, int) or token_budget <= 0):
+            raise ConfigurationError(f"token_budget must be a positive int, not {token_budget!r}")
+        self.token_budget = token_budget
+        self.clock = clock
+        self.deadline = _deadline_at(deadline, clock)
+        self.aliases = aliases
+        self.validators = tuple(validators)
+        self.chain = [as_adapter(llm), *(as_adapter(f) for f in fallbacks)]
+        self.on_exhausted = on_exhausted
+        if on_exhausted is not None and not callable(on_exhausted):
+            raise ConfigurationError("on_exhausted must be callable")
+        self.ctx: CallContext = self.parser.context(target, aliases)
+        self.rewriters = _answer_rewriters(self.parser)
+        self.attempts: list[Attempt] = []
+        self.spent = 0
+        self.estimated = False
+        self.failure: ParseError | None = None  # the last answer's problems
+        self.shown: str | None = None  # what we show the model as its previous answer
+        self.feedback: str | None = None
+        self.stop_reason: StopReason = "max_corrections"
+
+    # -- bookkeeping --------------------------------------------------------------------------------------------
+
+    def _emit(self, name: str, **data: Any) -> None:
+        self.parser.host.emit(name, self.ctx, **data)
+
+    def _record(self, attempt: Attempt) -> Attempt:
+        self.attempts.append(attempt)
+        if attempt.usage is not None:
+            self.spent += attempt.usage.total_tokens
+            self.estimated = self.estimated or attempt.usage.estimated
+        log.debug(
+            "attempt %d (%s, %s): %s, %d tokens, %.3fs",
+            attempt.index,
+            attempt.role,
+            attempt.model,
+            "ok" if attempt.ok else attempt.error_kind,
+            attempt.tokens,
+            attempt.latency_s,
+        )
+        self._emit("attempt_finished", **attempt.to_dict())
+        return attempt
+
+    def _request(self) -> Messages:
+        """Original messages + the last candidate + the feedback; just the original messages the first time."""
+        if self.feedback is None:
+            return [dict(m) for m in self.messages]
+        extra: Messages = []
+        if self.shown:
+            extra.append({"role": "assistant", "content": self.shown})
+        extra.append({"role": "user", "content": self.feedback})
+        return [*(dict(m) for m in self.messages), *extra]
+
+    def _out_of_budget(self, messages: Messages) -> StopReason | None:
+        if self.deadline is not None and self.clock() >= self.deadline:
+            return "deadline"
+        if self.token_budget is not None:
+            upcoming = estimate_tokens(messages, "").prompt_tokens
+            if self.spent + upcoming > self.token_budget:
+                return "token_budget"
+        return None
+
+    def _set_failure(self, failure: ParseError, raw_text: str | None) -> None:
+        self.failure = failure
+        if isinstance(failure, MalformedResponseError):
+            return  # nothing new was said: send the same request again
+        # the model's own output is shown in full (it fits its context): the repaired candidate when there is
+        # one, else what it said
+        self.shown = failure.candidate or (raw_text.strip() if raw_text else None) or None
+        # the candidate is already in the conversation as the assistant's turn, so the hook gets candidate=None
+        # (a plugin that needs it reads `failure.candidate`)
+        self.feedback = self.parser.host.build_feedback(failure, None, self.ctx)
+
+    def _parse(self, text: str) -> ParseResult[Any]:
+        for plugin in self.rewriters:
+            candidate = self.failure.candidate if self.failure else None
+            rewritten = plugin.rewrite_answer(text, candidate, self.feedback, self.ctx)
+            if isinstance(rewritten, str):
+                text = rewritten
+                break
+        return self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
+
+    def _usage(self) -> Usage:
+        completion = sum(a.usage.completion_tokens for a in self.attempts if a.usage)
+        prompt = sum(a.usage.prompt_tokens for a in self.attempts if a.usage)
+        return Usage(prompt, completion, self.estimated)
+
+    # -- the loop -----------------------------------------------------------------------------------------------
+
+    def run(self) -> Engine:
+        for position, adapter in enumerate(self.chain):
+            if position:
+                self._emit("fallback_started", model=adapter.name, position=position)
+                log.info("falling back to %s", adapter.name)
+            result = yield from self._run_model(adapter, fallback=position > 0)
+            if result is not None:
+                self._emit(
+                    "correction_succeeded",
+                    outcome=result.outcome,
+                    calls=result.calls,
+                    tokens=result.tokens,
+                    corrections_used=result.corrections_used,
+                )
+                return result
+            if self.stop_reason in ("token_budget", "deadline"):
+                break
+        error = self._final_error()
+        self._emit("corrections_exhausted", reason=self.stop_reason, calls=len(self.attempts), tokens=self.spent)
+        log.info(
+            "correction loop gave up (%s) after %d calls, %d tokens", self.stop_reason, len(self.attempts), self.spent
+        )
+        if self.on_exhausted is not None:
+            reply = yield _Callback(self.on_exhausted, error)
+            if reply.error is not None:
+                raise reply.error
+            if reply.value is not None:
+                return self._default(reply.value, error)
+        raise error
+
+    def _run_model(
+        self, adapter: LLMAdapter, *, fallback: bool
+    ) -> Generator[Request, _Reply, CorrectionResult[Any] | None]:
+        calls_left = 1 + self.max_corrections
+        previous: frozenset[tuple[str, str]] | None = None
+        first = True
+        while calls_left:
+            messages = self._request()
+            if self.attempts:  # the very first call is the caller's own decision; every later one is budgeted
+                reason = self._out_of_budget(messages)
+                if reason:
+                    self.stop_reason = reason
+                    return None
+                self._emit(
+                    "correction_requested",
+                    model=adapter.name,
+                    round=len(self.attempts),
+                    errors=len(self.failure.details) if self.failure else 0,
+                )
+            role: Role = ("fallback" if first else "correction") if fallback else ("initial" if first else "correction")
+            first = False
+            calls_left -= 1
+            reply = yield _Call(adapter, messages)
+            attempt, result = self._settle(adapter, role, messages, reply)
+            if result is not None:
+                return result
+            if attempt.error_kind in ("refusal", "model_refused"):
+                self.stop_reason = "refused"
+                return None
+            signature = attempt.error_signature()
+            if attempt.error_kind != "malformed_response":
+                if signature == previous:
+                    self.stop_reason = "repeated_errors"
+                    return None
+                previous = signature
+        self.stop_reason = "max_corrections"
+        return None
+
+    def _settle(
+        self, adapter: LLMAdapter, role: Role, messages: Messages, reply: _Reply
+    ) -> tuple[Attempt, CorrectionResult[Any] | None]:
+        """Turn one call's reply into an `Attempt` (and a result when it produced the object)."""
+        base: dict[str, Any] = {
+            "index": len(self.attempts),
+            "role": role,
+            "model": getattr(adapter, "model", None) or adapter.name,
+            "adapter": getattr(adapter, "kind", type(adapter).__name__),
+            "latency_s": reply.latency_s,
+        }
+        if reply.error is not None:
+            exc = reply.error
+            if isinstance(exc, MalformedResponseError):
+                self._set_failure(exc, None)
+                return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details)), None
+            if is_quota_error(exc):
+                self._record(Attempt(**base, error_kind="quota_exhausted", note=f"{type(exc).__name__}: {exc}"[:200]))
+                raise QuotaExhaustedError(
+                    f"the LLM provider says the quota is exhausted ({adapter.name}); stopped at once",
+                    [ErrorDetail(path="", kind="quota_exhausted", message=str(exc)[:500])],
+                    candidate=self.failure.candidate if self.failure else None,
+                    attempts=self.attempts,
+                ) from exc
+            self._record(Attempt(**base, error_kind="llm_error", note=f"{type(exc).__name__}: {exc}"[:200]))
+            raise exc
+        completion = reply.value
+        assert isinstance(completion, Completion)
+        text = completion.text
+        usage = completion.usage or estimate_tokens(messages, text)
+        base.update(
+            text_sha256=text_digest(text),
+            text_length=len(text),
+            usage=usage,
+            finish_reason=completion.finish_reason,
+        )
+        if completion.model:
+            base["model"] = completion.model
+        if completion.refusal:
+            refused = ModelRefusedError(
+                "the model refused to answer",
+                [ErrorDetail(path="", kind="model_refused", message=completion.refusal[:500])],
+            )
+            self.failure = refused
+            return self._record(Attempt(**base, error_kind=refused.kind, errors=refused.details)), None
+        try:
+            parsed = self._parse(text)
+        except ParseError as exc:
+            kind = "refusal" if isinstance(exc, RefusalError) else exc.kind
+            if isinstance(exc, RefusalError):
+                self.failure = exc
+            else:
+                self._set_failure(exc, text)
+            attempt = Attempt(**base, error_kind=kind, errors=exc.details, repairs=exc.repairs)
+            return self._record(attempt), None
+        attempt = self._record(Attempt(**base, ok=True, repairs=parsed.repairs))
+        outcome: Outcome
+        if role == "initial":
+            outcome = "repaired" if parsed.repairs else "valid"
+        else:
+            outcome = "fallback" if any(a.role == "fallback" for a in self.attempts) else "corrected"
+        result = CorrectionResult(
+            value=parsed.value,
+            attempts=tuple(self.attempts),
+            outcome=outcome,
+            repairs=parsed.repairs,
+            candidate=parsed.json_text,
+            usage=self._usage(),
+        )
+        return attempt, result
+
+    def _final_error(self) -> ParseError:
+        failure = self.failure
+        details: Sequence[ErrorDetail] = failure.details if failure else ()
+        calls = len(self.attempts)
+        used = f"{calls} call{'s' if calls != 1 else ''}, {self.spent} tokens"
+        cls: type[ParseError]
+        if self.stop_reason in ("token_budget", "deadline"):
+            cls = BudgetExhaustedError
+            what = "the token budget ran out" if self.stop_reason == "token_budget" else "the deadline passed"
+            message = f"{what} before the model produced a valid object ({used})"
+        elif self.stop_reason == "refused":
+            cls = ModelRefusedError
+            message = f"the model refused to answer ({used})"
+        else:
+            cls = CorrectionsExhaustedError
+            why = "the same errors came back twice" if self.stop_reason == "repeated_errors" else "no corrections left"
+            message = f"no valid object after {used}: {why}"
+        if failure is not None:
+            message += f"; last problem: {failure.message}"
+        error: ParseError = cls(
+            message,
+            details,
+            candidate=failure.candidate if failure else None,
+            repairs=failure.repairs if failure else (),
+            attempts=self.attempts,
+        )
+        error.__cause__ = failure
+        error.stop_reason = self.stop_reason  # type: ignore[attr-defined]
+        return error
+
+    def _default(self, value: Any, error: ParseError) -> CorrectionResult[Any]:
+        """A default from `on_exhausted`, validated against the target and recorded as an attempt."""
+        try:
+            checked = self.parser.plan(self.target).adapter.validate_python(value)
+        except ValidationError as exc:
+            raise ConfigurationError(
+                f"on_exhausted returned a value that is not a valid {self.target!r}: {exc}"
+            ) from exc
+        self._record(
+            Attempt(
+                index=len(self.attempts),
+                role="default",
+                model="on_exhausted",
+                adapter="callback",
+                ok=True,
+                note=f"default after: {error.message}"[:200],
+            )
+        )
+        return CorrectionResult(value=checked, attempts=tuple(self.attempts), outcome="default", usage=self._usage())
+
+
+# -- drivers ------------------------------------------------------------------------------------------------------
+
+
+def _drive(engine: Engine) -> CorrectionResult[Any]:
+    try:
+        request = next(engine)
+        while True:
+            if isinstance(request, _Callback):
+                try:
+                    value = request.fn(request.error)
+                    if inspect.isawaitable(value):
+                        if inspect.iscoroutine(value):
+                            value.close()
+                        raise ConfigurationError("on_exhausted is async; use acorrect() with it")
+                    reply = _Reply(value=value)
+                except ConfigurationError:
+                    raise
+                except Exception as exc:
+                    reply = _Reply(error=exc)
+            else:
+                started = time.perf_counter()
+                try:
+                    reply = _Reply(value=request.adapter.complete(request.messages))
+                except ConfigurationError:
+                    raise
+                except Exception as exc:
+                    reply = _Reply(error=exc)
+                reply = _Reply(reply.value, reply.error, time.perf_counter() - started)
+            request = engine.send(reply)
+    except StopIteration as stop:
+        result: CorrectionResult[Any] = stop.value
+        return result
+
+
+async def _adrive(engine: Engine) -> CorrectionResult[Any]:
+    try:
+        request = next(engine)
+        while True:
+            if isinstance(request, _Callback):
+                try:
+                    value = request.fn(request.error)
+                    if inspect.isawaitable(value):
+                        value = await value
+                    reply = _Reply(value=value)
+                except Exception as exc:
+                    reply = _Reply(error=exc)
+            else:
+                started = time.perf_counter()
+                try:
+                    reply = _Reply(value=await request.adapter.acomplete(request.messages))
+                except ConfigurationError:
+                    raise
+                except Exception as exc:
+                    reply = _Reply(error=exc)
+                reply = _Reply(reply.value, reply.error, time.perf_counter() - started)
+            request = engine.send(reply)
+    except StopIteration as stop:
+        result: CorrectionResult[Any] = stop.value
+        return result
+
+
+# -- public API ---------------------------------------------------------------------------------------------------
+
+
+def correct_result(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: OnExhausted | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> CorrectionResult[Any]:
+    """Like `correct`, but returns the `CorrectionResult` (value, attempts, corrections_used, usage, outcome)."""
+    loop = _Loop(
+        llm,
+        messages,
+        target,
+        max_corrections=max_corrections,
+        mode=mode,
+        aliases=aliases,
+        validators=validators,
+        parser=parser,
+        token_budget=token_budget,
+        deadline=deadline,
+        fallbacks=fallbacks,
+        on_exhausted=on_exhausted,
+        clock=clock,
+    )
+    return _drive(loop.run())
+
+
+async def acorrect_result(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> CorrectionResult[Any]:
+    """The async twin of `correct_result`: `llm`, fallbacks and `on_exhausted` may be sync or async."""
+    loop = _Loop(
+        llm,
+        messages,
+        target,
+        max_corrections=max_corrections,
+        mode=mode,
+        aliases=aliases,
+        validators=validators,
+        parser=parser,
+        token_budget=token_budget,
+        deadline=deadline,
+        fallbacks=fallbacks,
+        on_exhausted=on_exhausted,
+        clock=clock,
+    )
+    return await _adrive(loop.run())
+
+
+@overload
+def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Any) -> T: ...
+@overload
+def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any: ...
+def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any:
+    """Ask `llm` with `messages` and return a validated `target`, re-asking with feedback while it is wrong.
+
+    `llm` is a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
+    adapter (`OpenAIAdapter`, `AnthropicAdapter`, `LiteLLMAdapter`). Options: `max_corrections` (extra calls; the
+    policy's, 2 by default), `mode` or `parser`, `aliases`, `validators`, `token_budget`, `deadline` (seconds, a
+    timedelta or a datetime), `fallbacks` (more llms, tried in order), `on_exhausted` (called with the final error;
+    a non-None return is the answer). Raises `CorrectionsExhaustedError`, `BudgetExhaustedError`,
+    `ModelRefusedError` or `QuotaExhaustedError`, each with `.attempts`; LLM errors such as network failures are
+    re-raised as they are.
+    """
+    return correct_result(llm, messages, target, **options).value
+
+
+@overload
+async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Any) -> T: ...
+@overload
+async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any: ...
+async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any:
+    """The async twin of `correct`."""
+    return (await acorrect_result(llm, messages, target, **options)).value
+
+
+__all__ = ["acorrect", "acorrect_result", "correct", "correct_result", "estimate_tokens"]

@@ -1,0 +1,168 @@
+"""The data the correction loop produces: what one LLM call returned, what one attempt cost, and the final result.
+
+Everything here is frozen and JSON-serialisable through `to_dict()`, because attempts go into logs, metrics and
+the `attempts` of the error the loop finally raises. The raw text of an answer is never stored — only its
+SHA-256 and length — so telemetry can be shipped without leaking model output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+from resilient_parse.errors import ErrorDetail, ParseError
+from resilient_parse.repairs import Repair
+
+T = TypeVar("T")
+
+Role = Literal["initial", "correction", "fallback", "default"]
+Outcome = Literal["valid", "repaired", "corrected", "fallback", "default"]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens one call consumed. `estimated` is true when the adapter reported nothing and we counted ~4 chars per
+    token, so budgets still work with plain functions."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    estimated: bool = False
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.total_tokens,
+            "estimated": self.estimated,
+        }
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What an adapter got back from one call: the text, and whatever the provider said about it.
+
+    `refusal` is set when the provider flagged the answer as a refusal (OpenAI's `message.refusal`, Anthropic's
+    `stop_reason == "refusal"`, a content filter); the loop then stops asking that model.
+    """
+
+    text: str
+    model: str | None = None
+    usage: Usage | None = None
+    refusal: str | None = None
+    finish_reason: str | None = None
+
+
+class MalformedResponseError(ParseError):
+    """The provider answered, but its response could not be read (a broken body, no choices, no text).
+
+    The loop records it as a failed attempt and asks again (it counts against `max_corrections`): a garbled
+    response is a transport hiccup, not a reason to give up on the model.
+    """
+
+    kind = "malformed_response"
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One call to a model (or the `on_exhausted` default) and what came of it.
+
+    `errors` are the problems left after local repair (empty when the attempt produced the object); `repairs`
+    are the local repairs made to this answer; `usage` is what the adapter reported (or estimated).
+    """
+
+    index: int
+    role: Role
+    model: str
+    adapter: str
+    text_sha256: str | None = None
+    text_length: int = 0
+    ok: bool = False
+    error_kind: str | None = None
+    errors: tuple[ErrorDetail, ...] = ()
+    repairs: tuple[Repair, ...] = ()
+    usage: Usage | None = None
+    latency_s: float = 0.0
+    finish_reason: str | None = None
+    note: str = ""
+
+    @property
+    def tokens(self) -> int:
+        return self.usage.total_tokens if self.usage else 0
+
+    def error_signature(self) -> frozenset[tuple[str, str]]:
+        """What was wrong, independent of wording and order: two attempts with the same signature made no progress."""
+        return frozenset((d.path, d.kind) for d in self.errors)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "role": self.role,
+            "model": self.model,
+            "adapter": self.adapter,
+            "text_sha256": self.text_sha256,
+            "text_length": self.text_length,
+            "ok": self.ok,
+            "error_kind": self.error_kind,
+            "errors": [d.to_dict() for d in self.errors],
+            "repairs": [r.to_dict() for r in self.repairs],
+            "usage": self.usage.to_dict() if self.usage else None,
+            "latency_s": round(self.latency_s, 6),
+            "finish_reason": self.finish_reason,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class CorrectionResult(Generic[T]):
+    """The object the loop produced, and how it got there.
+
+    - `attempts`: every call made, in order (the primary model, its corrections, fallbacks, the default).
+    - `corrections_used`: extra model calls after the first one (what `max_corrections` bounds), fallbacks included.
+    - `outcome`: "valid" (first answer valid as given), "repaired" (local repair fixed the first answer),
+      "corrected" (the model fixed it after feedback), "fallback" (a fallback model produced it), "default"
+      (`on_exhausted` supplied it).
+    - `repair_success`: local repair alone saved a round trip (outcome "repaired").
+    """
+
+    value: T
+    attempts: tuple[Attempt, ...]
+    outcome: Outcome
+    repairs: tuple[Repair, ...] = ()
+    candidate: str | None = None
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def corrections_used(self) -> int:
+        return sum(1 for a in self.attempts if a.role in ("correction", "fallback"))
+
+    @property
+    def calls(self) -> int:
+        return sum(1 for a in self.attempts if a.role != "default")
+
+    @property
+    def repair_success(self) -> bool:
+        return self.outcome == "repaired"
+
+    @property
+    def tokens(self) -> int:
+        return self.usage.total_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "corrections_used": self.corrections_used,
+            "calls": self.calls,
+            "repair_success": self.repair_success,
+            "usage": self.usage.to_dict(),
+            "repairs": [r.to_dict() for r in self.repairs],
+            "attempts": [a.to_dict() for a in self.attempts],
+        }
