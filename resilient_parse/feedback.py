@@ -8,6 +8,7 @@ schema only for the failing paths.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -45,8 +46,24 @@ def condense(details: tuple[ErrorDetail, ...] | list[ErrorDetail]) -> list[str]:
     return lines
 
 
+_NO_SCHEMA_KINDS = frozenset({"syntax", "truncated", "trailing_text", "model_refused", "malformed_response"})
+_INDEX = re.compile(r"/\d+(?=/|$)")
+_NOISE = frozenset({"title", "$defs", "definitions"})
+_VERBATIM = frozenset({"default", "examples", "enum", "const", "required"})
+
+
+def _pointer_order(path: str) -> list[tuple[int, int | str]]:
+    """Document order for pointers: /steps/2 before /steps/10."""
+    return [(0, int(p)) if p.isdigit() else (1, p) for p in path.split("/")[1:]]
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
-    """The JSON Schema of the fields at the failing paths (by pointer), resolved through $refs."""
+    """The JSON Schema of the fields at the failing paths (keyed by pointer), with `$ref`s inlined and titles left
+    out, so the model sees just what the failing values must look like. Unknown paths are skipped."""
     try:
         full = TypeAdapter(target).json_schema()
     except Exception:  # a target Pydantic cannot describe: give no schema rather than fail the feedback
@@ -56,47 +73,91 @@ def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
     def resolve(node: Any) -> Any:
         seen = 0
         while isinstance(node, dict) and "$ref" in node and seen < 20:
-            node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
             seen += 1
         return node
 
-    out: dict[str, Any] = {}
-    for path in paths:
-        node: Any = resolve(full)
-        parts = [p for p in path.split("/")[1:]] if path else []
-        for part in parts:
-            node = resolve(node)
-            if not isinstance(node, dict):
-                node = None
-                break
-            if part.isdigit() and "items" in node:
-                node = node["items"]
-            elif "properties" in node and part in node["properties"]:
-                node = node["properties"][part]
-            elif isinstance(node.get("additionalProperties"), dict):
-                node = node["additionalProperties"]
-            else:
-                node = None
-                break
+    def step(node: Any, part: str) -> Any:
         node = resolve(node)
-        if isinstance(node, dict) and node:
-            slim = {k: v for k, v in node.items() if k not in ("$defs",)}
+        if not isinstance(node, dict):
+            return None
+        for branch in node.get("anyOf") or node.get("oneOf") or ():
+            found = step(branch, part)
+            if found is not None:
+                return found
+        if part.isdigit() and isinstance(node.get("items"), dict):
+            return node["items"]
+        if part.isdigit() and isinstance(node.get("prefixItems"), list) and int(part) < len(node["prefixItems"]):
+            return node["prefixItems"][int(part)]
+        properties = node.get("properties")
+        if isinstance(properties, dict) and part in properties:
+            return properties[part]
+        if isinstance(node.get("additionalProperties"), dict):
+            return node["additionalProperties"]
+        return None
+
+    def inline(node: Any, depth: int) -> Any:
+        node = resolve(node)
+        if isinstance(node, list):
+            return [inline(item, depth) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if depth > 6:
+            return {k: v for k, v in node.items() if k in ("type", "enum", "const")} or {}
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _NOISE:
+                continue
+            if key in _VERBATIM:
+                out[key] = value
+            elif key in ("properties", "patternProperties") and isinstance(value, dict):
+                out[key] = {name: inline(sub, depth + 1) for name, sub in value.items()}
+            else:
+                out[key] = inline(value, depth + 1)
+        return out
+
+    out: dict[str, Any] = {}
+    shown: set[str] = set()
+    for path in paths:
+        shape = _INDEX.sub("/*", path)
+        if shape in shown:  # /steps/0/id and /steps/3/id share one schema: show it once
+            continue
+        shown.add(shape)
+        node: Any = full
+        for part in (_unescape(p) for p in path.split("/")[1:]) if path else ():
+            node = step(node, part)
+            if node is None:
+                break
+        slim = inline(node, 0) if node is not None else None
+        if isinstance(slim, dict) and slim:
             out[path or "/"] = slim
     return out
 
 
+def _instruction(target: Any) -> str:
+    try:
+        kind = TypeAdapter(target).json_schema().get("type") if target is not None else None
+    except Exception:
+        kind = None
+    what = "JSON array" if kind == "array" else "JSON object" if kind in ("object", None) else "JSON value"
+    return f"Reply with the complete corrected {what} only, no prose and no code fences."
+
+
 def format_feedback(failure: ParseError, candidate: str | None, target: Any = None) -> str:
+    """The built-in feedback: condensed errors, the previous output (when given), the schema of the failing paths,
+    and one plain instruction as the last paragraph (plugins may insert blocks before it)."""
     lines = ["Your previous answer could not be used:"]
     lines.extend(f"- {line}" for line in condense(failure.details))
     if candidate:
         shown = candidate if len(candidate) <= MAX_CANDIDATE_CHARS else candidate[:MAX_CANDIDATE_CHARS] + " …"
         lines += ["", "Your previous output (as we read it):", shown]
+    schema: dict[str, Any] = {}
     if target is not None:
-        paths = sorted({d.path for d in failure.details if d.kind not in ("syntax", "truncated", "trailing_text")})
+        paths = sorted({d.path for d in failure.details if d.kind not in _NO_SCHEMA_KINDS}, key=_pointer_order)
         schema = schema_for_paths(target, paths[:MAX_ERRORS]) if paths else {}
         if schema:
             lines += ["", "The schema at those paths:", json.dumps(schema, ensure_ascii=False, indent=None)]
-    lines += ["", "Reply with the complete corrected JSON object only, no prose and no code fences."]
+    lines += ["", _instruction(target)]
     return "\n".join(lines)
 
 
