@@ -1,0 +1,503 @@
+"""The recovery benchmark: every corpus case through every system, each case scored, then tables and reports.
+
+Each system runs in its own worker process, one case at a time, with a per-case timeout: a system that hangs or
+crashes on a case is killed, restarted, and the case counts as rejected. Latency is measured inside the worker
+around the adapter call only (after a warm-up that builds each target's validators), so process plumbing is not
+billed to anyone.
+
+Outcomes of one case for one system:
+    correct          returned the expected object
+    correct_reject   raised where the expected answer is "reject"
+    wrong            returned a different object where an object was expected
+    false_accept     returned an object where the right answer is an error (the worst outcome)
+    rejected         raised (or hung, or crashed) where an object was expected
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import platform
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from benchmarks.corpus_loader import Case, CorpusError, canonical, load_corpus, target_for
+from benchmarks.peers import SYSTEMS, Adapter, System, select
+
+OUTCOMES = ("correct", "correct_reject", "wrong", "false_accept", "rejected")
+_START_TIMEOUT = 120.0
+_MAX_ERROR_CHARS = 300
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What one system did with one case."""
+
+    case_id: str
+    category: str
+    system: str
+    outcome: str
+    seconds: float
+    error: str | None = None
+    got: Any = None
+
+
+# -- scoring ------------------------------------------------------------------------------------------------------
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equality of JSON data that does not confuse `true` with `1` (Python's `True == 1`)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and bool(a == b)
+
+
+def classify(expected: Any, returned: bool, got: Any = None) -> str:
+    """The outcome of a case: `expected` is the canonical object or None (reject); `returned` says whether the
+    system returned an object (`got`, canonical) rather than raising."""
+    if expected is None:
+        return "false_accept" if returned else "correct_reject"
+    if not returned:
+        return "rejected"
+    return "correct" if same(got, expected) else "wrong"
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (q in 0..100) of `values`; 0.0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100.0 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(results: Iterable[CaseResult]) -> dict[str, Any]:
+    """Counts, percentages and latency for one system's results."""
+    rows = list(results)
+    n = len(rows)
+    counts = {o: sum(1 for r in rows if r.outcome == o) for o in OUTCOMES}
+    timeouts = sum(1 for r in rows if r.error and r.error.startswith("timeout"))
+    crashes = sum(1 for r in rows if r.error and r.error.startswith("crash"))
+    ms = [r.seconds * 1000.0 for r in rows]
+
+    def pct(k: int) -> float:
+        return round(100.0 * k / n, 1) if n else 0.0
+
+    correct_all = counts["correct"] + counts["correct_reject"]
+    return {
+        "cases": n,
+        **counts,
+        "timeouts": timeouts,
+        "crashes": crashes,
+        "correct_pct": pct(correct_all),
+        "wrong_pct": pct(counts["wrong"]),
+        "false_accept_pct": pct(counts["false_accept"]),
+        "rejected_pct": pct(counts["rejected"]),
+        "latency_ms": {
+            "median": round(percentile(ms, 50), 4),
+            "p99": round(percentile(ms, 99), 4),
+            "mean": round(sum(ms) / n, 4) if n else 0.0,
+        },
+    }
+
+
+def by_category(results: Iterable[CaseResult]) -> dict[str, dict[str, dict[str, Any]]]:
+    """category -> system -> {cases, correct, correct_pct}, where correct includes correct rejections."""
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in results:
+        cell = table.setdefault(r.category, {}).setdefault(r.system, {"cases": 0, "correct": 0})
+        cell["cases"] += 1
+        cell["correct"] += r.outcome in ("correct", "correct_reject")
+    for row in table.values():
+        for cell in row.values():
+            cell["correct_pct"] = round(100.0 * cell["correct"] / cell["cases"], 1)
+    return dict(sorted(table.items()))
+
+
+# -- the worker process -------------------------------------------------------------------------------------------
+
+Payload = tuple[str, str, "dict[str, str] | None"]
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 1] + "…"
+
+
+def _worker(conn: Connection, system_ref: System | str, payloads: Sequence[Payload]) -> None:
+    """Serve case indices from `conn` until None: reply (index, returned, canonical value or error, seconds).
+    `system_ref` is the System itself (forked workers) or its name (spawned workers, which import it)."""
+    from benchmarks.peers import BY_NAME
+
+    try:
+        system = BY_NAME[system_ref] if isinstance(system_ref, str) else system_ref
+        adapters: dict[tuple[tuple[str, str], ...], Adapter] = {(): system.build(None)}
+        for spec in dict.fromkeys(spec for _, spec, _ in payloads):  # warm-up: build each target's validators
+            target = target_for(spec)
+            for probe in ("{}", "[]"):
+                with contextlib.suppress(Exception):
+                    adapters[()](probe, target)
+    except BaseException as exc:
+        conn.send(("failed", _describe(exc)))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            index = conn.recv()
+        except EOFError:
+            return
+        if index is None:
+            return
+        text, spec, aliases = payloads[index]
+        key = tuple(sorted(aliases.items())) if aliases else ()
+        try:
+            adapter = adapters.get(key)
+            if adapter is None:
+                adapter = adapters[key] = system.build(aliases)
+            target = target_for(spec)
+        except BaseException as exc:
+            conn.send((index, False, f"adapter: {_describe(exc)}", 0.0))
+            continue
+        start = time.perf_counter()
+        try:
+            value = adapter(text, target)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            conn.send((index, False, _describe(exc), time.perf_counter() - start))
+            continue
+        seconds = time.perf_counter() - start
+        try:
+            conn.send((index, True, canonical(spec, value), seconds))
+        except Exception as exc:  # a value we cannot turn into JSON data (or send) is not the expected object
+            conn.send((index, True, {"unserialisable": repr(value)[:200], "error": _describe(exc)}, seconds))
+
+
+class _WorkerHandle:
+    """A worker process for one system, restarted after a timeout or a crash."""
+
+    def __init__(self, system: System, payloads: Sequence[Payload]) -> None:
+        self.forked = "fork" in mp.get_all_start_methods()
+        self.ctx: Any = mp.get_context("fork" if self.forked else "spawn")
+        self.system = system
+        self.payloads = payloads
+        self.process: Any = None
+        self.conn: Connection | None = None
+
+    def start(self) -> None:
+        parent, child = self.ctx.Pipe()
+        self.process = self.ctx.Process(
+            target=_worker,
+            args=(child, self.system if self.forked else self.system.name, self.payloads),
+            daemon=True,
+            name=self.system.name,
+        )
+        self.process.start()
+        child.close()
+        self.conn = parent
+        if not parent.poll(_START_TIMEOUT):
+            self.stop()
+            raise RuntimeError(f"{self.system.name}: the worker did not start within {_START_TIMEOUT:.0f} s")
+        try:
+            status, detail = parent.recv()
+        except EOFError:
+            self.stop()
+            raise RuntimeError(f"{self.system.name}: the worker died while starting") from None
+        if status != "ready":
+            self.stop()
+            raise RuntimeError(f"{self.system.name}: {detail}")
+
+    def run(self, index: int, timeout: float) -> tuple[bool, Any, float]:
+        """(returned, canonical value or error text, seconds) for one case; timeouts and crashes raise nothing."""
+        if self.conn is None:
+            self.start()
+        assert self.conn is not None
+        started = time.perf_counter()
+        try:
+            self.conn.send(index)
+            if not self.conn.poll(timeout):
+                self.stop()
+                return False, f"timeout: no answer within {timeout:g} s", timeout
+            got_index, returned, payload, seconds = self.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            code = self.process.exitcode if self.process is not None else None
+            self.stop()
+            return False, f"crash: the worker died (exit code {code})", time.perf_counter() - started
+        if got_index != index:  # pragma: no cover - protocol invariant
+            self.stop()
+            return False, "crash: the worker answered another case", time.perf_counter() - started
+        return bool(returned), payload, float(seconds)
+
+    def stop(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(OSError):
+                self.conn.send(None)
+            self.conn.close()
+            self.conn = None
+        if self.process is not None:
+            self.process.join(0.5)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join(2.0)
+            self.process = None
+
+
+# -- running ------------------------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """tqdm when it is installed and stderr is a terminal, else a plain counter on a terminal, else silence."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None
+        self.done = 0
+        self.total = total
+        if self.enabled:
+            try:
+                import tqdm  # type: ignore[import-untyped,unused-ignore]
+
+                tqdm.tqdm.monitor_interval = 0  # no monitor thread: workers are forked
+                self.bar = tqdm.tqdm(total=total, file=sys.stderr, unit="case", leave=False, dynamic_ncols=True)
+            except ImportError:
+                self.bar = None
+
+    def describe(self, name: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description(name)
+        self.name = name
+
+    def step(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+        elif self.enabled and (self.done % 10 == 0 or self.done == self.total):
+            print(f"\r{self.name}: {self.done}/{self.total}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.enabled:
+            print(file=sys.stderr)
+
+
+def run_system(
+    system: System, cases: Sequence[Case], timeout: float, on_step: Callable[[], None] = lambda: None
+) -> list[CaseResult]:
+    """Every case the system is scored on, through a worker process with a per-case timeout."""
+    scored = [c for c in cases if c.applies_to(system.mode)]
+    payloads: list[Payload] = [(c.input, c.target_spec, dict(c.aliases) if c.aliases else None) for c in scored]
+    worker = _WorkerHandle(system, payloads)
+    results: list[CaseResult] = []
+    try:
+        worker.start()
+        for index, case in enumerate(scored):
+            returned, payload, seconds = worker.run(index, timeout)
+            expected = case.expectation(system.mode)
+            outcome = classify(expected, returned, payload if returned else None)
+            results.append(
+                CaseResult(
+                    case_id=case.id,
+                    category=case.category,
+                    system=system.name,
+                    outcome=outcome,
+                    seconds=seconds,
+                    error=None if returned else str(payload),
+                    got=payload if outcome in ("wrong", "false_accept") else None,
+                )
+            )
+            on_step()
+    finally:
+        worker.stop()
+    return results
+
+
+def run(
+    cases: Sequence[Case], systems: Sequence[System], timeout: float = 5.0, progress: bool = True
+) -> tuple[list[CaseResult], list[dict[str, str]]]:
+    """All results, and the systems skipped (with why)."""
+    runnable: list[System] = []
+    skipped: list[dict[str, str]] = []
+    for system in systems:
+        reason = system.missing()
+        if reason:
+            skipped.append({"system": system.name, "reason": reason})
+        else:
+            runnable.append(system)
+    total = sum(sum(1 for c in cases if c.applies_to(s.mode)) for s in runnable)
+    bar = _Progress(total, progress)
+    results: list[CaseResult] = []
+    try:
+        for system in runnable:
+            bar.describe(system.name)
+            try:
+                results.extend(run_system(system, cases, timeout, bar.step))
+            except RuntimeError as exc:
+                skipped.append({"system": system.name, "reason": str(exc)})
+    finally:
+        bar.close()
+    return results, skipped
+
+
+def figures(
+    cases: Sequence[Case],
+    results: Sequence[CaseResult],
+    systems: Sequence[System],
+    skipped: Sequence[Mapping[str, str]],
+    corpus: Sequence[str],
+    seconds: float,
+) -> dict[str, Any]:
+    """Everything the tables, the JSON file and the HTML page show."""
+    ran = [s for s in systems if any(r.system == s.name for r in results)]
+    by_case = {c.id: c for c in cases}
+    return {
+        "corpus": list(corpus),
+        "cases": len(cases),
+        "categories_count": len({c.category for c in cases}),
+        "systems": [
+            {"name": s.name, "description": s.description, "version": s.version(), "mode": s.mode} for s in ran
+        ],
+        "skipped": list(skipped),
+        "summary": {s.name: summarize(r for r in results if r.system == s.name) for s in ran},
+        "categories": by_category(results),
+        "results": [
+            {**asdict(r), "seconds": round(r.seconds, 6), "expected": by_case[r.case_id].expectation(_mode(r.system))}
+            if r.outcome in ("wrong", "false_accept")
+            else {k: v for k, v in asdict(r).items() if k != "got"} | {"seconds": round(r.seconds, 6)}
+            for r in results
+        ],
+        "environment": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "wall_seconds": round(seconds, 1),
+        },
+    }
+
+
+def _mode(system_name: str) -> str | None:
+    for s in SYSTEMS:
+        if s.name == system_name:
+            return s.mode
+    return None
+
+
+# -- printing -----------------------------------------------------------------------------------------------------
+
+
+def _short(name: str) -> str:
+    return name.replace("resilient_parse:", "rp:")
+
+
+def format_tables(fig: Mapping[str, Any]) -> str:
+    """The summary table and the per-category matrix as plain text."""
+    lines: list[str] = []
+    corpus = ", ".join(Path(p).name for p in fig["corpus"])
+    lines.append(f"{fig['cases']} cases in {fig['categories_count']} categories ({corpus})")
+    lines.append("")
+    head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}"
+    head += f"{'median ms':>11}{'p99 ms':>9}"
+    lines += [head, "-" * len(head)]
+    for name, s in fig["summary"].items():
+        lat = s["latency_ms"]
+        row = f"{name:<24}{s['cases']:>6}{s['correct_pct']:>8.1f}%{s['wrong_pct']:>7.1f}%"
+        row += f"{s['false_accept_pct']:>9.1f}%{s['rejected_pct']:>9.1f}%{lat['median']:>11.3f}{lat['p99']:>9.2f}"
+        if s["timeouts"] or s["crashes"]:
+            row += f"  ({s['timeouts']} timeouts, {s['crashes']} crashes)"
+        lines.append(row)
+    lines.append("")
+    lines.append("correct = expected object returned, or rightly rejected; wrong = another object; false-acc = an")
+    lines.append("object where the answer is an error; rejected = error/timeout where an object was expected.")
+    systems = list(fig["summary"])
+    if systems:
+        width = max(9, *(len(_short(n)) + 1 for n in systems))
+        cat_width = max(12, *(len(c) + 2 for c in fig["categories"]))
+        lines.append("")
+        lines.append("correct % by category")
+        header = f"{'category':<{cat_width}}{'n':>4}" + "".join(f"{_short(n):>{width}}" for n in systems)
+        lines += [header, "-" * len(header)]
+        for category, row in fig["categories"].items():
+            n = max(cell["cases"] for cell in row.values())
+            cells = "".join(
+                f"{row[name]['correct_pct']:>{width}.0f}" if name in row else f"{'-':>{width}}" for name in systems
+            )
+            lines.append(f"{category:<{cat_width}}{n:>4}{cells}")
+    for skip in fig["skipped"]:
+        lines.append(f"skipped {skip['system']}: {skip['reason']}")
+    return "\n".join(lines)
+
+
+def format_failures(fig: Mapping[str, Any], systems: Iterable[str]) -> str:
+    """Each case a system did not get right, one line each."""
+    wanted = set(systems)
+    lines = []
+    for r in fig["results"]:
+        if r["system"] in wanted and r["outcome"] not in ("correct", "correct_reject"):
+            detail = r["error"] if r["error"] else f"got {json.dumps(r.get('got'), ensure_ascii=False)[:160]}"
+            lines.append(f"{_short(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28} {detail}")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    """`resilient-parse bench`: run, print the tables, write --json/--html. Exit 2 on a bad corpus or system."""
+    if getattr(args, "list_systems", False):
+        for s in SYSTEMS:
+            status = s.missing() or f"installed ({s.version()})"
+            print(f"{s.name:<24} {s.description:<58} {status}")
+        return 0
+    try:
+        systems = select(args.systems, args.mode)
+        cases = load_corpus(args.corpus)
+    except (ValueError, CorpusError) as exc:
+        print(f"resilient-parse bench: error: {exc}", file=sys.stderr)
+        return 2
+    if args.category:
+        cases = [c for c in cases if c.category in set(args.category)]
+        if not cases:
+            print(f"resilient-parse bench: error: no case in categories {args.category}", file=sys.stderr)
+            return 2
+    if args.timeout <= 0:
+        print("resilient-parse bench: error: --timeout must be positive", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        results, skipped = run(cases, systems, args.timeout, progress=not args.no_progress)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    corpus = [str(p) for p in args.corpus] or [str(Path("benchmarks/corpus/default.jsonl"))]
+    fig = figures(cases, results, systems, skipped, corpus, time.perf_counter() - started)
+    print(format_tables(fig))
+    if args.show_failures:
+        ours = [s.name for s in systems if s.mode is not None]
+        print("\ncases our parser did not get right:")
+        print(format_failures(fig, ours) or "(none)")
+    try:
+        if args.json:
+            Path(args.json).write_text(json.dumps(fig, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            print(f"wrote {args.json}")
+        if args.html:
+            from benchmarks.report_html import render
+
+            Path(args.html).write_text(render(fig), encoding="utf-8")
+            print(f"wrote {args.html}")
+    except OSError as exc:
+        print(f"resilient-parse bench: error: cannot write the report: {exc}", file=sys.stderr)
+        traceback.print_exc(limit=0)
+        return 2
+    return 0
