@@ -1,0 +1,240 @@
+"""`resilient-parse speed`: how fast we are next to what a user would otherwise call, in the same run.
+
+Valid documents: `json.loads`, Pydantic's `TypeAdapter(list[Record]).validate_json`, and our `parse` (lenient,
+the default; strict too). Broken documents (fence + prose + comments + single quotes + Python literals + trailing
+commas): `json_repair.loads` alone, `json_repair.loads` + validation (what a user of json-repair really runs), and
+our `parse`. Every figure is a median over repeated runs; ratios compare medians taken in this run. Linearity is
+our time per KB across sizes from 10 KB up: a flat column means linear.
+
+Targets (issue 2): valid input <= 1.3x validate_json at 2 KB and 1 MB; broken input >= 5x the throughput of
+json_repair.loads; linear from 10 KB to 4 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from benchmarks.bench_core import KB, MB, Documents, Record, documents, format_size, measure, parse_size
+
+DEFAULT_SIZES = (2 * KB, 10 * KB, 100 * KB, 1 * MB, 4 * MB)
+VALID_RATIO_TARGET = 1.3
+BROKEN_SPEEDUP_TARGET = 5.0
+
+
+def _systems() -> tuple[dict[str, Callable[[str], Any]], dict[str, Callable[[str], Any]], list[str]]:
+    """(valid-document functions, broken-document functions, notes) by column name."""
+    from resilient_parse.api import default_parser
+
+    target = list[Record]
+    adapter: TypeAdapter[Any] = TypeAdapter(target)
+    lenient, strict = default_parser("lenient"), default_parser("strict")
+    notes: list[str] = []
+    valid: dict[str, Callable[[str], Any]] = {
+        "json.loads": json.loads,
+        "validate_json": adapter.validate_json,
+        "ours": lambda t: lenient.parse(t, target),
+        "ours strict": lambda t: strict.parse(t, target),
+    }
+    broken: dict[str, Callable[[str], Any]] = {
+        "ours": lambda t: lenient.parse(t, target),
+        "ours strict": lambda t: strict.parse(t, target),
+    }
+    try:
+        import json_repair
+
+        broken["json_repair"] = json_repair.loads
+        broken["json_repair+validate"] = lambda t: adapter.validate_python(json_repair.loads(t))
+    except ImportError:
+        notes.append("json_repair is not installed: no broken-document comparison")
+    return valid, broken, notes
+
+
+def _check(docs: Documents, name: str, value: Any) -> str | None:
+    """A note when a function did not return the document's data (a speed figure of a wrong answer is void)."""
+    got = [v.model_dump() if hasattr(v, "model_dump") else v for v in value] if isinstance(value, list) else value
+    if got != docs.data:
+        return f"{format_size(docs.size)}: {name} did not return the document's data"
+    return None
+
+
+def run(sizes: tuple[int, ...], budget: float, progress: bool = True) -> dict[str, Any]:
+    """All timings (seconds, medians) per size and column, plus ratios and notes."""
+    valid_fns, broken_fns, notes = _systems()
+    rows: list[dict[str, Any]] = []
+    warm = documents(2 * KB)  # build validators and caches outside the timings
+    for fns, text in ((valid_fns, warm.valid), (broken_fns, warm.broken)):
+        for fn in fns.values():
+            fn(text)
+    for size in sizes:
+        docs = documents(size)
+        row: dict[str, Any] = {"size": size, "records": docs.records, "valid_bytes": len(docs.valid)}
+        row["broken_bytes"] = len(docs.broken.encode())
+        for kind, fns, text in (("valid", valid_fns, docs.valid), ("broken", broken_fns, docs.broken)):
+            for name, fn in fns.items():
+                if progress:
+                    print(f"\r  {format_size(size):>7} {kind:<6} {name:<22}", end="", file=sys.stderr, flush=True)
+                note = _check(docs, name, fn(text)) if name != "json.loads" else None
+                if note:
+                    notes.append(note)
+                timing = measure(lambda fn=fn, text=text: fn(text), budget=budget, min_runs=3 if size < MB else 2)
+                row[f"{kind}:{name}"] = {"median": timing.median, "runs": timing.runs}
+        rows.append(row)
+    if progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    return {"rows": rows, "notes": notes, "budget": budget}
+
+
+def _t(row: dict[str, Any], key: str) -> float | None:
+    cell = row.get(key)
+    return None if cell is None else float(cell["median"])
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def analyse(result: dict[str, Any]) -> dict[str, Any]:
+    """Ratios per size, linearity, and the targets met or missed."""
+    per_size = []
+    for row in result["rows"]:
+        per_size.append(
+            {
+                "size": row["size"],
+                "valid_vs_validate_json": _ratio(_t(row, "valid:ours"), _t(row, "valid:validate_json")),
+                "valid_vs_json_loads": _ratio(_t(row, "valid:ours"), _t(row, "valid:json.loads")),
+                "broken_speedup_vs_json_repair": _ratio(_t(row, "broken:json_repair"), _t(row, "broken:ours")),
+                "broken_speedup_vs_json_repair_validate": _ratio(
+                    _t(row, "broken:json_repair+validate"), _t(row, "broken:ours")
+                ),
+                "broken_us_per_kb": 1e6 * (_t(row, "broken:ours") or 0.0) / (row["broken_bytes"] / KB),
+                "valid_us_per_kb": 1e6 * (_t(row, "valid:ours") or 0.0) / (row["valid_bytes"] / KB),
+            }
+        )
+    big = [r for r in per_size if r["size"] >= 10 * KB]
+    linear: dict[str, Any] = {}
+    for key in ("broken_us_per_kb", "valid_us_per_kb"):
+        values = [r[key] for r in big if r[key] > 0]
+        linear[key] = round(max(values) / min(values), 2) if len(values) >= 2 else None
+    targets = []
+    for r in per_size:
+        if r["size"] in (2 * KB, MB) and r["valid_vs_validate_json"] is not None:
+            v = r["valid_vs_validate_json"]
+            targets.append(
+                (f"valid {format_size(r['size'])}: ours / validate_json <= {VALID_RATIO_TARGET}x", v, v <= 1.3)
+            )
+    speedups = [r["broken_speedup_vs_json_repair"] for r in big if r["broken_speedup_vs_json_repair"] is not None]
+    if speedups:
+        worst = min(speedups)
+        targets.append(
+            (f"broken 10 KB+: speedup vs json_repair.loads >= {BROKEN_SPEEDUP_TARGET}x (worst)", worst, worst >= 5)
+        )
+    if linear["broken_us_per_kb"] is not None:
+        spread = linear["broken_us_per_kb"]
+        targets.append(("broken 10 KB+: linear (max/min time per KB <= 1.5)", spread, spread <= 1.5))
+    return {"per_size": per_size, "linearity": linear, "targets": targets}
+
+
+def _fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _fmt_ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}x"
+
+
+def format_report(result: dict[str, Any], analysis: dict[str, Any]) -> str:
+    lines = ["valid documents (median time per parse; ratio = ours / validate_json)", ""]
+    head = f"{'size':>8}{'records':>9}{'json.loads':>12}{'validate_json':>15}{'ours':>11}{'ours strict':>13}"
+    head += f"{'ratio':>8}{'µs/KB':>9}"
+    lines += [head, "-" * len(head)]
+    for row, a in zip(result["rows"], analysis["per_size"]):
+        lines.append(
+            f"{format_size(row['size']):>8}{row['records']:>9}{_fmt_time(_t(row, 'valid:json.loads')):>12}"
+            f"{_fmt_time(_t(row, 'valid:validate_json')):>15}{_fmt_time(_t(row, 'valid:ours')):>11}"
+            f"{_fmt_time(_t(row, 'valid:ours strict')):>13}{_fmt_ratio(a['valid_vs_validate_json']):>8}"
+            f"{a['valid_us_per_kb']:>9.2f}"
+        )
+    lines += ["", "broken documents (fence, prose, comments, single quotes, Python literals, trailing commas)"]
+    lines.append("speedup = json_repair.loads time / our time (higher is better for us)")
+    lines.append("")
+    head = f"{'size':>8}{'json_repair':>13}{'jr+validate':>13}{'ours':>11}{'ours strict':>13}{'speedup':>9}"
+    head += f"{'vs jr+val':>11}{'µs/KB':>9}"
+    lines += [head, "-" * len(head)]
+    for row, a in zip(result["rows"], analysis["per_size"]):
+        lines.append(
+            f"{format_size(row['size']):>8}{_fmt_time(_t(row, 'broken:json_repair')):>13}"
+            f"{_fmt_time(_t(row, 'broken:json_repair+validate')):>13}{_fmt_time(_t(row, 'broken:ours')):>11}"
+            f"{_fmt_time(_t(row, 'broken:ours strict')):>13}{_fmt_ratio(a['broken_speedup_vs_json_repair']):>9}"
+            f"{_fmt_ratio(a['broken_speedup_vs_json_repair_validate']):>11}{a['broken_us_per_kb']:>9.2f}"
+        )
+    lin = analysis["linearity"]
+    lines += [
+        "",
+        f"linearity from 10 KB (max/min of our µs per KB): valid {lin['valid_us_per_kb']}, "
+        f"broken {lin['broken_us_per_kb']} (1.0 = perfectly linear)",
+        "",
+    ]
+    lines.append("targets (issue 2):")
+    for label, value, ok in analysis["targets"]:
+        lines.append(f"  [{'met' if ok else 'MISSED'}] {label}: {value:.2f}")
+    for note in result["notes"]:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
+
+
+def profile_broken(size: int, top: int = 25) -> str:
+    """cProfile of our lenient parse on a broken document of `size` bytes: where the time goes."""
+    from resilient_parse.api import default_parser
+
+    docs = documents(size)
+    parser = default_parser("lenient")
+    parser.parse(documents(2 * KB).broken, list[Record])
+    prof = cProfile.Profile()
+    prof.enable()
+    parser.parse(docs.broken, list[Record])
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(top)
+    stats = pstats.Stats(prof, stream=out)
+    out.write("\n--- by own time ---\n")
+    stats.sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(args: argparse.Namespace) -> int:
+    """`resilient-parse speed`."""
+    try:
+        sizes = tuple(parse_size(s) for s in args.sizes.split(",")) if args.sizes else DEFAULT_SIZES
+    except ValueError as exc:
+        print(f"resilient-parse speed: error: bad --sizes: {exc}", file=sys.stderr)
+        return 2
+    if args.profile:
+        print(profile_broken(max(sizes)))
+        return 0
+    started = time.perf_counter()
+    result = run(sizes, args.budget, progress=sys.stderr.isatty())
+    analysis = analyse(result)
+    print(format_report(result, analysis))
+    print(f"\n({time.perf_counter() - started:.0f} s; medians over repeated runs, same process, same machine)")
+    if args.json:
+        payload = {**result, "analysis": analysis}
+        Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
