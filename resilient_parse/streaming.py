@@ -1,17 +1,793 @@
-"""Streaming: partial objects while the model is still writing, then the final object (work in progress)."""
+"""Streaming: partial objects while the model is still writing, then the final validated object when it stops.
+
+`stream(parser, chunks, target)` (and the async twin `astream`) reads text chunks and yields `StreamUpdate`s: one
+each time a new part of the answer is complete enough to show, holding a *partial view* of the target (a model
+generated from it in which every field may be missing), and a last one with `is_final=True` holding the object the
+full pipeline made from the complete text (`Parser.parse_result`, or the correction loop when `correct_with` is
+given).
+
+How a partial is made: the JSON's start is found once, past prose, fences and reasoning blocks (the extraction
+stage's own helpers); the text from there is read by pydantic-core's partial JSON parser (`from_json(...,
+allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they go); a number still being
+written is left out; keys are aligned and values coerced by the same `Conformer` and plugin hooks as the batch path
+(a streamed `Action` key shows up as `action`); the result is validated against the partial model, and whatever
+does not validate yet is left out rather than failing the update.
+
+Cost: the text is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read,
+and the characters re-read for partials are kept within `reparse_budget` times the characters received (plus a
+small allowance), so total work stays linear in the final size however fine the chunks are; updates on big
+documents get further apart instead of the stream getting slower.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+import codecs
+import copy
+import dataclasses
+import functools
+import logging
+import re
+import types
+import typing
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, ForwardRef, Generic, Optional, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError, create_model
+from pydantic.fields import FieldInfo
+from pydantic_core import from_json
+from typing_extensions import is_typeddict
+
+from resilient_parse.conform import Conformer
+from resilient_parse.context import SemanticValidator
+from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
+from resilient_parse.schema import AnyView, DictView, ListView, ModelView, TupleView, TypeView
+from resilient_parse.stages.extract import find_fences, split_reasoning
 
 if TYPE_CHECKING:
-    from resilient_parse.parser import Parser
+    from resilient_parse.parser import Parser, ParseResult
+
+T = TypeVar("T")
+log = logging.getLogger("resilient_parse.streaming")
+
+_BOUNDARY = re.compile(r'[",}\]]')
+_OPENER = re.compile(r"[{\[]")
+_OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
+_ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
+_IN_PROGRESS = "\x00rp-string-in-progress\x00"
+_SLACK_CHARS = 32_768
+_MAX_DROP_ROUNDS = 4
 
 
-def stream(parser: Parser, chunks: Iterable[str], target: Any, **options: Any) -> Iterator[Any]:
-    raise NotImplementedError("streaming is being built (issue 8)")
+# -- the update -----------------------------------------------------------------------------------------------------
 
 
-def astream(parser: Parser, chunks: AsyncIterable[str], target: Any, **options: Any) -> AsyncIterator[Any]:
-    raise NotImplementedError("streaming is being built (issue 8)")
+@dataclass(frozen=True)
+class StreamUpdate(Generic[T]):
+    """One step of a stream.
+
+    - `partial`: an instance of `partial_type(target)` — every field optional, filled with what is complete so far
+      (None means "not arrived yet"; `partial.model_fields_set` says which fields did). On the final update it is
+      the partial view of the final object, so a UI can always render `update.partial`.
+    - `is_final`: True exactly once, on the last update.
+    - `value`: the validated target object (final update only).
+    - `result`: the `ParseResult` (value, repairs, candidate) behind `value` (final update only).
+    - `correction`: the correction loop's `CorrectionResult` when `correct_with` was given (final update only).
+    - `received`: characters received so far.
+    """
+
+    partial: Any
+    is_final: bool = False
+    value: T | None = None
+    result: ParseResult[T] | None = None
+    correction: Any = None
+    received: int = 0
+
+
+# -- partial types --------------------------------------------------------------------------------------------------
+
+_COPIED_CONFIG = (
+    "populate_by_name",
+    "validate_by_name",
+    "validate_by_alias",
+    "arbitrary_types_allowed",
+    "str_strip_whitespace",
+    "str_to_lower",
+    "str_to_upper",
+    "use_enum_values",
+    "coerce_numbers_to_str",
+)
+
+
+def _is_discriminator(meta: Any) -> bool:
+    if isinstance(meta, FieldInfo):
+        return meta.discriminator is not None
+    return type(meta).__name__ == "Discriminator"
+
+
+def _strip_required(tp: Any) -> Any:
+    origin = get_origin(tp)
+    if origin is not None and getattr(origin, "_name", None) in ("Required", "NotRequired", "ReadOnly"):
+        return _strip_required(get_args(tp)[0])
+    return tp
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls, include_extras=True)
+    except Exception:  # unresolvable forward references: the raw annotations are the best we have
+        return dict(getattr(cls, "__annotations__", {}))
+
+
+class _PartialBuilder:
+    """Turns a target type into its partial twin: every model (BaseModel, dataclass, TypedDict) becomes a
+    `Partial<Name>` model whose fields are all optional, recursively through lists, dicts, tuples and unions.
+    Discriminators are dropped (a partial member may not have its tag yet); field constraints and validators are
+    not copied (a value being written need not satisfy them yet — the final validation does)."""
+
+    def __init__(self, extra: str = "ignore") -> None:
+        self.extra = extra
+        self.memo: dict[Any, Any] = {}
+        self.namespace: dict[str, Any] = {}
+        self.created: list[type[BaseModel]] = []
+
+    def root(self, tp: Any) -> Any:
+        out = self.convert(tp)
+        for model in self.created:
+            model.model_rebuild(force=True, _types_namespace=self.namespace)
+        return out
+
+    def convert(self, tp: Any) -> Any:
+        tp = _strip_required(tp)
+        origin = get_origin(tp)
+        args = get_args(tp)
+        if origin is Annotated:
+            inner = self.convert(args[0])
+            if inner is args[0]:
+                return tp
+            meta = tuple(m for m in args[1:] if not _is_discriminator(m))
+            return Annotated.__class_getitem__((inner, *meta)) if meta else inner
+        if isinstance(tp, type):
+            if issubclass(tp, RootModel):
+                return self.convert(tp.model_fields["root"].annotation)
+            if issubclass(tp, BaseModel):
+                return self.model(tp, self._model_fields(tp), dict(tp.model_config))
+            if dataclasses.is_dataclass(tp):
+                return self.model(tp, self._dataclass_fields(tp), dict(getattr(tp, "__pydantic_config__", {}) or {}))
+            if is_typeddict(tp):
+                fields = [(name, hint, None, None) for name, hint in _hints(tp).items()]
+                return self.model(tp, fields, dict(getattr(tp, "__pydantic_config__", {}) or {}))
+            return tp
+        if origin is typing.Literal or not args:
+            return tp
+        new = tuple(a if a is Ellipsis else self.convert(a) for a in args)
+        if all(a is b for a, b in zip(new, args)):
+            return tp
+        if origin in (Union, types.UnionType):
+            return Union[new]  # noqa: UP007 - built from a runtime tuple
+        return origin[new]
+
+    @staticmethod
+    def _model_fields(cls: type[BaseModel]) -> list[tuple[str, Any, Any, Any]]:
+        return [(name, info.annotation, info.alias, info.validation_alias) for name, info in cls.model_fields.items()]
+
+    @staticmethod
+    def _dataclass_fields(cls: Any) -> list[tuple[str, Any, Any, Any]]:
+        infos: dict[str, FieldInfo] = getattr(cls, "__pydantic_fields__", None) or {}
+        hints = _hints(cls)
+        out: list[tuple[str, Any, Any, Any]] = []
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            info = infos.get(f.name)
+            if info is not None:
+                out.append((f.name, info.annotation, info.alias, info.validation_alias))
+            else:
+                out.append((f.name, hints.get(f.name, Any), None, None))
+        return out
+
+    def model(self, cls: Any, fields: list[tuple[str, Any, Any, Any]], config: Mapping[str, Any]) -> Any:
+        cached = self.memo.get(cls)
+        if cached is not None:
+            return cached
+        key = f"__rp_partial_{len(self.memo)}"
+        self.memo[cls] = ForwardRef(key)  # what a recursive reference sees while the model is being built
+        definitions: dict[str, Any] = {}
+        for name, annotation, alias, validation_alias in fields:
+            definitions[name] = (
+                Optional[self.convert(annotation)],  # noqa: UP045 - built at runtime
+                Field(default=None, alias=alias, validation_alias=validation_alias),
+            )
+        settings = ConfigDict(extra=self.extra)  # type: ignore[typeddict-item]
+        for option in _COPIED_CONFIG:
+            if option in config:
+                settings[option] = config[option]  # type: ignore[literal-required]
+        model: type[BaseModel] = create_model(
+            f"Partial{cls.__name__}",
+            __config__=settings,
+            __doc__=f"{cls.__name__} while it is being streamed: every field may still be missing (None).",
+            __module__=__name__,
+            **definitions,
+        )
+        self.memo[cls] = model
+        self.namespace[key] = model
+        self.created.append(model)
+        return model
+
+
+@dataclass(frozen=True)
+class _Partial:
+    """The partial type of a target, its adapter, and an adapter for the same shape that refuses unknown keys (a
+    tree it accepts needs no key alignment, so the stream can skip the conformer)."""
+
+    cls: Any
+    adapter: TypeAdapter[Any]
+    exact: TypeAdapter[Any]
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_partial(target: Any) -> _Partial:
+    return _build_partial(target)
+
+
+def _build_partial(target: Any) -> _Partial:
+    partial = _PartialBuilder().root(target)
+    exact = _PartialBuilder(extra="forbid").root(target)
+    return _Partial(partial, TypeAdapter(partial), TypeAdapter(exact))
+
+
+def _partial_for(target: Any) -> _Partial:
+    try:
+        hash(target)
+    except TypeError:
+        return _build_partial(target)
+    return _cached_partial(target)
+
+
+def partial_type(target: Any) -> Any:
+    """The partial twin of `target` that streamed updates are instances of (cached per target).
+
+    `Plan` becomes `PartialPlan` with every field optional (None = not arrived yet); nested models, lists and dicts
+    of models and unions follow recursively; `list[Step]` becomes `list[PartialStep]`. Scalars, enums and
+    literals keep their types: a value shows up only once it is complete and valid.
+    """
+    return _partial_for(target).cls
+
+
+# -- reading the text -----------------------------------------------------------------------------------------------
+
+
+def _openers_for(view: TypeView) -> str:
+    if isinstance(view, ModelView | DictView):
+        return "{"
+    if isinstance(view, ListView | TupleView):
+        return "["
+    return "{["
+
+
+def _plausible(text: str, at: int) -> bool | None:
+    """Whether the bracket at `at` starts JSON (None: cannot tell until more text arrives). `{` must be followed by
+    a key or `}`; `[` by a value or `]` — so "{name}" or "[1]" in prose are not mistaken for the answer."""
+    j = at + 1
+    n = len(text)
+    while j < n and text[j] in " \t\r\n":
+        j += 1
+    if j >= n:
+        return None
+    follower = text[j]
+    if text[at] == "{":
+        return follower in '"}'
+    return follower in '{["]-0123456789tfn'
+
+
+def _error_offset(message: str, text: str) -> int | None:
+    m = _ERROR_AT.search(message)
+    if m is None:
+        return None
+    line, column = int(m.group(1)), int(m.group(2))
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.find("\n", pos) + 1
+        if pos == 0:
+            return None
+    return min(len(text), pos + column - 1)
+
+
+def _rightmost(tree: Any) -> tuple[Any, Any, Any]:
+    """(container, key, leaf) at the end of the document: the last value of the last member, all the way down."""
+    parent: Any = None
+    key: Any = None
+    node = tree
+    while True:
+        if isinstance(node, dict) and node:
+            key = next(reversed(node))
+            parent, node = node, node[key]
+        elif isinstance(node, list) and node:
+            key = len(node) - 1
+            parent, node = node, node[-1]
+        else:
+            return parent, key, node
+
+
+def _remove(tree: Any, loc: Sequence[Any]) -> bool:
+    """Leave out the deepest part of `tree` on `loc` (a Pydantic error location) that exists. A list is cut at the
+    failing item, so later items never shift into its place."""
+    node = tree
+    parent: Any = None
+    key: Any = None
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:  # noqa: SIM114 - mypy narrows each
+            parent, key, node = node, part, node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            parent, key, node = node, part, node[part]
+        else:
+            break
+    if parent is None:
+        return False
+    if isinstance(parent, list):
+        del parent[int(key) :]
+    else:
+        del parent[key]
+    return True
+
+
+def _fingerprint(tree: Any) -> tuple[Any, ...]:
+    """What tells two reads of the same growing document apart: parsed prefixes only ever grow at their right
+    edge, so the sizes and last keys along the rightmost path, and the leaf, say whether anything is new."""
+    parts: list[Any] = []
+    node = tree
+    while True:
+        if isinstance(node, dict):
+            if not node:
+                parts.append(("{}",))
+                break
+            key = next(reversed(node))
+            parts.append((len(node), key))
+            node = node[key]
+        elif isinstance(node, list):
+            parts.append((len(node),))
+            if not node:
+                break
+            node = node[-1]
+        else:
+            parts.append((type(node).__name__, node))
+            break
+    return tuple(parts)
+
+
+class _ListMemoConformer(Conformer):
+    """The core's conformer, remembering list items between reads: an item that was complete last time and has
+    not changed is not walked again, so aligning keys costs about one pass over the document in all."""
+
+    def __init__(self, stream_memo: dict[tuple[Any, ...], tuple[list[Any], list[Any]]], *args: Any) -> None:
+        super().__init__(*args)
+        self.stream_memo = stream_memo
+
+    def _items(self, items: list[Any], item_view: TypeView, path: list[str | int]) -> list[Any]:
+        if isinstance(item_view, AnyView):
+            return items
+        key = tuple(path)
+        previous = self.stream_memo.get(key)
+        done = 0
+        if previous is not None:
+            raw, shaped = previous
+            limit = min(len(raw), len(items)) - 1  # the last item may have been cut short
+            while done < limit and items[done] == raw[done]:
+                done += 1
+            if done == 0:
+                previous = None
+        if previous is None:
+            out = super()._items(items, item_view, path)
+        else:
+            out = shaped[:done] + [self.walk(v, item_view, None, [*path, i]) for i, v in enumerate(items[done:], done)]
+        self.stream_memo[key] = (items, out)
+        return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+class _Stream:
+    """The state of one stream, fed chunk by chunk; shared by the sync and async drivers."""
+
+    def __init__(
+        self,
+        parser: Parser,
+        target: Any,
+        *,
+        partial_strings: bool = False,
+        aliases: Mapping[str, str] | None = None,
+        validators: Sequence[SemanticValidator] = (),
+        reparse_budget: float | None = 4.0,
+        correct_with: tuple[Any, Sequence[Mapping[str, Any]]] | None = None,
+        correct_options: Mapping[str, Any] | None = None,
+    ) -> None:
+        if reparse_budget is not None and (
+            isinstance(reparse_budget, bool) or not isinstance(reparse_budget, int | float) or reparse_budget <= 0
+        ):
+            raise ConfigurationError(f"reparse_budget must be a positive number or None, not {reparse_budget!r}")
+        if correct_with is not None and (not isinstance(correct_with, tuple) or len(correct_with) != 2):
+            raise ConfigurationError("correct_with must be a (llm, messages) pair")
+        self.parser = parser
+        self.target = target
+        self.plan = parser.plan(target)
+        self.ctx = parser.context(target, aliases)
+        self.aliases = aliases
+        self.validators = tuple(validators)
+        self.partial_strings = bool(partial_strings)
+        self.budget = reparse_budget
+        self.correct_with = correct_with
+        self.correct_options = dict(correct_options or {})
+        self.openers = _openers_for(self.plan.view)
+        self.partial: _Partial | None
+        try:
+            self.partial = _partial_for(target)
+        except Exception as exc:  # the final object still comes; only the partial views are lost
+            log.warning("no partial view of %r: %s: %s", target, type(exc).__name__, exc)
+            self.partial = None
+        self.decoder: codecs.IncrementalDecoder | None = None
+        self.pieces: list[str] = []
+        self.received = 0
+        self.start: int | None = None
+        self.search_from = 0
+        self.undecided = False
+        self.dirty = False
+        self.stalled = self.partial is None
+        self.spent = 0
+        self.reads = 0
+        self.last_read: tuple[Any, ...] | None = None
+        self.mode: Any = "trailing-strings" if self.partial_strings else True
+        self.exact_ok = True
+        self.memo: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+        self.shown: Any = None
+
+    # -- input ------------------------------------------------------------------------------------------------
+
+    def _decode(self, chunk: Any) -> str:
+        if isinstance(chunk, str):
+            return chunk
+        if isinstance(chunk, bytes | bytearray):
+            if self.decoder is None:
+                self.decoder = codecs.getincrementaldecoder("utf-8")()
+            try:
+                return self.decoder.decode(bytes(chunk))
+            except UnicodeDecodeError as exc:
+                raise InvalidInputError(
+                    "a streamed chunk is not valid UTF-8",
+                    [ErrorDetail(path="", kind="invalid_utf8", message=str(exc), offset=self.received + exc.start)],
+                ) from None
+        raise InvalidInputError(
+            f"stream chunks must be str or bytes, got {type(chunk).__name__}",
+            [ErrorDetail(path="", kind="invalid_input", message=f"got {type(chunk).__name__}")],
+        )
+
+    def text(self) -> str:
+        if len(self.pieces) != 1:
+            self.pieces = ["".join(self.pieces)]
+        return self.pieces[0]
+
+    def feed(self, chunk: Any) -> StreamUpdate[Any] | None:
+        piece = self._decode(chunk)
+        if not piece:
+            return None
+        self.pieces.append(piece)
+        self.received += len(piece)
+        limit = self.parser.policy.max_input_chars
+        if self.received > limit:
+            raise InputTooLargeError(
+                f"the stream passed {limit:,} characters (Policy.max_input_chars)",
+                [ErrorDetail(path="", kind="input_too_large", message=f"{self.received} > {limit} characters")],
+            )
+        if self.stalled:
+            return None
+        if self.start is None:
+            if not (self.undecided or _OPENER.search(piece)):
+                return None
+            self.dirty = True
+        elif self.partial_strings or _BOUNDARY.search(piece):
+            self.dirty = True
+        if not self.dirty:
+            return None
+        if self.budget is not None and self.start is not None:
+            pending = self.received - self.start
+            if self.spent + pending > self.budget * self.received + _SLACK_CHARS:
+                return None
+        try:
+            return self._update()
+        except Exception as exc:  # a partial is a courtesy: never let it break the stream
+            log.debug("partial update failed: %s: %s", type(exc).__name__, exc)
+            self.stalled = True
+            return None
+
+    # -- partials ---------------------------------------------------------------------------------------------
+
+    def _locate(self, text: str) -> int | None:
+        """Where the JSON answer starts: the first plausible opener outside reasoning, inside a fence if the
+        answer has one. Sets `undecided` when the last opener seen needs more text to judge."""
+        self.undecided = False
+        for region in split_reasoning(text):
+            if region.reasoning or region.end <= self.search_from:
+                continue
+            lo = max(region.start, self.search_from)
+            windows = [
+                (region.start + f.body_start, region.start + f.body_end)
+                for f in find_fences(text[region.start : region.end])
+            ]
+            for a, b in [*windows, (lo, region.end)]:
+                pos = max(a, lo)
+                while pos < b:
+                    m = _OPENER.search(text, pos, b)
+                    if m is None:
+                        break
+                    if m.group() in self.openers:
+                        verdict = _plausible(text, m.start())
+                        if verdict is None:
+                            self.undecided = True
+                            return None
+                        if verdict:
+                            return m.start()
+                    pos = m.end()
+        return None
+
+    def _doc(self, text: str) -> str:
+        """The answer so far, without a number at its very end (it may still grow: 12 -> 125)."""
+        assert self.start is not None
+        doc = text[self.start :]
+        tail = _OPEN_NUMBER.search(doc[-200:])
+        return doc[: len(doc) - len(tail.group(1))] if tail is not None else doc
+
+    def _update(self) -> StreamUpdate[Any] | None:
+        self.dirty = False
+        text = self.text()
+        while True:
+            if self.start is None:
+                self.start = self._locate(text)
+                if self.start is None:
+                    return None
+            doc = self._doc(text)
+            self.spent += len(doc)
+            self.reads += 1
+            if self.exact_ok:
+                shown = self._exact(doc)
+                if shown is not None:
+                    return self._offer(shown)
+            try:
+                tree = from_json(doc, allow_partial=self.mode)
+                break
+            except ValueError as exc:
+                offset = _error_offset(str(exc), doc)
+                before = from_json(doc[:offset], allow_partial=self.mode) if offset else None
+                if before or self.shown is not None:
+                    # the answer, with a syntax error jiter cannot read: show what precedes it and wait for the end
+                    self.stalled = True
+                    if not before:
+                        return None
+                    tree = before
+                    break
+                # not JSON after all ("[see below]"): look further on
+                self.search_from = self.start + 1
+                self.start = None
+        if not isinstance(tree, dict | list):
+            return None
+        return self._shape(tree)
+
+    def _exact(self, doc: str) -> Any:
+        """The partial object straight from the text when every key is a field's and every value fits — nothing
+        to align, as in the batch fast path (one pass in Rust, no Python tree). None when that is not so."""
+        assert self.partial is not None
+        try:
+            return self.partial.exact.validate_json(doc, experimental_allow_partial=self.mode)
+        except ValidationError as exc:
+            if any(e["type"] == "extra_forbidden" for e in exc.errors(include_url=False, include_context=False)):
+                self.exact_ok = False  # a key that needs aligning stays in the text for good
+            return None
+        except ValueError:
+            return None
+
+    def _offer(self, shown: Any) -> StreamUpdate[Any] | None:
+        if self.shown is not None and _same(shown, self.shown):
+            return None
+        self.shown = shown
+        return StreamUpdate(partial=shown, received=self.received)
+
+    def _shape(self, tree: Any) -> StreamUpdate[Any] | None:
+        """Align keys and coerce values with the core's conformer and the plugin hooks, then validate."""
+        fingerprint = _fingerprint(tree)
+        if fingerprint == self.last_read:
+            return None
+        self.last_read = fingerprint
+        in_progress: str | None = None
+        if self.partial_strings:
+            parent, key, leaf = _rightmost(tree)
+            if parent is not None and isinstance(leaf, str):
+                # coercion hooks must not see a half-written string ("sea" is not yet "search")
+                in_progress, parent[key] = leaf, _IN_PROGRESS
+        conformer = _ListMemoConformer(
+            self.memo, self.ctx, self.parser.host.propose_key_mappings, self.parser.host.coerce_value
+        )
+        shaped = conformer.run(tree, self.plan.view).tree
+        if in_progress is not None:
+            parent, key, leaf = _rightmost(shaped)
+            if parent is not None and leaf == _IN_PROGRESS:
+                parent[key] = in_progress
+        shown = self._validate(shaped)
+        return None if shown is None else self._offer(shown)
+
+    def _validate(self, tree: Any) -> Any:
+        """The partial object for `tree`, leaving out what does not validate yet (a list is cut at a bad item)."""
+        assert self.partial is not None
+        copied = False
+        for _ in range(_MAX_DROP_ROUNDS):
+            try:
+                return self.partial.adapter.validate_python(tree)
+            except ValidationError as exc:
+                if not copied:
+                    tree, copied = copy.deepcopy(tree), True
+                locs = sorted(
+                    (tuple(e["loc"]) for e in exc.errors(include_url=False, include_context=False)),
+                    key=len,
+                    reverse=True,
+                )
+                if not any([_remove(tree, loc) for loc in locs]):
+                    return None
+        return None
+
+    # -- the end --------------------------------------------------------------------------------------------------
+
+    def _tail(self) -> None:
+        if self.decoder is not None:
+            try:
+                rest = self.decoder.decode(b"", final=True)
+            except UnicodeDecodeError as exc:
+                raise InvalidInputError(
+                    "the stream ends in the middle of a UTF-8 character",
+                    [ErrorDetail(path="", kind="invalid_utf8", message=str(exc), offset=self.received)],
+                ) from None
+            if rest:
+                self.pieces.append(rest)
+                self.received += len(rest)
+
+    def final_partial(self, value: Any) -> Any:
+        if self.partial is None:
+            return None
+        try:
+            return self.partial.adapter.validate_json(self.plan.adapter.dump_json(value, by_alias=True))
+        except Exception:  # a target whose dump does not read back (custom serialisers): the last partial
+            return self.shown
+
+    def finish(self) -> StreamUpdate[Any]:
+        self._tail()
+        text = self.text()
+        result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
+        return StreamUpdate(
+            partial=self.final_partial(result.value),
+            is_final=True,
+            value=result.value,
+            result=result,
+            received=self.received,
+        )
+
+    def correction_call(self) -> tuple[Any, dict[str, Any]]:
+        """The correction loop's arguments: the streamed answer is replayed as the model's first reply."""
+        from resilient_parse.correction.adapters import as_adapter
+
+        assert self.correct_with is not None
+        llm, messages = self.correct_with
+        replay = _Replay(self.text(), as_adapter(llm))
+        options = {
+            "parser": self.parser,
+            "aliases": self.aliases,
+            "validators": self.validators,
+            **self.correct_options,
+        }
+        return (replay, messages), options
+
+    def finish_corrected(self, outcome: Any) -> StreamUpdate[Any]:
+        from resilient_parse.parser import ParseResult
+
+        result = ParseResult(
+            value=outcome.value,
+            repairs=tuple(outcome.repairs),
+            candidate=outcome.candidate,
+            mode=self.parser.policy.name,
+        )
+        return StreamUpdate(
+            partial=self.final_partial(outcome.value),
+            is_final=True,
+            value=outcome.value,
+            result=result,
+            correction=outcome,
+            received=self.received,
+        )
+
+
+class _Replay:
+    """An LLM adapter whose first reply is the answer already streamed; later calls go to the real model."""
+
+    def __init__(self, text: str, llm: Any) -> None:
+        self.first: str | None = text
+        self.llm = llm
+        self.name = getattr(llm, "name", "llm")
+
+    def complete(self, messages: Any) -> Any:
+        if self.first is not None:
+            return self._replayed()
+        return self.llm.complete(messages)
+
+    async def acomplete(self, messages: Any) -> Any:
+        if self.first is not None:
+            return self._replayed()
+        return await self.llm.acomplete(messages)
+
+    def _replayed(self) -> Any:
+        from resilient_parse.correction.types import Completion
+
+        text, self.first = self.first, None
+        return Completion(text=text or "", model=self.name)
+
+
+# -- drivers --------------------------------------------------------------------------------------------------------
+
+
+def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]:
+    """Yield a `StreamUpdate` with a partial object each time something new in the answer is complete, then a
+    final one (`is_final=True`) with the validated object. A `ParseError` from the final parse is raised after
+    the partial updates; errors raised by `chunks` itself propagate unchanged.
+
+    Options: `partial_strings=True` shows strings while they are being written (numbers and literals always wait
+    until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 4.0, None to
+    read at every boundary) bounds the characters re-read for partials to that multiple of the characters
+    received; `correct_with=(llm, messages)` sends a final answer that does not parse through the correction loop
+    (the streamed text counts as the model's first reply), with `correct_options` passed on to it.
+    """
+    state = _Stream(parser, target, **options)
+    if isinstance(chunks, str | bytes):
+        chunks = [chunks]
+    return _run(state, chunks)
+
+
+def _run(state: _Stream, chunks: Iterable[str | bytes]) -> Iterator[StreamUpdate[Any]]:
+    for chunk in chunks:
+        update = state.feed(chunk)
+        if update is not None:
+            yield update
+    if state.correct_with is None:
+        yield state.finish()
+        return
+    from resilient_parse.correction.loop import correct_result
+
+    state._tail()
+    args, options = state.correction_call()
+    yield state.finish_corrected(correct_result(args[0], args[1], state.target, **options))
+
+
+def astream(
+    parser: Parser, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
+) -> AsyncIterator[StreamUpdate[Any]]:
+    """The async twin of `stream`, over an async iterable of text chunks; it yields the same updates."""
+    state = _Stream(parser, target, **options)
+    if not hasattr(chunks, "__aiter__"):
+        raise ConfigurationError(f"astream needs an async iterable of chunks, got {type(chunks).__name__}")
+    return _arun(state, chunks)
+
+
+async def _arun(state: _Stream, chunks: AsyncIterable[str | bytes]) -> AsyncIterator[StreamUpdate[Any]]:
+    async for chunk in chunks:
+        update = state.feed(chunk)
+        if update is not None:
+            yield update
+    if state.correct_with is None:
+        yield state.finish()
+        return
+    from resilient_parse.correction.loop import acorrect_result
+
+    state._tail()
+    args, options = state.correction_call()
+    yield state.finish_corrected(await acorrect_result(args[0], args[1], state.target, **options))
+
+
+__all__ = ["StreamUpdate", "astream", "partial_type", "stream"]
