@@ -123,7 +123,7 @@ def _latency_chart(summary: Mapping[str, Mapping[str, Any]]) -> str:
         return label_w + bar_w * (math.log10(max(ms, lo)) - math.log10(lo)) / span
 
     height = row_h * len(summary) + 50
-    parts = [f'<svg width="{label_w + bar_w + 120}" height="{height}" role="img" aria-label="latency per system">']
+    parts = [f'<svg width="{label_w + bar_w + 260}" height="{height}" role="img" aria-label="latency per system">']
     decade = lo
     while decade <= hi * 1.0001:
         x = x_of(decade)

@@ -442,6 +442,11 @@ def format_tables(fig: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def printable(text: str) -> str:
+    """Text safe to print or write as UTF-8 (lone surrogates from broken escapes become \\udxxx)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def format_failures(fig: Mapping[str, Any], systems: Iterable[str]) -> str:
     """Each case a system did not get right, one line each."""
     wanted = set(systems)
@@ -449,6 +454,7 @@ def format_failures(fig: Mapping[str, Any], systems: Iterable[str]) -> str:
     for r in fig["results"]:
         if r["system"] in wanted and r["outcome"] not in ("correct", "correct_reject"):
             detail = r["error"] if r["error"] else f"got {json.dumps(r.get('got'), ensure_ascii=False)[:160]}"
+            detail = printable(" ".join(detail.split()))
             lines.append(f"{_short(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28} {detail}")
     return "\n".join(lines)
 
@@ -489,12 +495,12 @@ def main(args: argparse.Namespace) -> int:
         print(format_failures(fig, ours) or "(none)")
     try:
         if args.json:
-            Path(args.json).write_text(json.dumps(fig, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            Path(args.json).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
             print(f"wrote {args.json}")
         if args.html:
             from benchmarks.report_html import render
 
-            Path(args.html).write_text(render(fig), encoding="utf-8")
+            Path(args.html).write_text(printable(render(fig)), encoding="utf-8")
             print(f"wrote {args.html}")
     except OSError as exc:
         print(f"resilient-parse bench: error: cannot write the report: {exc}", file=sys.stderr)

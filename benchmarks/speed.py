@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import io
 import json
 import pstats
@@ -87,7 +88,7 @@ def run(sizes: tuple[int, ...], budget: float, progress: bool = True) -> dict[st
                 note = _check(docs, name, fn(text)) if name != "json.loads" else None
                 if note:
                     notes.append(note)
-                timing = measure(lambda fn=fn, text=text: fn(text), budget=budget, min_runs=3 if size < MB else 2)
+                timing = measure(functools.partial(fn, text), budget=budget, min_runs=3 if size < MB else 2)
                 row[f"{kind}:{name}"] = {"median": timing.median, "runs": timing.runs}
         rows.append(row)
     if progress:
