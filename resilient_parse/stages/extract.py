@@ -9,9 +9,11 @@ inside JSON strings do not derail it — become candidates. Words just before a 
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from resilient_parse.context import CallContext, Candidate
 from resilient_parse.hookspecs import hookimpl
@@ -47,6 +49,7 @@ _DESIGNATE_DOWN = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT_CHARS = 120
+_PRESELECT_FACTOR = 8
 
 TIER_REASONING = -10
 SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}
@@ -89,10 +92,9 @@ def split_reasoning(text: str) -> list[Region]:
     return regions
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """A `{…}`/`[…]` span; `closed` is False for one cut off at the end. `inside` is the offset of the outermost
-    opener that never closed and contains this span (-1 when there is none)."""
+    opener that never closed and contains this span (-1 when there is none). A tuple: a long text has many."""
 
     start: int
     end: int
@@ -110,7 +112,10 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     quotes in prose cannot derail the scan.
     """
     end = len(text) if end is None else end
-    stack: list[tuple[str, int, list[Span]]] = []  # (opener, position, closed direct children)
+    openers: list[str] = []  # the open brackets, innermost last
+    positions: list[int] = []
+    kids: list[list[Span] | None] = []  # closed direct children of each open bracket, made on first use
+    open_count = {"{": 0, "[": 0}
     top_level: list[Span] = []
     pos = start
     search = _SPAN_CHARS.search
@@ -122,34 +127,45 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
         at = m.start()
         pos = at + 1
         if ch == '"':
-            if stack:
+            if openers:
                 s = _STRING_END.match(text, pos, end)
                 pos = s.end() if s else end
             continue
         if ch == "\u201c":
-            if stack:
+            if openers:
                 close = text.find("\u201d", pos, end)
                 pos = close + 1 if close >= 0 else end
             continue
         ch = _BRACKET.get(ch, ch)
         if ch in _OPENERS:
-            stack.append((ch, at, []))
+            openers.append(ch)
+            positions.append(at)
+            kids.append(None)
+            open_count[ch] += 1
             continue
         want = "{" if ch == "}" else "["
-        depth = len(stack) - 1
-        while depth >= 0 and stack[depth][0] != want:
+        if not open_count[want]:
+            continue  # a closer with no opener (checked in O(1), so "[[[…}}}" stays linear)
+        depth = len(openers) - 1
+        while openers[depth] != want:
             depth -= 1
-        if depth < 0:
-            continue
-        opener = stack[depth]
-        del stack[depth:]
-        span = Span(opener[1], at + 1, True)
-        (stack[-1][2] if stack else top_level).append(span)
-    if stack:
+        for popped in openers[depth:]:
+            open_count[popped] -= 1
+        span = Span(positions[depth], at + 1, True)
+        del openers[depth:], positions[depth:], kids[depth:]
+        if not openers:
+            top_level.append(span)
+        else:
+            siblings = kids[-1]
+            if siblings is None:
+                kids[-1] = siblings = []
+            siblings.append(span)
+    if openers:
         # children of openers that never closed are maximal spans too
-        outer = stack[0][1]
-        for _, _, children in stack:
-            top_level.extend(Span(c.start, c.end, True, outer) for c in children)
+        outer = positions[0]
+        for children in kids:
+            if children:
+                top_level.extend(Span(c.start, c.end, True, outer) for c in children)
         top_level.append(Span(outer, end, False))
         top_level.sort(key=lambda s: s.start)
     return top_level
@@ -248,6 +264,12 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
             lead = len(chunk) - len(chunk.lstrip())
             raw.append((region.start + lead, region.start + lead + len(body), "whole", False, region.start, False))
 
+    limit = max_candidates * _PRESELECT_FACTOR
+    if len(raw) > limit:
+        # a long text with thousands of spans ("[1] [2] …"): weigh only the longest answer-side ones, so the
+        # per-candidate work below stays bounded
+        keep = heapq.nlargest(limit, raw, key=lambda r: (r[2] != "span", not r[3], r[1] - r[0]))
+        raw = keep
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
