@@ -37,6 +37,7 @@ _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
+_CLOSERS = frozenset("}]\uff5d\uff3d")
 # what may follow an opener that starts real JSON (a value, a quoted or bare key), as opposed to prose like "[see"
 _JSON_START = re.compile(
     r"""\s*(?:[{\[\]}"'\u201c\uff5b\uff3b\-0-9]|[A-Za-z_$][\w$]*\s*[:\uff1a]|true\b|false\b|null\b)"""
@@ -276,7 +277,9 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
     for order, (start, end, source, reasoning, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
         # a cut-off piece keeps its trailing whitespace: "30\n" shows the number was complete
-        open_ended = source in ("truncated_span", "open_fence")
+        open_ended = source in ("truncated_span", "open_fence") or (
+            source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
+        )
         body = piece.lstrip() if open_ended else piece.strip()
         if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
             continue

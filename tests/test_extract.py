@@ -1,0 +1,298 @@
+"""Extraction stage: reasoning blocks, fences, the balanced-span scanner, and candidate ranking."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from resilient_parse.stages.extract import (
+    TIER_REASONING,
+    Span,
+    extract_candidates,
+    find_fences,
+    scan_spans,
+    split_reasoning,
+)
+
+
+def texts(text: str, spans: list[Span]) -> list[str]:
+    return [text[s.start : s.end] for s in spans]
+
+
+def candidate_texts(text: str, limit: int = 16) -> list[str]:
+    return [c.text for c in extract_candidates(text, limit)]
+
+
+# -- split_reasoning ---------------------------------------------------------------------------------------------
+
+
+def test_text_without_tags_is_one_answer_region() -> None:
+    regions = split_reasoning('{"a": 1}')
+    assert [(r.start, r.end, r.reasoning) for r in regions] == [(0, 8, False)]
+
+
+def test_think_block_is_reasoning_and_the_rest_is_answer() -> None:
+    text = "<think>draft</think>\n{}"
+    regions = split_reasoning(text)
+    assert [(text[r.start : r.end], r.reasoning) for r in regions] == [
+        ("<think>draft</think>", True),
+        ("\n{}", False),
+    ]
+
+
+@pytest.mark.parametrize("tag", ["think", "thinking", "reasoning", "THINKING", "scratchpad"])
+def test_reasoning_tag_names_and_case(tag: str) -> None:
+    text = f"<{tag}>x</{tag}>answer"
+    regions = split_reasoning(text)
+    assert [r.reasoning for r in regions] == [True, False]
+    assert text[regions[1].start : regions[1].end] == "answer"
+
+
+def test_closing_tag_without_opening_makes_everything_before_it_reasoning() -> None:
+    text = 'drafting {"a": 0}\n</think>\n{"a": 1}'
+    regions = split_reasoning(text)
+    assert [(text[r.start : r.end], r.reasoning) for r in regions] == [
+        ('drafting {"a": 0}\n</think>', True),
+        ('\n{"a": 1}', False),
+    ]
+
+
+def test_unclosed_think_runs_to_the_end() -> None:
+    text = 'ok <think>still thinking {"a": 1}'
+    regions = split_reasoning(text)
+    assert [(text[r.start : r.end], r.reasoning) for r in regions] == [
+        ("ok ", False),
+        ('<think>still thinking {"a": 1}', True),
+    ]
+
+
+def test_opening_tag_with_attributes() -> None:
+    regions = split_reasoning('<think mode="deep">x</think>{}')
+    assert [r.reasoning for r in regions] == [True, False]
+
+
+def test_html_like_tags_are_not_reasoning() -> None:
+    assert [r.reasoning for r in split_reasoning("<b>bold</b> {}")] == [False]
+
+
+# -- scan_spans --------------------------------------------------------------------------------------------------
+
+
+def test_scanner_finds_one_object() -> None:
+    text = 'Here: {"a": 1} done'
+    assert texts(text, scan_spans(text)) == ['{"a": 1}']
+
+
+def test_braces_inside_json_strings_do_not_close_the_span() -> None:
+    text = '{"a": "}", "b": "{[", "c": "\\"}"}'
+    spans = scan_spans(text)
+    assert texts(text, spans) == [text]
+    assert spans[0].closed
+
+
+def test_braces_in_prose_are_their_own_spans_and_do_not_swallow_the_json() -> None:
+    text = 'Use {name} and {age}: {"name": "Bob", "age": 30}'
+    assert texts(text, scan_spans(text)) == ["{name}", "{age}", '{"name": "Bob", "age": 30}']
+
+
+def test_quotes_in_prose_do_not_start_strings() -> None:
+    text = 'He said "look {here} and then {"a": 1}'
+    assert texts(text, scan_spans(text)) == ["{here}", '{"a": 1}']
+
+
+def test_apostrophes_in_prose_do_not_derail_the_scanner() -> None:
+    text = "Bob's data (it's fine): {\"name\": \"Bob's\"} and that's it"
+    assert texts(text, scan_spans(text)) == ['{"name": "Bob\'s"}']
+
+
+def test_stray_closer_before_json_is_ignored() -> None:
+    text = ':) } ] {"a": [1, 2]}'
+    assert texts(text, scan_spans(text)) == ['{"a": [1, 2]}']
+
+
+def test_mismatched_closer_closes_the_nearest_matching_opener() -> None:
+    text = '{"a": [1, 2}'
+    spans = scan_spans(text)
+    assert texts(text, spans) == [text]
+    assert spans[0].closed
+
+
+def test_unclosed_opener_gives_a_truncated_span_to_the_end() -> None:
+    text = 'x {"a": {"b": 1}, "c": "d'
+    spans = scan_spans(text)
+    truncated = [s for s in spans if not s.closed]
+    assert texts(text, truncated) == ['{"a": {"b": 1}, "c": "d']
+
+
+def test_children_of_an_unclosed_opener_are_marked_inside_it() -> None:
+    text = '[{"a": 1}, {"b": 2}'
+    spans = scan_spans(text)
+    inner = [s for s in spans if s.closed]
+    assert texts(text, inner) == ['{"a": 1}', '{"b": 2}']
+    assert all(s.inside == 0 for s in inner)
+
+
+def test_full_width_brackets_are_brackets() -> None:
+    text = "结果：｛“name”：“张三”｝"
+    assert texts(text, scan_spans(text)) == ["｛“name”：“张三”｝"]
+
+
+def test_scan_respects_start_and_end() -> None:
+    text = '{"a": 1} {"b": 2}'
+    assert texts(text, scan_spans(text, 8, len(text))) == ['{"b": 2}']
+
+
+# -- find_fences -------------------------------------------------------------------------------------------------
+
+
+def fence_bodies(text: str) -> list[tuple[str, str, bool]]:
+    return [(text[f.body_start : f.body_end], f.info, f.closed) for f in find_fences(text)]
+
+
+def test_json_fence() -> None:
+    assert fence_bodies('```json\n{"a": 1}\n```') == [('{"a": 1}\n', "json", True)]
+
+
+def test_bare_and_tilde_fences() -> None:
+    assert fence_bodies("```\n[1]\n```\n~~~\n[2]\n~~~") == [("[1]\n", "", True), ("[2]\n", "", True)]
+
+
+def test_longer_fence_holds_shorter_fence_lines() -> None:
+    text = '````markdown\n```json\n{"a": 1}\n```\n````'
+    assert fence_bodies(text) == [('```json\n{"a": 1}\n```\n', "markdown", True)]
+
+
+def test_closing_fence_must_use_the_same_character() -> None:
+    text = "```json\n[1]\n~~~\n[2]\n```"
+    assert fence_bodies(text) == [("[1]\n~~~\n[2]\n", "json", True)]
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    assert fence_bodies('Here:\n```json\n{"a": 1}\n') == [('{"a": 1}\n', "json", False)]
+
+
+def test_inline_triple_backticks_are_not_a_fence() -> None:
+    assert fence_bodies("Use ```code``` inline") == []
+    assert fence_bodies("```py print(1)```") == []
+
+
+def test_fence_indented_up_to_three_spaces() -> None:
+    assert fence_bodies("   ```json\n[1]\n   ```") == [("[1]\n", "json", True)]
+
+
+# -- extract_candidates ------------------------------------------------------------------------------------------
+
+
+def test_fenced_json_is_a_candidate_with_an_extract_fence_repair() -> None:
+    cands = extract_candidates('Sure!\n```json\n{"a": 1}\n```\nBye', 16)
+    fenced = [c for c in cands if c.source == "fence"]
+    assert [c.text for c in fenced] == ['{"a": 1}']
+    assert [r.kind for r in fenced[0].repairs] == ["extract_fence"]
+
+
+def test_whole_text_json_has_no_extraction_repairs() -> None:
+    cands = extract_candidates('  {"a": 1}\n', 16)
+    assert cands[0].text == '{"a": 1}'
+    assert cands[0].repairs == ()
+
+
+def test_json_in_prose_records_extract_prose() -> None:
+    cands = extract_candidates('Result: {"a": 1} (done)', 16)
+    assert [c.text for c in cands] == ['{"a": 1}']
+    assert [r.kind for r in cands[0].repairs] == ["extract_prose"]
+
+
+def test_a_fence_written_inside_a_json_string_is_not_a_fence() -> None:
+    text = '{"code": "run:\n```\nls\n```\n", "ok": true}'
+    cands = extract_candidates(text, 16)
+    assert {c.source for c in cands} <= {"whole", "span"}
+    assert text in [c.text for c in cands]
+    assert "ls" not in [c.text.strip() for c in cands]
+
+
+def test_answer_after_reasoning_outranks_a_draft_inside_it() -> None:
+    text = '<think>draft {"a": 0}</think>\n{"a": 1}'
+    cands = extract_candidates(text, 16)
+    by_text = {c.text: c for c in cands}
+    assert by_text['{"a": 1}'].tier > by_text['{"a": 0}'].tier
+    assert by_text['{"a": 0}'].tier <= TIER_REASONING
+    assert "reasoning_candidate" in [r.kind for r in by_text['{"a": 0}'].repairs]
+    assert "skip_reasoning" in [r.kind for r in by_text['{"a": 1}'].repairs]
+
+
+def test_example_is_demoted_and_does_not_demote_the_answer_after_it() -> None:
+    text = 'For example: {"a": 0}\nThe result is {"a": 1}'
+    by_text = {c.text: c.tier for c in extract_candidates(text, 16)}
+    assert by_text['{"a": 0}'] < by_text['{"a": 1}'] == 0
+
+
+def test_corrected_and_final_answer_are_promoted() -> None:
+    text = '{"a": 0}\nCorrected: {"a": 1}\nFinal answer: {"a": 2}'
+    by_text = {c.text: c.tier for c in extract_candidates(text, 16) if c.source == "span"}
+    assert by_text == {'{"a": 0}': 0, '{"a": 1}': 1, '{"a": 2}': 1}
+
+
+def test_inner_spans_of_a_cut_off_list_rank_below_the_cut_off_answer() -> None:
+    text = '[{"a": 1}, {"a": 2}, {"a": 3'
+    cands = extract_candidates(text, 16)
+    (whole,) = [c for c in cands if c.text == text]
+    assert all(c.tier < whole.tier for c in cands if c.source == "span")
+
+
+def test_unclosed_bracket_in_prose_does_not_demote_the_json_after_it() -> None:
+    text = 'Results [see below: {"a": 1}'
+    by_text = {c.text: c.tier for c in extract_candidates(text, 16)}
+    assert by_text['{"a": 1}'] == 0
+
+
+def test_cut_off_candidate_keeps_its_trailing_newline() -> None:
+    cands = extract_candidates('```json\n{"a": 30\n', 16)
+    assert {c.text for c in cands} == {'{"a": 30\n'}
+
+
+def test_full_width_json_is_a_candidate() -> None:
+    assert candidate_texts("好的：｛“a”：1｝") == ["｛“a”：1｝"]
+
+
+def test_identical_candidates_are_deduplicated() -> None:
+    text = 'One: {"a": 1}\n```json\n{"a": 1}\n```'
+    assert candidate_texts(text) == ['{"a": 1}']
+
+
+def test_max_candidates_is_respected() -> None:
+    text = " ".join(f'{{"a": {i}}}' for i in range(100))
+    assert len(extract_candidates(text, 5)) == 5
+
+
+def test_no_braces_no_candidates() -> None:
+    assert extract_candidates("Bob is 30 years old.", 16) == []
+
+
+def test_the_input_text_is_not_changed() -> None:
+    text = 'Sure ```json\n{"a": 1,}\n```'
+    copy = "".join(list(text))
+    extract_candidates(text, 16)
+    assert text == copy
+
+
+# -- linear time -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "}" * 100_000,  # closers that match no opener, with a deep stack
+        "[1] " * 50_000,  # thousands of tiny spans
+        '{"a": "' + "x" * 200_000,  # an unterminated string inside a span
+        "```\n" * 50_000,  # fences everywhere
+        "<think>" * 30_000 + "</think>" * 30_000,
+        "{'a" * 60_000,
+    ],
+    ids=["closers", "tiny-spans", "open-string", "fences", "tags", "open-objects"],
+)
+def test_hostile_text_stays_linear(text: str) -> None:
+    started = time.perf_counter()
+    extract_candidates(text, 16)
+    # a quadratic scan of these ~200 KB inputs takes minutes; a linear one well under a second
+    assert time.perf_counter() - started < 5.0
