@@ -1,0 +1,244 @@
+"""The `resilient-parse` command, run as a real subprocess (the console script and `python -m resilient_parse`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(sys.executable).with_name("resilient-parse")
+
+MODELS = """
+from typing import Literal
+from pydantic import BaseModel
+
+class ToolCall(BaseModel):
+    action: str
+    arguments: dict[str, object] = {}
+
+class Review(BaseModel):
+    title: str
+    rating: int
+    verdict: Literal["watch", "skip"]
+"""
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    (tmp_path / "models_for_cli.py").write_text(MODELS, encoding="utf-8")
+    return tmp_path
+
+
+def cli(*args: str, stdin: str = "", cwd: Path, module: bool = False) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "resilient_parse", *args] if module else [str(SCRIPT), *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_the_console_script_is_installed() -> None:
+    assert SCRIPT.exists(), f"{SCRIPT} missing: install the project (pip install -e .)"
+
+
+def test_parse_prints_the_recovered_object_from_stdin(workdir: Path) -> None:
+    reply = 'Sure!\n```json\n{"action": "search", "arguments": {"q": "cats",},}\n```'
+    done = cli("parse", "--target", "models_for_cli:ToolCall", stdin=reply, cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"action": "search", "arguments": {"q": "cats"}}
+
+
+def test_python_dash_m_runs_the_same_command_on_a_file(workdir: Path) -> None:
+    (workdir / "reply.txt").write_text("{'action': 'search', 'arguments': {'q': 'dogs'}} // done", encoding="utf-8")
+    done = cli("parse", "reply.txt", "--target", "models_for_cli:ToolCall", cwd=workdir, module=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"action": "search", "arguments": {"q": "dogs"}}
+
+
+def test_report_lists_every_repair_on_stderr_and_keeps_stdout_pure_json(workdir: Path) -> None:
+    reply = '```json\n{"action": "search", "arguments": {},}\n```'
+    done = cli("parse", "-", "--target", "models_for_cli:ToolCall", "--report", stdin=reply, cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"action": "search", "arguments": {}}
+    assert "extract_fence" in done.stderr
+    assert "trailing_comma" in done.stderr
+
+
+def test_report_on_valid_json_says_nothing_was_repaired(workdir: Path) -> None:
+    done = cli("parse", "--target", "models_for_cli:ToolCall", "--report", stdin='{"action": "x"}', cwd=workdir)
+    assert done.returncode == 0
+    assert "no repairs" in done.stderr
+
+
+def test_a_failure_prints_the_errors_as_json_and_exits_1(workdir: Path) -> None:
+    done = cli("parse", "--target", "models_for_cli:ToolCall", stdin="I'm sorry, I can't help with that.", cwd=workdir)
+    assert done.returncode == 1
+    error: dict[str, Any] = json.loads(done.stdout)
+    assert error["error"] == "RefusalError"
+    assert {"path", "kind", "message"} <= set(error["errors"][0])
+
+
+def test_strict_mode_refuses_what_lenient_repairs(workdir: Path) -> None:
+    reply = '{"Title": "Heat", "Rating": 8, "Verdict": "watch"}'
+    lenient = cli("parse", "--target", "models_for_cli:Review", stdin=reply, cwd=workdir)
+    strict = cli("parse", "--target", "models_for_cli:Review", "--mode", "strict", stdin=reply, cwd=workdir)
+    assert lenient.returncode == 0, lenient.stdout
+    assert json.loads(lenient.stdout) == {"title": "Heat", "rating": 8, "verdict": "watch"}
+    assert strict.returncode == 1
+    assert json.loads(strict.stdout)["errors"]
+
+
+def test_an_aliases_file_maps_keys_the_model_writes(workdir: Path) -> None:
+    (workdir / "aliases.json").write_text('{"tool": "action"}', encoding="utf-8")
+    reply = '{"tool": "search"}'
+    done = cli(
+        "parse", "--target", "models_for_cli:ToolCall", "--mode", "strict", "--aliases", "aliases.json",
+        stdin=reply, cwd=workdir,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout) == {"action": "search", "arguments": {}}
+
+
+def test_a_list_target_is_accepted(workdir: Path) -> None:
+    done = cli("parse", "--target", "list[models_for_cli:ToolCall]", stdin='[{"action": "a"},]', cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"action": "a", "arguments": {}}]
+
+
+SCHEMA = {
+    "title": "Person",
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "age": {"type": ["integer", "null"]},
+        "first-name": {"type": "string"},
+        "role": {"enum": ["admin", "user"]},
+        "address": {"$ref": "#/$defs/Address"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["name", "role"],
+    "$defs": {"Address": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+}
+
+
+def test_a_json_schema_file_is_a_target(workdir: Path) -> None:
+    (workdir / "person.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    reply = "{'name': 'Ann', 'age': None, 'first-name': 'A', 'role': 'admin', 'address': {'city': 'Oslo'},}"
+    done = cli("parse", "--target", "person.json", stdin=reply, cwd=workdir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout) == {
+        "name": "Ann",
+        "age": None,
+        "first-name": "A",
+        "role": "admin",
+        "address": {"city": "Oslo"},
+    }
+
+
+def test_a_json_schema_target_enforces_required_and_enum(workdir: Path) -> None:
+    (workdir / "person.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    done = cli(
+        "parse", "--target", "person.json", "--mode", "strict", stdin='{"name": "Ann", "role": "root"}', cwd=workdir
+    )
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"][0]["path"] == "/role"
+
+
+def test_an_unsupported_json_schema_construct_is_a_usage_error(workdir: Path) -> None:
+    schema = {"type": "object", "properties": {"x": {"allOf": [{"type": "string"}]}}}
+    (workdir / "odd.json").write_text(json.dumps(schema), encoding="utf-8")
+    done = cli("parse", "--target", "odd.json", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    assert "/properties/x: unsupported JSON Schema keyword(s) allOf" in done.stderr
+
+
+def test_missing_target_is_a_usage_error(workdir: Path) -> None:
+    done = cli("parse", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    assert "--target" in done.stderr
+
+
+def test_an_unimportable_target_is_a_usage_error(workdir: Path) -> None:
+    done = cli("parse", "--target", "no_such_module:Thing", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    assert "cannot import module 'no_such_module'" in done.stderr
+
+
+def test_a_missing_input_file_is_a_usage_error(workdir: Path) -> None:
+    done = cli("parse", "nope.txt", "--target", "models_for_cli:ToolCall", cwd=workdir)
+    assert done.returncode == 2
+    assert "cannot read 'nope.txt'" in done.stderr
+
+
+def test_no_command_prints_help_and_exits_2(workdir: Path) -> None:
+    done = cli(cwd=workdir)
+    assert done.returncode == 2
+    assert "parse" in done.stderr and "bench" in done.stderr
+
+
+# -- bench and speed ------------------------------------------------------------------------------------------------
+
+
+def write_corpus(path: Path, *lines: Any) -> Path:
+    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    return path
+
+
+CASES = [
+    {"id": "valid", "category": "valid", "target": "ToolCall", "input": '{"action": "a"}', "expected": {"action": "a"}},
+    {
+        "id": "fence",
+        "category": "fences",
+        "target": "ToolCall",
+        "input": '```json\n{"action": "a",}\n```',
+        "expected": {"action": "a"},
+    },
+    {"id": "refusal", "category": "rejects", "target": "ToolCall", "input": "I can't help.", "expected": None},
+]
+
+
+def test_bench_prints_the_comparison_and_writes_json_and_html(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "mine.jsonl", *CASES)
+    done = cli(
+        "bench", str(path), "--systems", "resilient_parse,json", "--json", "out.json", "--html", "out.html",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "resilient_parse:strict" in done.stdout and "resilient_parse:lenient" in done.stdout
+    assert "correct % by category" in done.stdout
+    figures = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert figures["summary"]["resilient_parse:lenient"]["correct"] == 2
+    assert figures["summary"]["json"]["rejected"] == 1
+    assert "<svg" in (tmp_path / "out.html").read_text(encoding="utf-8")
+
+
+def test_bench_mode_strict_runs_only_our_strict_parser_next_to_peers(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "mine.jsonl", *CASES)
+    done = cli(
+        "bench", str(path), "--systems", "resilient_parse,json", "--mode", "strict", "--json", "o.json", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert list(json.loads((tmp_path / "o.json").read_text())["summary"]) == ["resilient_parse:strict", "json"]
+
+
+def test_bench_rejects_a_malformed_corpus_naming_the_line(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "bad.jsonl", CASES[0], '{"id": "x"')
+    done = cli("bench", str(path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert f"{path}:2: not valid JSON" in done.stderr
+
+
+def test_bench_rejects_an_unknown_system(tmp_path: Path) -> None:
+    done = cli("bench", "--systems", "jsonn", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "unknown system 'jsonn'" in done.stderr
+
+
+def test_speed_measures_small_documents_quickly(tmp_path: Path) -> None:
+    done = cli("speed", "--sizes", "2KB", "--budget", "0.02", "--json", "speed.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "validate_json" in done.stdout and "json_repair" in done.stdout
+    rows = json.loads((tmp_path / "speed.json").read_text())["rows"]
+    assert rows[0]["size"] == 2048
+    assert rows[0]["valid:ours"]["median"] > 0
