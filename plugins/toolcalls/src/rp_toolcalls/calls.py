@@ -1,0 +1,174 @@
+"""From a call as written to a call the registry can run: match the name against the registered tools only, and
+put the arguments through the full resilient_parse pipeline against the tool's argument model.
+
+A name matches exactly, then by case and separators (`GetWeather`, `get-weather`, `functions.get_weather`),
+then by fuzzy similarity above the policy's threshold *and* ahead of the runner-up by the policy's margin. An
+unknown name is an `input_invalid` error listing the tools — never a new tool. Every repair is recorded with a
+JSON path: `/name` for the name, `/arguments/...` for the arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import BaseModel
+from rapidfuzz import fuzz
+
+from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
+from rp_toolcalls.formats import RawCall, extract_calls
+from rp_toolcalls.registry import Tool, ToolRegistry
+from rp_toolcalls.results import INPUT_INVALID, ToolError
+
+NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
+WRAP_KIND = "wrap_single_argument"
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEPARATORS = re.compile(r"[\s\-.]+")
+
+
+@dataclass(frozen=True)
+class ParsedCall:
+    """One call, matched and validated — or with the typed error that says why it cannot run."""
+
+    index: int
+    raw: RawCall
+    tool: str | None
+    arguments: BaseModel | None = None
+    repairs: tuple[Repair, ...] = ()
+    error: ToolError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.tool is not None and self.arguments is not None
+
+    @property
+    def id(self) -> str | None:
+        return self.raw.id
+
+    @property
+    def format(self) -> str:
+        return self.raw.format
+
+
+def normalise_name(name: str) -> str:
+    """`GetWeather`, `get-weather`, `Get Weather` → `get_weather`."""
+    return _SEPARATORS.sub("_", _CAMEL.sub("_", name.strip())).casefold().strip("_")
+
+
+def resolve_name(
+    name: Any, tools: Sequence[str], policy: Policy
+) -> tuple[str | None, tuple[Repair, ...], ToolError | None]:
+    """The registered tool `name` means, the repair that took (if any), or an `input_invalid` error."""
+    listing = ", ".join(tools) or "(none)"
+    if not isinstance(name, str) or not name.strip():
+        message = "the call does not name a tool"
+        return None, (), ToolError(INPUT_INVALID, "no_tool_name", message, f"{message}. Available tools: {listing}.")
+    if name in tools:
+        return name, (), None
+    bare = name.strip()
+    for prefix in NAMESPACE_PREFIXES:
+        if bare.startswith(prefix) and bare[len(prefix) :] in tools:
+            bare = bare[len(prefix) :]
+    normalised = {normalise_name(t): t for t in tools}
+    same = normalised.get(normalise_name(bare))
+    if same is not None and policy.allows("enum_value"):
+        note = f"tool name {name!r} read as the registered tool {same!r}"
+        return same, (Repair.make("enum_value", "/name", name, same, note=note),), None
+    scored = sorted(((fuzz.ratio(normalise_name(bare), key) / 100.0, t) for key, t in normalised.items()), reverse=True)
+    if scored and policy.allows("enum_fuzzy"):
+        best, runner_up = scored[0], (scored[1][0] if len(scored) > 1 else 0.0)
+        if best[0] >= policy.fuzzy_value_threshold and best[0] - runner_up >= policy.fuzzy_margin:
+            note = f"tool name {name!r} is closest to the registered tool {best[1]!r}"
+            repair = Repair.make("enum_fuzzy", "/name", name, best[1], confidence=best[0], note=note)
+            return best[1], (repair,), None
+    near = [t for score, t in scored if score >= 0.6][:3]
+    hint = f" Did you mean {' or '.join(near)}?" if near else ""
+    message = f"there is no tool named {name!r}"
+    feedback = f"{message}.{hint} Available tools: {listing}. Call one of them by its exact name."
+    return None, (), ToolError(INPUT_INVALID, "unknown_tool", message, feedback)
+
+
+def _arguments_text(raw: Any, tool: Tool, policy: Policy) -> tuple[str | None, tuple[Repair, ...], str | None]:
+    """The arguments as text for the parser, a wrap repair when a lone value stands for the only field, or why
+    the arguments cannot be read as an object at all."""
+    if raw is None:
+        return "{}", (), None
+    if isinstance(raw, dict | list):
+        return json.dumps(raw, ensure_ascii=False), (), None
+    text = raw.strip() if isinstance(raw, str) else raw
+    if isinstance(text, str) and (not text or text[0] in "{[`" or text.startswith('"{')):
+        return text or "{}", (), None
+    fields = tool.args_model.model_fields
+    required = [name for name, info in fields.items() if info.is_required()]
+    only = required if len(required) == 1 else list(fields) if len(fields) == 1 else []
+    if only and policy.allows(WRAP_KIND):
+        note = f"a lone value was given; it is the only required argument, {only[0]!r}"
+        repair = Repair.make(WRAP_KIND, f"/arguments/{only[0]}", raw, raw, note=note)
+        return json.dumps({only[0]: text}, ensure_ascii=False), (repair,), None
+    return None, (), f"arguments must be a JSON object with the fields {', '.join(fields) or '(none)'}"
+
+
+def parse_arguments(
+    raw: Any, tool: Tool, parser: Parser
+) -> tuple[BaseModel | None, tuple[Repair, ...], ToolError | None]:
+    """The validated argument model, the repairs (paths under /arguments), or an `input_invalid` error."""
+    text, wrap, problem = _arguments_text(raw, tool, parser.policy)
+    if text is None:
+        detail = ErrorDetail("/arguments", "not_an_object", problem or "", got=raw)
+        return None, (), _invalid(tool, problem or "", (detail,))
+    try:
+        result = parser.parse_result(text, tool.args_model)
+    except ParseError as exc:
+        shifted = tuple(replace(d, path="/arguments" + d.path) for d in exc.details)
+        return None, (), _invalid(tool, exc.message, shifted)
+    repairs = wrap + tuple(replace(r, path="/arguments" + r.path) for r in result.repairs)
+    value = result.value
+    return value if isinstance(value, BaseModel) else tool.args_model.model_validate(value), repairs, None
+
+
+def _invalid(tool: Tool, message: str, details: tuple[ErrorDetail, ...]) -> ToolError:
+    lines = [f"Your call to the tool {tool.name!r} has invalid arguments:"]
+    seen: set[tuple[str, str]] = set()
+    for d in details[:10]:
+        if (d.path, d.message) in seen:
+            continue
+        seen.add((d.path, d.message))
+        lines.append(f"- {d.path or '/arguments'}: {d.message}")
+    schema = json.dumps(tool.parameters_schema(), ensure_ascii=False)
+    lines += [
+        "",
+        f"The arguments of {tool.name!r} (JSON Schema): {schema}",
+        "Call the tool again with fixed arguments.",
+    ]
+    return ToolError(
+        INPUT_INVALID,
+        "invalid_arguments",
+        f"invalid arguments for {tool.name}: {message}",
+        "\n".join(lines),
+        errors=tuple(d.to_dict() for d in details),
+    )
+
+
+def parse_calls(text: str, registry: ToolRegistry, parser: Parser) -> list[ParsedCall]:
+    """Every call in `text`, each matched to a registered tool and its arguments validated (or an error)."""
+    out: list[ParsedCall] = []
+    for i, raw in enumerate(extract_calls(text, parser)):
+        out.append(parse_call(i, raw, registry, parser))
+    return out
+
+
+def parse_call(index: int, raw: RawCall, registry: ToolRegistry, parser: Parser) -> ParsedCall:
+    if raw.error is not None:
+        feedback = f"{raw.error}. Write the call as valid JSON."
+        return ParsedCall(index, raw, None, error=ToolError(INPUT_INVALID, "unreadable_call", raw.error, feedback))
+    name, name_repairs, error = resolve_name(raw.name, registry.names, parser.policy)
+    if error is not None or name is None:
+        return ParsedCall(index, raw, None, repairs=raw.repairs, error=error)
+    tool = registry.get(name)
+    assert tool is not None
+    arguments, arg_repairs, error = parse_arguments(raw.arguments, tool, parser)
+    repairs = raw.repairs + name_repairs + arg_repairs
+    return ParsedCall(index, raw, name, arguments, repairs, error)
