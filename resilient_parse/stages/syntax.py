@@ -247,6 +247,9 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
 
     def emit_key(raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
         nonlocal state
+        if state == _COMMA_OR_END and "\n" not in text[prev_end:at]:
+            # a comma forgotten at a line's end is clear; `"a": "He said "hi` on one line is not a missing comma
+            raise fail("expected ',' or '}' after a value", at)
         stack[-1].key = raw
         if state == _COMMA_OR_END:
             out.append(",")
@@ -278,6 +281,8 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             add("comment", tok, "", at)
             out.append(" ")
             continue
+        if state == _DONE:
+            raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
         if group == "fullwidth":
             add("fullwidth_punctuation", tok, _FULLWIDTH[tok], at)
             tok = _FULLWIDTH[tok]
@@ -390,10 +395,11 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 fixed = tok
             elif tok in _PY_LITERALS:
                 fixed = _PY_LITERALS[tok]
-                add("python_literal", tok, fixed, at)
             else:
                 raise fail(f"unquoted text {tok!r} where a value should be", at)
             begin_value(at)
+            if fixed != tok:
+                add("python_literal", tok, fixed, at)
             out.append(fixed)
             end_value(pos)
             continue

@@ -1,0 +1,306 @@
+"""Syntax stage: the tokenizer's lossless repairs (with JSON Pointer paths and offsets), its honest failures on cut
+output, and `load_json`'s order: json fast path, tokenizer, then json-repair only where the policy allows guesses."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from resilient_parse import Parser, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse.context import CallContext
+from resilient_parse.stages.syntax import SyntaxFailure, load_json, repair_syntax
+
+
+def fix(text: str, allow_close: bool = False) -> tuple[Any, list[tuple[str, str, int | None]]]:
+    """The repaired tree and the (kind, path, offset) of each repair."""
+    out, repairs = repair_syntax(text, allow_close=allow_close, max_depth=64)
+    return json.loads(out), [(r.kind, r.path, r.offset) for r in repairs]
+
+
+def failure(text: str, allow_close: bool = False) -> SyntaxFailure:
+    with pytest.raises(SyntaxFailure) as info:
+        repair_syntax(text, allow_close=allow_close, max_depth=64)
+    return info.value
+
+
+def ctx(mode: str) -> CallContext:
+    return Parser(mode, entrypoints=False).context(dict[str, Any])
+
+
+# -- lossless repairs, each with its path and offset -------------------------------------------------------------
+
+
+def test_trailing_comma_in_object_names_the_object_and_the_comma() -> None:
+    assert fix('{"a": {"b": 1,}}') == ({"a": {"b": 1}}, [("trailing_comma", "/a", 13)])
+
+
+def test_trailing_comma_in_list_names_the_list() -> None:
+    assert fix('{"tags": ["x", "y",]}') == ({"tags": ["x", "y"]}, [("trailing_comma", "/tags", 18)])
+
+
+def test_trailing_comma_at_root() -> None:
+    assert fix("[1, 2,]") == ([1, 2], [("trailing_comma", "", 5)])
+
+
+def test_missing_comma_between_members_names_the_next_member() -> None:
+    assert fix('{"a": 1\n "b": 2}') == ({"a": 1, "b": 2}, [("missing_comma", "/b", 9)])
+
+
+def test_missing_comma_between_list_items_names_the_next_item() -> None:
+    assert fix('[{"a": 1}\n{"a": 2}]') == ([{"a": 1}, {"a": 2}], [("missing_comma", "/1", 10)])
+
+
+def test_missing_comma_needs_a_line_break_between_members() -> None:
+    # on one line, `"He said "hi` is an unescaped quote, not a member without its comma
+    f = failure('{"q": "He said "hi" to me"}')
+    assert (f.kind, f.path, f.offset) == ("syntax", "/q", 16)
+
+
+def test_two_numbers_on_one_line_without_comma_are_not_split() -> None:
+    # "1 500" may be one number written with a thousands space
+    assert failure("[1 500]").kind == "syntax"
+
+
+def test_two_numbers_on_separate_lines_get_a_comma() -> None:
+    assert fix("[1\n500]") == ([1, 500], [("missing_comma", "/1", 3)])
+
+
+def test_line_block_and_hash_comments() -> None:
+    tree, repairs = fix('{"a": 1, // one\n /* two */ "b": 2 # three\n}')
+    assert tree == {"a": 1, "b": 2}
+    assert [(k, off) for k, _, off in repairs] == [("comment", 9), ("comment", 17), ("comment", 34)]
+
+
+def test_comment_markers_inside_strings_are_text() -> None:
+    tree, repairs = fix('{"url": "http://x.org/#top", "c": "/* no */",}')
+    assert tree == {"url": "http://x.org/#top", "c": "/* no */"}
+    assert [k for k, _, _ in repairs] == ["trailing_comma"]
+
+
+def test_python_literals_name_their_value() -> None:
+    assert fix('{"ok": True, "v": [False, None]}') == (
+        {"ok": True, "v": [False, None]},
+        [("python_literal", "/ok", 7), ("python_literal", "/v/0", 19), ("python_literal", "/v/1", 26)],
+    )
+
+
+def test_bare_keys() -> None:
+    assert fix("{name: 1, $ref: 2, snake_case: 3}") == (
+        {"name": 1, "$ref": 2, "snake_case": 3},
+        [("bare_key", "/name", 1), ("bare_key", "/$ref", 10), ("bare_key", "/snake_case", 19)],
+    )
+
+
+def test_single_quoted_strings_keep_their_apostrophes() -> None:
+    tree, repairs = fix("{'name': 'Bob's Diner', 'note': 'it's Bob's'}")
+    assert tree == {"name": "Bob's Diner", "note": "it's Bob's"}
+    assert {k for k, _, _ in repairs} == {"single_quotes"}
+
+
+def test_single_quoted_string_with_double_quotes_inside() -> None:
+    assert fix("""{'q': 'say "hi"'}""")[0] == {"q": 'say "hi"'}
+
+
+def test_escaped_quote_inside_single_quotes() -> None:
+    assert fix("{'q': 'it\\'s'}")[0] == {"q": "it's"}
+
+
+def test_single_quoted_value_path_and_offset() -> None:
+    _, repairs = fix("{\"a\": {\"b\": 'x'}}")
+    assert repairs == [("single_quotes", "/a/b", 12)]
+
+
+def test_raw_newline_and_tab_inside_a_string_are_escaped() -> None:
+    assert fix('{"poem": "line one\nline\ttwo"}') == (
+        {"poem": "line one\nline\ttwo"},
+        [("control_character", "/poem", 9)],
+    )
+
+
+def test_valid_escapes_are_never_taken_for_invalid_ones() -> None:
+    tree, repairs = fix('{"path": "C:\\\\Users\\\\bob", "q": "a\\\\", "u": "\\u00e9",}')
+    assert tree == {"path": "C:\\Users\\bob", "q": "a\\", "u": "é"}
+    assert [k for k, _, _ in repairs] == ["trailing_comma"]
+
+
+def test_invalid_escape_is_kept_as_literal_text() -> None:
+    assert fix('{"re": "\\d+"}') == ({"re": "\\d+"}, [("invalid_escape", "/re", 7)])
+
+
+def test_full_width_punctuation_as_syntax() -> None:
+    tree, repairs = fix("｛\"a\"：1，\"b\"：［2］｝")
+    assert tree == {"a": 1, "b": [2]}
+    assert {k for k, _, _ in repairs} == {"fullwidth_punctuation"}
+
+
+def test_curly_quotes_as_string_delimiters() -> None:
+    assert fix("{“a”: “b”}")[0] == {"a": "b"}
+
+
+def test_bom_and_nbsp_outside_strings_are_dropped_inside_kept() -> None:
+    tree, repairs = fix('\ufeff{\u00a0"a": "x\u00a0y",}')
+    assert tree == {"a": "x\u00a0y"}
+    assert [k for k, _, _ in repairs] == ["invisible_character", "invisible_character", "trailing_comma"]
+
+
+def test_number_spellings() -> None:
+    tree, repairs = fix("[.5, 5., +5, -0.25]")
+    assert tree == [0.5, 5.0, 5, -0.25]
+    assert [(k, p) for k, p, _ in repairs] == [("number_format", "/0"), ("number_format", "/1"), ("number_format", "/2")]
+
+
+def test_leading_zeros_are_not_guessed() -> None:
+    assert failure('{"zip": 01234}').path == "/zip"
+
+
+def test_keys_with_slash_and_tilde_are_escaped_in_pointers() -> None:
+    assert fix('{"a/b": {"c~d": [1,]}}')[1] == [("trailing_comma", "/a~1b/c~0d", 18)]
+
+
+# -- honest failures ---------------------------------------------------------------------------------------------
+
+
+def test_cut_inside_a_string_names_the_string() -> None:
+    f = failure('{"user": {"email": "bob@exa', allow_close=True)
+    assert (f.kind, f.path, f.truncated) == ("truncated", "/user/email", True)
+
+
+def test_cut_inside_a_number_names_the_number() -> None:
+    f = failure('{"age": 3', allow_close=True)
+    assert (f.path, f.truncated) == ("/age", True)
+
+
+def test_cut_inside_a_list_item_names_that_item() -> None:
+    assert failure('{"v": [1, "ab', allow_close=True).path == "/v/1"
+    assert failure("[1, 2", allow_close=True).path == "/1"
+
+
+def test_cut_inside_a_literal() -> None:
+    f = failure('{"ok": tr', allow_close=True)
+    assert (f.path, f.truncated) == ("/ok", True)
+
+
+def test_cut_after_a_key_names_the_key() -> None:
+    assert failure('{"a": 1, "b":', allow_close=True).path == "/b"
+
+
+def test_cut_inside_a_list_is_an_error_even_when_closing_is_allowed() -> None:
+    f = failure('{"items": [{"a": 1}, {"a": 2}', allow_close=True)
+    assert (f.path, f.truncated) == ("/items", True)
+
+
+def test_cut_with_only_objects_open_is_closed_when_allowed() -> None:
+    tree, repairs = fix('{"a": {"b": "x",\n', allow_close=True)
+    assert tree == {"a": {"b": "x"}}
+    assert repairs == [("close_truncated", "", 17)]
+
+
+def test_cut_with_only_objects_open_is_an_error_when_not_allowed() -> None:
+    f = failure('{"a": {"b": "x"')
+    assert (f.kind, f.path, f.truncated) == ("truncated", "/a", True)
+
+
+def test_unquoted_value_is_not_guessed() -> None:
+    f = failure('{"name": Bob}')
+    assert (f.kind, f.path, f.offset) == ("syntax", "/name", 9)
+
+
+def test_text_after_the_value_is_reported() -> None:
+    assert failure('{"a": 1} trailing').kind == "trailing_text"
+
+
+def test_nesting_limit() -> None:
+    with pytest.raises(SyntaxFailure) as info:
+        repair_syntax("[" * 10 + "]" * 10, allow_close=False, max_depth=5)
+    assert info.value.kind == "too_deep"
+
+
+def test_the_input_string_is_not_changed() -> None:
+    text = "{'a': 'it's', b: True,}"
+    copy = "".join(list(text))
+    repair_syntax(text, allow_close=True, max_depth=64)
+    assert text == copy
+
+
+# -- load_json: the order of readers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_valid_json_takes_the_fast_path_with_no_repairs(mode: str) -> None:
+    loaded = load_json('{"a": [1, 2]}', ctx(mode))
+    assert loaded.tree == {"a": [1, 2]}
+    assert loaded.repairs == ()
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_tokenizer_repairs_are_lossless_in_both_modes(mode: str) -> None:
+    loaded = load_json("{'a': [1, 2,], // c\n}", ctx(mode))
+    assert loaded.tree == {"a": [1, 2]}
+    assert json.loads(loaded.json_text) == loaded.tree
+    assert all(r.lossless and r.stage == "syntax" for r in loaded.repairs)
+
+
+def test_strict_does_not_call_json_repair() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"q": "He said "hi" to me"}', ctx("strict"))
+    assert info.value.errors[0]["path"] == "/q"
+
+
+def test_lenient_uses_json_repair_for_unescaped_quotes_and_records_it() -> None:
+    loaded = load_json('{"q": "He said "hi" to me"}', ctx("lenient"))
+    assert loaded.tree == {"q": 'He said "hi" to me'}
+    assert [(r.kind, r.lossless) for r in loaded.repairs] == [("json_repair", False)]
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_cut_string_is_an_error_in_both_modes_not_a_json_repair_guess(mode: str) -> None:
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json('{"name": "Bob", "bio": "Born in', ctx(mode))
+    assert info.value.errors[0]["path"] == "/bio"
+    assert info.value.errors[0]["kind"] == "truncated"
+
+
+def test_lenient_closes_output_cut_between_members() -> None:
+    loaded = load_json('{"name": "Bob", "age": 30,', ctx("lenient"))
+    assert loaded.tree == {"name": "Bob", "age": 30}
+    assert [(r.kind, r.lossless) for r in loaded.repairs] == [("close_truncated", False)]
+
+
+def test_strict_refuses_to_close_output_cut_between_members() -> None:
+    with pytest.raises(TruncatedOutputError):
+        load_json('{"name": "Bob", "age": 30,', ctx("strict"))
+
+
+def test_error_message_says_where() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"a": [1, 2], "b": nope}', ctx("strict"))
+    err = info.value
+    assert "/b" in str(err)
+    assert err.errors[0]["offset"] == 19
+    json.dumps(err.to_dict())
+
+
+# -- linear time -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" + "{'a': 'it\\'s', b: True, // c\n}," * 5_000 + "]",
+        '{"a": "' + "\\\\" * 100_000 + '"',  # many backslashes, then the cut
+        "{'a': '" + "'x" * 100_000,  # a single-quoted string that never closes
+        "[" + "/*" * 100_000,  # unclosed comments
+        "{\"a\": \"" + "'" * 100_000 + "\",}",
+    ],
+    ids=["dense-repairs", "backslashes", "open-single-quote", "open-comments", "apostrophes"],
+)
+def test_hostile_text_stays_linear(text: str) -> None:
+    started = time.perf_counter()
+    try:
+        repair_syntax(text, allow_close=True, max_depth=64)
+    except SyntaxFailure:
+        pass
+    assert time.perf_counter() - started < 5.0
