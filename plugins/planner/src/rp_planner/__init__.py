@@ -8,6 +8,7 @@ plan = Parser(plugins=[plugin]).parse(llm_text, plugin.plan_model)
 
 from rp_planner.checks import check_plan
 from rp_planner.config import PlannerConfig, RiskRule
+from rp_planner.fallback import FallbackPlan, PlanOutcome, plan_with_fallback, single_step
 from rp_planner.graph import describe_cycle, execution_layers, execution_order, find_cycles, graph_errors
 from rp_planner.models import STEP_ID_PATTERN, PlanStep, RiskLevel, StepId, TaskPlan, plan_model
 from rp_planner.plugin import PLUGIN_NAME, PlannerPlugin, default_plugin, plan_feedback, plan_rules
@@ -16,6 +17,8 @@ from rp_planner.references import match_tool, normalise_step_ref
 __all__ = [
     "PLUGIN_NAME",
     "STEP_ID_PATTERN",
+    "FallbackPlan",
+    "PlanOutcome",
     "PlanStep",
     "PlannerConfig",
     "PlannerPlugin",
@@ -35,4 +38,6 @@ __all__ = [
     "plan_feedback",
     "plan_model",
     "plan_rules",
+    "plan_with_fallback",
+    "single_step",
 ]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, create_model
 
 STEP_ID_PATTERN = r"^S[1-9][0-9]*$"
 MAX_STEPS = 20
@@ -60,6 +60,15 @@ class TaskPlan(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     steps: list[PlanStep] = Field(min_length=1, max_length=MAX_STEPS)
     completion_criteria: list[str] = Field(default_factory=list, description="How to tell the objective is met")
+    _origin: Literal["model", "fallback"] = PrivateAttr(default="model")
+
+    @property
+    def is_fallback(self) -> bool:
+        """True for a plan a fallback builder supplied, not the model (never set from the model's text)."""
+        return self._origin == "fallback"
+
+    def mark_fallback(self) -> None:
+        self._origin = "fallback"
 
     def step(self, step_id: str) -> PlanStep:
         """The step with this id (KeyError when there is none)."""
