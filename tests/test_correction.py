@@ -292,6 +292,22 @@ def test_a_fallback_model_gets_the_last_candidate_and_feedback(parser: Parser) -
     assert strong.calls[0][:2] == ASK and strong.calls[0][2]["content"] == BAD_ENUM
 
 
+def test_after_a_refusal_the_fallback_model_is_asked_with_the_original_messages(parser: Parser) -> None:
+    strong = ScriptedLLM([GOOD], name="strong")
+    result = run(ScriptedLLM(["I'm sorry, I can't help with that."]), parser, fallbacks=[strong])
+    assert result.outcome == "fallback"
+    assert strong.calls == [ASK]
+
+
+def test_an_exhausted_budget_skips_the_fallbacks_but_not_on_exhausted(parser: Parser) -> None:
+    strong = ScriptedLLM([GOOD], name="strong")
+    seen: list[Any] = []
+    with pytest.raises(BudgetExhaustedError):
+        run(ScriptedLLM([BAD_ENUM]), parser, token_budget=40, fallbacks=[strong], on_exhausted=seen.append)
+    assert strong.calls == []
+    assert isinstance(seen[0], BudgetExhaustedError)
+
+
 def test_on_exhausted_may_return_a_default_recorded_as_an_attempt(parser: Parser) -> None:
     seen: list[Any] = []
     default = Plan(goal="ask a human", steps=[])

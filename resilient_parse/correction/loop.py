@@ -568,30 +568,153 @@ async def acorrect_result(
 
 
 @overload
-def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Any) -> T: ...
+def correct(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: type[T],
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: OnExhausted | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> T: ...
 @overload
-def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any: ...
-def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any:
+def correct(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: OnExhausted | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Any: ...
+def correct(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: OnExhausted | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Any:
     """Ask `llm` with `messages` and return a validated `target`, re-asking with feedback while it is wrong.
 
-    `llm` is a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
-    adapter (`OpenAIAdapter`, `AnthropicAdapter`, `LiteLLMAdapter`). Options: `max_corrections` (extra calls; the
-    policy's, 2 by default), `mode` or `parser`, `aliases`, `validators`, `token_budget`, `deadline` (seconds, a
-    timedelta or a datetime), `fallbacks` (more llms, tried in order), `on_exhausted` (called with the final error;
-    a non-None return is the answer). Raises `CorrectionsExhaustedError`, `BudgetExhaustedError`,
-    `ModelRefusedError` or `QuotaExhaustedError`, each with `.attempts`; LLM errors such as network failures are
-    re-raised as they are.
+    - `llm`: a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
+      adapter (`OpenAIAdapter`, `AnthropicAdapter`, `LiteLLMAdapter`, `FunctionAdapter`).
+    - `max_corrections`: extra calls after the first (default: the policy's, 2); `mode` or `parser`, `aliases`,
+      `validators`: how each answer is parsed (semantic validators feed the loop like schema errors).
+    - `token_budget` (tokens as the adapter reports them, else estimated) and `deadline` (seconds, a timedelta or a
+      datetime): no call is made once either would be exceeded.
+    - `fallbacks`: more llms tried in order once this one gives up; `on_exhausted(error)`: a last resort whose
+      non-None return is the answer (validated against `target`).
+
+    Raises `CorrectionsExhaustedError`, `BudgetExhaustedError`, `ModelRefusedError` or `QuotaExhaustedError`, each
+    with `.attempts`; an LLM error that is not a quota error (network, auth, rate limit) is re-raised as it is.
     """
-    return correct_result(llm, messages, target, **options).value
+    return correct_result(
+        llm,
+        messages,
+        target,
+        max_corrections=max_corrections,
+        mode=mode,
+        aliases=aliases,
+        validators=validators,
+        parser=parser,
+        token_budget=token_budget,
+        deadline=deadline,
+        fallbacks=fallbacks,
+        on_exhausted=on_exhausted,
+        clock=clock,
+    ).value
 
 
 @overload
-async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Any) -> T: ...
+async def acorrect(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: type[T],
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> T: ...
 @overload
-async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any: ...
-async def acorrect(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Any) -> Any:
-    """The async twin of `correct`."""
-    return (await acorrect_result(llm, messages, target, **options)).value
+async def acorrect(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Any: ...
+async def acorrect(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    target: Any,
+    *,
+    max_corrections: int | None = None,
+    mode: str | Policy | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+    token_budget: int | None = None,
+    deadline: Deadline | None = None,
+    fallbacks: Sequence[Any] = (),
+    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Any:
+    """The async twin of `correct`: `llm`, fallbacks and `on_exhausted` may be sync or async."""
+    result = await acorrect_result(
+        llm,
+        messages,
+        target,
+        max_corrections=max_corrections,
+        mode=mode,
+        aliases=aliases,
+        validators=validators,
+        parser=parser,
+        token_budget=token_budget,
+        deadline=deadline,
+        fallbacks=fallbacks,
+        on_exhausted=on_exhausted,
+        clock=clock,
+    )
+    return result.value
 
 
 __all__ = ["acorrect", "acorrect_result", "correct", "correct_result", "estimate_tokens"]
