@@ -1,0 +1,529 @@
+"""Streaming: partial objects while the text arrives, then the same object the batch parser makes.
+
+The property tests state the contract: whatever the chunking, every partial is a consistent subset of the final
+object (a value once shown never changes; with `partial_strings=True` a string only grows as a prefix), and the
+final object equals `Parser.parse` on the whole text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import itertools
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Any, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel, Field
+
+from resilient_parse import (
+    ConfigurationError,
+    InputTooLargeError,
+    InvalidInputError,
+    NoCandidateError,
+    Parser,
+    Policy,
+    SchemaMismatchError,
+)
+from resilient_parse.streaming import StreamUpdate, _Stream, partial_type
+
+
+class Step(BaseModel):
+    tool: str
+    n: int
+
+
+class Plan(BaseModel):
+    action: Literal["search", "answer"]
+    title: str
+    steps: list[Step] = []
+    score: float | None = None
+    done: bool = False
+
+
+class Color(str, enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Tree(BaseModel):
+    label: str
+    color: Color | None = None
+    children: list[Tree] = []
+
+
+class Aliased(BaseModel):
+    user_name: str = Field(alias="userName")
+    age: int
+
+
+LENIENT = Parser()
+STRICT = Parser("strict")
+
+
+def split(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def run(parser: Parser, chunks: Iterable[str], target: Any, **options: Any) -> list[StreamUpdate[Any]]:
+    return list(parser.stream(chunks, target, **options))
+
+
+def value(updates: Sequence[StreamUpdate[Any]]) -> Any:
+    """The final object, which the last update must carry."""
+    assert updates[-1].is_final and updates[-1].value is not None
+    return updates[-1].value
+
+
+def partials(updates: Sequence[StreamUpdate[Any]]) -> list[dict[str, Any]]:
+    return [u.partial.model_dump(mode="json") for u in updates if not u.is_final]
+
+
+async def agen(chunks: Iterable[str]) -> AsyncIterator[str]:
+    for chunk in chunks:
+        await asyncio.sleep(0)
+        yield chunk
+
+
+def consistent(part: Any, final: Any, *, strings: bool) -> bool:
+    """`part` says nothing `final` contradicts: missing (None) is fine, lists may be shorter, and with `strings`
+    a string may be a prefix of the final one."""
+    if part is None:
+        return True
+    if isinstance(part, dict):
+        return isinstance(final, dict) and all(
+            consistent(v, final.get(k), strings=strings) for k, v in part.items() if v is not None
+        )
+    if isinstance(part, list):
+        return (
+            isinstance(final, list)
+            and len(part) <= len(final)
+            and all(consistent(a, b, strings=strings) for a, b in zip(part, final))
+        )
+    if strings and isinstance(part, str):
+        return isinstance(final, str) and final.startswith(part)
+    return type(part) is type(final) and bool(part == final)
+
+
+# -- the basic contract ---------------------------------------------------------------------------------------------
+
+
+def test_partials_then_one_final_update() -> None:
+    text = '{"action": "search", "title": "weather", "steps": [{"tool": "web", "n": 3}]}'
+    updates = run(LENIENT, split(text, 4), Plan)
+    assert [u.is_final for u in updates] == [False] * (len(updates) - 1) + [True]
+    final = updates[-1]
+    assert final.value == Plan(action="search", title="weather", steps=[Step(tool="web", n=3)])
+    assert final.result is not None and final.result.value == final.value
+    assert final.received == len(text)
+    assert partials(updates)[1:3] == [
+        {"action": "search", "title": None, "steps": None, "score": None, "done": None},
+        {"action": "search", "title": "weather", "steps": None, "score": None, "done": None},
+    ]
+
+
+def test_each_partial_shows_something_new() -> None:
+    text = '{"action": "answer", "title": "t", "steps": [{"tool": "a", "n": 1}, {"tool": "b", "n": 2}]}'
+    shown = partials(run(LENIENT, split(text, 1), Plan, reparse_budget=None))
+    assert all(a != b for a, b in itertools.pairwise(shown))
+
+
+def test_final_update_carries_the_partial_view_of_the_final_object() -> None:
+    text = '{"action": "answer", "title": "t", "done": true}'
+    final = run(LENIENT, [text], Plan)[-1]
+    assert final.is_final
+    assert final.partial.model_dump() == {
+        "action": "answer",
+        "title": "t",
+        "steps": [],
+        "score": None,
+        "done": True,
+    }
+
+
+def test_final_object_equals_batch_parse_of_messy_text() -> None:
+    text = "Sure! Here it is:\n```json\n{'action': 'search', title: \"x\", \"steps\": [],}\n```\nAnything else?"
+    final = run(LENIENT, split(text, 5), Plan)[-1]
+    assert final.value == LENIENT.parse(text, Plan)
+    assert final.result is not None and final.result.repairs
+
+
+# -- what is shown, and when -----------------------------------------------------------------------------------------
+
+
+def test_numbers_are_shown_only_once_complete() -> None:
+    chunks = ['{"action": "answer", "title": "t", "steps": [{"tool": "x", "n": 12', "34", "}]}"]
+    seen = [s["steps"][0]["n"] for s in partials(run(LENIENT, chunks, Plan)) if s["steps"]]
+    assert 12 not in seen
+    assert seen[-1] == 1234
+
+
+def test_a_float_cut_after_its_point_is_not_shown() -> None:
+    chunks = ['{"action": "answer", "title": "t", "score": 0.', "75", "}"]
+    scores = [s["score"] for s in partials(run(LENIENT, chunks, Plan))]
+    assert 0.0 not in scores
+    assert scores[-1] == 0.75
+
+
+def test_literals_are_shown_only_once_complete() -> None:
+    chunks = ['{"action": "answer", "title": "t", "done": tr', 'ue, "score": 1.5}']
+    shown = partials(run(LENIENT, chunks, Plan))
+    assert [s["done"] for s in shown] == [None] * (len(shown) - 1) + [True]
+
+
+def test_strings_are_hidden_until_closed_by_default() -> None:
+    chunks = ['{"action": "answer", "title": "hel', "lo wor", 'ld", "done": false}']
+    titles = [s["title"] for s in partials(run(LENIENT, chunks, Plan))]
+    assert set(titles) <= {None, "hello world"}
+    assert titles[-1] == "hello world"
+
+
+def test_partial_strings_grow_as_prefixes() -> None:
+    chunks = ['{"action": "answer", "title": "hel', "lo wor", 'ld", "done": false}']
+    titles = [s["title"] for s in partials(run(LENIENT, chunks, Plan, partial_strings=True))]
+    assert titles == ["hel", "hello wor", "hello world"]
+
+
+def test_half_written_choice_is_never_guessed_even_with_partial_strings() -> None:
+    chunks = ['{"title": "t", "action": "sea', 'rch"}']
+    actions = [s["action"] for s in partials(run(LENIENT, chunks, Plan, partial_strings=True))]
+    assert actions == [None, "search"] or actions == ["search"]
+
+
+def test_escapes_split_across_chunks() -> None:
+    chunks = ['{"action": "answer", "title": "a\\', 'u00e9\\"b', '", "done": true}']
+    final = run(LENIENT, chunks, Plan, partial_strings=True)
+    titles = [u.partial.title for u in final if not u.is_final]
+    assert all('é"b'.startswith(t[1:]) for t in titles if t)
+    assert value(final).title == 'aé"b'
+
+
+def test_list_items_appear_as_they_complete() -> None:
+    text = '{"action": "answer", "title": "t", "steps": [{"tool": "a", "n": 1}, {"tool": "b", "n": 2}]}'
+    counts = [len(s["steps"] or []) for s in partials(run(LENIENT, split(text, 3), Plan))]
+    assert counts == sorted(counts)
+    assert counts[-1] == 2
+
+
+# -- finding the JSON ------------------------------------------------------------------------------------------------
+
+
+def test_reasoning_prose_and_fence_before_the_json_are_skipped() -> None:
+    text = (
+        '<think>Maybe {"action": "answer", "title": "draft"}? No.</think>\n'
+        "Use the format {name}, see [1].\n"
+        '```json\n{"action": "search", "title": "real"}\n```\n'
+    )
+    updates = run(LENIENT, split(text, 3), Plan)
+    titles = {s["title"] for s in partials(updates)}
+    assert "draft" not in titles
+    assert "real" in titles
+    assert updates[-1].value == Plan(action="search", title="real")
+
+
+def test_nothing_is_shown_while_reasoning_is_still_open() -> None:
+    text = '<think>{"action": "answer", "title": "draft"} hmm'
+    updates = run(LENIENT, [*split(text, 4), '</think>{"action": "search", "title": "ok"}'], Plan)
+    assert {s["title"] for s in partials(updates)} <= {None, "ok"}
+    assert value(updates).title == "ok"
+
+
+def test_a_list_target_starts_at_the_bracket() -> None:
+    text = 'Steps {as asked}:\n[{"tool": "a", "n": 1}, {"tool": "b", "n": 2}]'
+    updates = run(LENIENT, split(text, 6), list[Step])
+    shown = [[s.model_dump() for s in u.partial] for u in updates if not u.is_final]
+    assert shown[-1] == [{"tool": "a", "n": 1}, {"tool": "b", "n": 2}]
+    assert updates[-1].value == [Step(tool="a", n=1), Step(tool="b", n=2)]
+
+
+def test_a_syntax_error_stops_partials_but_not_the_final_repair() -> None:
+    text = '{"action": "answer", "title": "t", "steps": [{"tool": "a", "n": 1},], "done": true}'
+    updates = run(LENIENT, split(text, 8), Plan)
+    assert all(s["done"] is None for s in partials(updates))
+    assert updates[-1].value == Plan(action="answer", title="t", steps=[Step(tool="a", n=1)], done=True)
+
+
+# -- alignment ---------------------------------------------------------------------------------------------------------
+
+
+def test_keys_are_aligned_during_the_stream() -> None:
+    chunks = ['{"Action": "search", ', '"Title": "x", ', '"STEPS": [{"Tool": "web", "n": 1}', "]}"]
+    updates = run(LENIENT, chunks, Plan)
+    shown = partials(updates)
+    assert shown[0]["action"] == "search"
+    assert any(s["steps"] == [{"tool": "web", "n": 1}] for s in shown)
+    assert updates[-1].value == LENIENT.parse("".join(chunks), Plan)
+
+
+def test_alias_tables_apply_to_partials() -> None:
+    parser = Parser(aliases={"tool_name": "action"})
+    chunks = ['{"tool_name": "answer", ', '"title": "x"}']
+    assert partials(run(parser, chunks, Plan))[0]["action"] == "answer"
+
+
+def test_per_call_aliases_apply_to_partials_and_final() -> None:
+    chunks = ['{"kind": "answer", ', '"title": "x"}']
+    updates = run(LENIENT, chunks, Plan, aliases={"kind": "action"})
+    assert partials(updates)[0]["action"] == "answer"
+    assert value(updates).action == "answer"
+
+
+def test_declared_aliases_fill_partial_fields() -> None:
+    chunks = ['{"userName": "ada", ', '"age": 36}']
+    updates = run(STRICT, chunks, Aliased)
+    assert updates[0].partial.user_name == "ada"
+    assert updates[-1].value == Aliased(userName="ada", age=36)
+
+
+def test_strict_mode_does_not_rename_keys_in_partials() -> None:
+    chunks = ['{"Action": "search", ', '"title": "x"}']
+    with pytest.raises(SchemaMismatchError):
+        for update in STRICT.stream(chunks, Plan):
+            assert update.partial.action is None
+
+
+def test_values_are_coerced_as_in_the_batch_path() -> None:
+    chunks = ['{"action": "answer", "title": "t", "steps": [{"tool": "a", "n": "7"}', "]}"]
+    updates = run(LENIENT, chunks, Plan)
+    assert partials(updates)[-1]["steps"] == [{"tool": "a", "n": 7}]
+
+
+# -- partial types --------------------------------------------------------------------------------------------------
+
+
+def test_partial_type_makes_every_field_optional_recursively() -> None:
+    partial = partial_type(Plan)
+    empty = partial.model_validate({})
+    assert empty.model_dump() == {"action": None, "title": None, "steps": None, "score": None, "done": None}
+    half = partial.model_validate({"steps": [{"tool": "web"}]})
+    assert half.steps[0].model_dump() == {"tool": "web", "n": None}
+
+
+def test_partial_type_is_cached_and_handles_recursion() -> None:
+    assert partial_type(Tree) is partial_type(Tree)
+    node = partial_type(Tree).model_validate({"children": [{"children": [{"label": "leaf"}]}]})
+    assert node.children[0].children[0].label == "leaf"
+    assert node.label is None
+
+
+def test_partial_type_keeps_declared_aliases() -> None:
+    assert partial_type(Aliased).model_validate({"userName": "ada"}).user_name == "ada"
+
+
+def test_partial_of_a_list_target_is_a_list_of_partials() -> None:
+    items = partial_type(list[Step])
+    assert [s.model_dump() for s in _validate(items, [{"tool": "a"}])] == [{"tool": "a", "n": None}]
+
+
+def _validate(tp: Any, data: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(tp).validate_python(data)
+
+
+# -- errors and options -----------------------------------------------------------------------------------------------
+
+
+def test_parse_error_is_raised_after_the_partials() -> None:
+    chunks = ["I'm not ", "sure what ", "you mean."]
+    stream = LENIENT.stream(chunks, Plan)
+    with pytest.raises(NoCandidateError):
+        next(stream)
+
+
+def test_bytes_chunks_may_split_a_utf8_character() -> None:
+    data = '{"action": "answer", "title": "café"}'.encode()
+    cut = data.index(b"\xa9")  # the second byte of "é"
+    updates = list(LENIENT.stream([data[:cut], data[cut:]], Plan))  # type: ignore[list-item]  # bytes work too
+    assert value(updates).title == "café"
+
+
+def test_invalid_utf8_is_an_input_error() -> None:
+    with pytest.raises(InvalidInputError):
+        list(LENIENT.stream([b'{"title": "\xff"}'], Plan))  # type: ignore[list-item]
+
+
+def test_a_chunk_that_is_not_text_is_an_input_error() -> None:
+    with pytest.raises(InvalidInputError):
+        list(LENIENT.stream(['{"title": ', 42], Plan))  # type: ignore[list-item]
+
+
+def test_stream_longer_than_the_policy_limit_stops_early() -> None:
+    parser = Parser(Policy(max_input_chars=50))
+    chunks = ['{"action": "answer", ', '"title": "' + "x" * 100 + '"}']
+    with pytest.raises(InputTooLargeError):
+        list(parser.stream(chunks, Plan))
+
+
+def test_bad_options_are_refused_when_the_stream_is_created() -> None:
+    with pytest.raises(ConfigurationError):
+        LENIENT.stream(["{}"], Plan, reparse_budget=0)
+    with pytest.raises(ConfigurationError):
+        LENIENT.stream(["{}"], Plan, correct_with="not a pair")
+    with pytest.raises(TypeError):
+        LENIENT.stream(["{}"], Plan, no_such_option=True)
+
+
+def test_a_single_string_is_one_chunk() -> None:
+    assert LENIENT.stream('{"action": "answer", "title": "t"}', Plan).__next__().partial.title == "t"
+
+
+# -- cost -----------------------------------------------------------------------------------------------------------
+
+
+def test_reread_work_stays_linear_in_the_text() -> None:
+    steps = [{"tool": f"tool-{i}", "n": i} for i in range(3000)]
+    text = json.dumps({"action": "answer", "title": "big", "steps": steps})
+    state = _Stream(LENIENT, Plan, reparse_budget=4.0)
+    for chunk in split(text, 7):
+        state.feed(chunk)
+    assert value([state.finish()]).steps[-1].n == 2999
+    assert state.spent <= 4.0 * len(text) + 32_768
+    assert state.reads >= 20  # and still many updates on the way
+
+
+def test_without_a_budget_every_boundary_is_read() -> None:
+    text = json.dumps({"action": "answer", "title": "t", "steps": [{"tool": "a", "n": i} for i in range(50)]})
+    budgeted = run(LENIENT, split(text, 2), Plan, reparse_budget=1.0)
+    unbounded = run(LENIENT, split(text, 2), Plan, reparse_budget=None)
+    assert len(unbounded) >= len(budgeted)
+    assert unbounded[-1].value == budgeted[-1].value
+
+
+# -- async -----------------------------------------------------------------------------------------------------------
+
+
+def test_async_stream_yields_the_same_updates() -> None:
+    text = '<think>hmm</think>{"Action": "search", "title": "w", "steps": [{"tool": "a", "n": 1}], "done": true}'
+    chunks = split(text, 5)
+
+    async def collect() -> list[StreamUpdate[Any]]:
+        return [u async for u in LENIENT.astream(agen(chunks), Plan)]
+
+    async_updates = asyncio.run(collect())
+    sync_updates = run(LENIENT, chunks, Plan)
+    assert [u.partial for u in async_updates] == [u.partial for u in sync_updates]
+    assert async_updates[-1].value == sync_updates[-1].value
+
+
+def test_async_stream_needs_an_async_iterable() -> None:
+    with pytest.raises(ConfigurationError):
+        LENIENT.astream(["{}"], Plan)
+
+
+# -- correction ------------------------------------------------------------------------------------------------------
+
+
+def test_correct_with_re_asks_the_model_when_the_streamed_answer_is_wrong() -> None:
+    asked: list[list[dict[str, str]]] = []
+
+    def llm(messages: list[dict[str, str]]) -> str:
+        asked.append(messages)
+        return '{"action": "answer", "title": "fixed"}'
+
+    messages = [{"role": "user", "content": "plan it"}]
+    chunks = ['{"action": "dance", ', '"title": "t"}']
+    final = run(LENIENT, chunks, Plan, correct_with=(llm, messages))[-1]
+    assert final.value == Plan(action="answer", title="fixed")
+    assert final.correction is not None and final.correction.outcome == "corrected"
+    assert len(asked) == 1
+    assert asked[0][1] == {"role": "assistant", "content": '{"action": "dance", "title": "t"}'}
+    assert messages == [{"role": "user", "content": "plan it"}]
+
+
+def test_correct_with_does_not_call_the_model_when_the_answer_parses() -> None:
+    def llm(messages: list[dict[str, str]]) -> str:
+        raise AssertionError("the streamed answer was fine")
+
+    final = run(LENIENT, ['{"action": "answer", "title": "t"}'], Plan, correct_with=(llm, []))[-1]
+    assert final.value == Plan(action="answer", title="t")
+
+
+# -- properties ------------------------------------------------------------------------------------------------------
+
+_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
+_step = st.fixed_dictionaries({"tool": _text, "n": st.integers(-(10**12), 10**12)})
+_plan = st.fixed_dictionaries(
+    {
+        "action": st.sampled_from(["search", "answer"]),
+        "title": _text,
+    },
+    optional={
+        "steps": st.lists(_step, max_size=4),
+        "score": st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False)),
+        "done": st.booleans(),
+    },
+)
+_prefix = st.sampled_from(["", "Here you go:\n", '<think>{"title": "no"}</think>\n', "```json\n", "Result: "])
+
+
+def _recase(tree: Any) -> Any:
+    if isinstance(tree, dict):
+        return {k[:1].upper() + k[1:]: _recase(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_recase(v) for v in tree]
+    return tree
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> tuple[str, list[str]]:
+    tree = draw(_plan)
+    if draw(st.booleans()):
+        tree = _recase(tree)
+    body = json.dumps(tree, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1])))
+    prefix = draw(_prefix)
+    text = prefix + body + ("\n```" if prefix == "```json\n" else "")
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=40))))
+    bounds = [0, *cuts, len(text)]
+    return text, [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+
+@given(documents(), st.booleans())
+def test_every_partial_is_a_consistent_subset_of_the_final_object(
+    doc: tuple[str, list[str]], partial_strings: bool
+) -> None:
+    text, chunks = doc
+    updates = run(LENIENT, chunks, Plan, partial_strings=partial_strings, reparse_budget=None)
+    final = updates[-1]
+    assert final.is_final
+    assert final.value == LENIENT.parse(text, Plan)
+    expected = final.value.model_dump(mode="json")
+    for shown in partials(updates):
+        assert consistent(shown, expected, strings=partial_strings), (shown, expected)
+
+
+@given(documents(), st.booleans())
+def test_every_prefix_shows_a_consistent_subset(doc: tuple[str, list[str]], partial_strings: bool) -> None:
+    text, _ = doc
+    expected = LENIENT.parse(text, Plan).model_dump(mode="json")
+    for end in range(1, len(text) + 1):
+        state = _Stream(LENIENT, Plan, partial_strings=partial_strings, reparse_budget=None)
+        update = state.feed(text[:end])
+        if update is not None:
+            shown = update.partial.model_dump(mode="json")
+            assert consistent(shown, expected, strings=partial_strings), (text[:end], shown, expected)
+
+
+@given(documents(), st.booleans())
+def test_one_character_at_a_time_never_takes_anything_back(doc: tuple[str, list[str]], partial_strings: bool) -> None:
+    text, _ = doc
+    updates = run(LENIENT, list(text), Plan, partial_strings=partial_strings, reparse_budget=None)
+    assert updates[-1].value == LENIENT.parse(text, Plan)
+    shown = partials(updates)
+    assert all(consistent(a, b, strings=partial_strings) for a, b in itertools.pairwise(shown))
+
+
+@given(documents(), st.booleans())
+def test_async_twin_agrees_with_sync(doc: tuple[str, list[str]], partial_strings: bool) -> None:
+    _, chunks = doc
+
+    async def collect() -> list[StreamUpdate[Any]]:
+        return [u async for u in LENIENT.astream(agen(chunks), Plan, partial_strings=partial_strings)]
+
+    async_updates = asyncio.run(collect())
+    sync_updates = run(LENIENT, chunks, Plan, partial_strings=partial_strings)
+    assert [u.partial for u in async_updates] == [u.partial for u in sync_updates]
+    assert async_updates[-1].value == sync_updates[-1].value
