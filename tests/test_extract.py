@@ -296,3 +296,17 @@ def test_hostile_text_stays_linear(text: str) -> None:
     extract_candidates(text, 16)
     # a quadratic scan of these ~200 KB inputs takes minutes; a linear one well under a second
     assert time.perf_counter() - started < 5.0
+
+
+def test_reasoning_tags_inside_json_strings_are_text() -> None:
+    text = '{"note": "</think>", "b": "<think>"}'
+    assert [r.reasoning for r in split_reasoning(text)] == [False]
+
+
+def test_reasoning_tag_after_json_with_tag_text_still_counts() -> None:
+    text = '{"note": "<think>"} is a draft</think>{"a": 1}'
+    regions = split_reasoning(text)
+    assert [(text[r.start : r.end], r.reasoning) for r in regions] == [
+        ('{"note": "<think>"} is a draft</think>', True),
+        ('{"a": 1}', False),
+    ]

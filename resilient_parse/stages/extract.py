@@ -64,32 +64,50 @@ class Region:
 
 
 def split_reasoning(text: str) -> list[Region]:
-    """Split text into answer and reasoning regions, in order."""
+    """Split text into answer and reasoning regions, in order. A tag written inside a JSON value (`{"note":
+    "</think>"}`) is text, not a tag: tags inside closed `{…}`/`[…]` spans are ignored."""
+    n = len(text)
     if "<" not in text:
-        return [Region(0, len(text), False)]
+        return [Region(0, n, False)]
+    opens = list(_REASONING_OPEN.finditer(text))
+    closes = list(_REASONING_CLOSE.finditer(text))
+    if not opens and not closes:
+        return [Region(0, n, False)]
+    spans = [s for s in scan_spans(text) if s.closed]
+    if spans:
+        starts = [s.start for s in spans]
+
+        def in_json(at: int) -> bool:
+            i = bisect_right(starts, at) - 1
+            return i >= 0 and spans[i].end > at
+
+        opens = [m for m in opens if not in_json(m.start())]
+        closes = [m for m in closes if not in_json(m.start())]
     regions: list[Region] = []
     pos = 0
-    first_open = _REASONING_OPEN.search(text)
-    first_close = _REASONING_CLOSE.search(text)
-    if first_close and (first_open is None or first_close.start() < first_open.start()):
+    if closes and (not opens or closes[0].start() < opens[0].start()):
         # the opening tag is missing: everything before the first closing tag is reasoning
-        regions.append(Region(0, first_close.end(), True))
-        pos = first_close.end()
+        regions.append(Region(0, closes[0].end(), True))
+        pos = closes[0].end()
+    oi = ci = 0
     while True:
-        opened = _REASONING_OPEN.search(text, pos)
-        if opened is None:
+        while oi < len(opens) and opens[oi].start() < pos:
+            oi += 1
+        if oi >= len(opens):
             break
+        opened = opens[oi]
         if opened.start() > pos:
             regions.append(Region(pos, opened.start(), False))
-        closed = _REASONING_CLOSE.search(text, opened.end())
-        if closed is None:
-            regions.append(Region(opened.start(), len(text), True))
-            pos = len(text)
+        while ci < len(closes) and closes[ci].start() < opened.end():
+            ci += 1
+        if ci >= len(closes):
+            regions.append(Region(opened.start(), n, True))
+            pos = n
             break
-        regions.append(Region(opened.start(), closed.end(), True))
-        pos = closed.end()
-    if pos < len(text):
-        regions.append(Region(pos, len(text), False))
+        regions.append(Region(opened.start(), closes[ci].end(), True))
+        pos = closes[ci].end()
+    if pos < n:
+        regions.append(Region(pos, n, False))
     return regions
 
 
