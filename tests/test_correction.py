@@ -129,6 +129,13 @@ def test_the_assistant_turn_is_the_repaired_candidate_not_the_raw_text(parser: P
     assert json.loads(shown) == {"goal": "g", "steps": [{"id": 1, "action": "teleport"}]}
 
 
+def test_an_answer_cut_off_by_the_length_limit_is_told_so(parser: Parser) -> None:
+    cut = Completion(text='{"goal": "g", "steps": [{"id": 1, "act', finish_reason="length")
+    llm = ScriptedLLM([cut, GOOD])
+    run(llm, parser)
+    assert llm.calls[1][-1]["content"].startswith("Your previous answer was cut off by the output length limit")
+
+
 def test_prose_without_json_is_shown_as_it_was_said(parser: Parser) -> None:
     llm = ScriptedLLM(["The plan is to search, then summarize.", GOOD])
     run(llm, parser)

@@ -57,6 +57,8 @@ StopReason = Literal["max_corrections", "repeated_errors", "refused", "token_bud
 Deadline = float | _dt.timedelta | _dt.datetime
 OnExhausted = Callable[[ParseError], Any]
 _CHARS_PER_TOKEN = 4
+_CUT_OFF = frozenset({"length", "max_tokens"})
+_CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
 
 
 # -- what the generator asks its driver to do ---------------------------------------------------------------------
@@ -216,7 +218,7 @@ class _Loop:
                 return "token_budget"
         return None
 
-    def _set_failure(self, failure: ParseError, raw_text: str | None) -> None:
+    def _set_failure(self, failure: ParseError, raw_text: str | None, finish_reason: str | None = None) -> None:
         self.failure = failure
         if isinstance(failure, MalformedResponseError):
             return  # nothing new was said: send the same request again
@@ -226,6 +228,8 @@ class _Loop:
         # the candidate is already in the conversation as the assistant's turn, so the hook gets candidate=None
         # (a plugin that needs it reads `failure.candidate`)
         self.feedback = self.parser.host.build_feedback(failure, None, self.ctx)
+        if finish_reason in _CUT_OFF:
+            self.feedback = f"{_CUT_OFF_NOTE}\n\n{self.feedback}"
 
     def _parse(self, text: str) -> ParseResult[Any]:
         for plugin in self.rewriters:
@@ -363,7 +367,7 @@ class _Loop:
             if isinstance(exc, RefusalError):
                 self.failure = exc
             else:
-                self._set_failure(exc, text)
+                self._set_failure(exc, text, completion.finish_reason)
             attempt = Attempt(**base, error_kind=kind, errors=exc.details, repairs=exc.repairs)
             return self._record(attempt), None
         attempt = self._record(Attempt(**base, ok=True, repairs=parsed.repairs))
