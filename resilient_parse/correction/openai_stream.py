@@ -13,7 +13,7 @@ here: anything shaped like its chunks works, objects or plain dicts (OpenAI-comp
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, Generator, Iterable, Mapping
 from typing import Any
 
 from resilient_parse.errors import ErrorDetail, ModelRefusedError
@@ -60,7 +60,7 @@ class _Reader:
             )
 
 
-def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Iterator[str]:
+def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Generator[str, None, None]:
     """The answer's text pieces from a `stream=True` chat completion (choice `choice` when `n` > 1). The response
     is closed when iteration stops early, so an abandoned stream does not hold its connection."""
     reader = _Reader(choice)
@@ -79,7 +79,7 @@ def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Iterator[
     reader.done()
 
 
-async def aopenai_text_chunks(response: AsyncIterable[Any], *, choice: int = 0) -> AsyncIterator[str]:
+async def aopenai_text_chunks(response: AsyncIterable[Any], *, choice: int = 0) -> AsyncGenerator[str, None]:
     """The async twin of `openai_text_chunks`, for `AsyncOpenAI` streams (use with `Parser.astream`)."""
     reader = _Reader(choice)
     finished = False
