@@ -120,8 +120,8 @@ class ToolRegistry:
             args_model = _single_model_parameter(func)
             if args_model is None:
                 args_model, pass_model = _model_from_signature(name, func), False
-        elif not (isinstance(args_model, type) and issubclass(args_model, BaseModel)):
-            raise ConfigurationError(f"tool {name!r}: args_model must be a Pydantic model class")
+        elif not (isinstance(args_model, type) and issubclass(args_model, BaseModel)) or args_model is BaseModel:
+            raise ConfigurationError(f"tool {name!r}: args_model must be a Pydantic model class (a subclass)")
         elif func is not None and _single_model_parameter(func) is None:
             pass_model = False
         tool = Tool(name, description, args_model, func, output_model, timeout, pass_model)
