@@ -45,10 +45,11 @@ class FallbackPlan:
         self.target = target
         self.last_error: ParseError | None = None
 
-    def build(self) -> TaskPlan:
-        """A fresh fallback plan (marked)."""
+    def build(self, target: type[TaskPlan] | None = None) -> TaskPlan:
+        """A fresh fallback plan (marked), as an instance of `target` (default: the one given at construction)."""
+        cls = target or self.target
         if self.template is not None:
-            plan = self.target.model_validate(self.template.model_dump())
+            plan = cls.model_validate(self.template.model_dump())
         else:
             step: dict[str, Any] = {
                 "id": "S1",
@@ -57,7 +58,7 @@ class FallbackPlan:
                 "tool": self.tool,
                 "risk": self.risk,
             }
-            plan = self.target.model_validate({"objective": self.objective, "steps": [step]})
+            plan = cls.model_validate({"objective": self.objective, "steps": [step]})
         plan.mark_fallback()
         return plan
 
@@ -95,7 +96,12 @@ def plan_with_fallback(
     from resilient_parse.correction import correct_result
 
     fallback.last_error = None
-    result = correct_result(llm, messages, target, parser=parser, on_exhausted=fallback, **options)
+
+    def on_exhausted(error: ParseError) -> TaskPlan:
+        fallback.last_error = error
+        return fallback.build(target)
+
+    result = correct_result(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
     plan = result.value
     if result.outcome == "default":
         return PlanOutcome(plan, "fallback", result.outcome, fallback.last_error, result)
