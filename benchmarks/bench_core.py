@@ -106,21 +106,32 @@ class Timing:
     best: float
 
 
-def measure(fn: Callable[[], object], budget: float = 1.0, min_runs: int = 3, max_runs: int = 200) -> Timing:
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    """Seconds for one call of `fn` (garbage collector paused, as `timeit` does) and what it returned."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - start, value
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def measure(
+    fn: Callable[[], object],
+    budget: float = 1.0,
+    min_runs: int = 3,
+    max_runs: int = 200,
+    first: float | None = None,
+) -> Timing:
     """Run `fn` at least `min_runs` times and until `budget` seconds are spent (or `max_runs`); the median.
-    The garbage collector is paused during each run, as `timeit` does."""
-    times: list[float] = []
-    spent = 0.0
+    `first` is the time of a run already made (e.g. the one whose result was checked); it counts as a sample."""
+    times: list[float] = [] if first is None else [first]
+    spent = sum(times)
     while len(times) < min_runs or (spent < budget and len(times) < max_runs):
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            fn()
-            elapsed = time.perf_counter() - start
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+        elapsed, _ = timed(fn)
         times.append(elapsed)
         spent += elapsed
     return Timing(median=statistics.median(times), runs=len(times), best=min(times))
