@@ -787,6 +787,82 @@ CASES: list[Case] = [
         Point,
         Err(SchemaMismatchError, "missing", "/y"),
     ),
+    # --- more shapes chat models produce ---------------------------------------------------------------------
+    Case(
+        "double-encoded-json-string",
+        '"{\\"name\\": \\"Bob\\", \\"age\\": 30}"',
+        Person,
+        Err(SchemaMismatchError, "model_type"),
+        Ok(BOB, ("decode_json_string",)),
+    ),
+    Case(
+        "claude-xml-answer-tags",
+        '<json>\n{"name": "Bob", "age": 30}\n</json>',
+        Person,
+        Ok(BOB, ("extract_prose",)),
+    ),
+    Case(
+        "llama-python-tag-and-eom",
+        '<|python_tag|>{"action": "search", "arguments": {"query": "weather in Paris"}}<|eom_id|>',
+        ToolCall,
+        Ok(SEARCH),
+    ),
+    Case(
+        "alternatively-is-not-a-designation",
+        'Here is the JSON: {"name": "Bob", "age": 30}\n\nAlternatively: {"name": "Robert", "age": 30}',
+        Person,
+        Err(AmbiguousMatchError, "ambiguous_candidates"),
+    ),
+    Case(
+        "updated-version-wins",
+        '{"name": "Bob", "age": 31}\n\nHere is the updated version:\n{"name": "Bob", "age": 30}',
+        Person,
+        Ok(BOB),
+    ),
+    Case(
+        "explanation-with-braces-after-answer",
+        'Output:\n{\n  "name": "Bob",\n  "age": 30\n}\n\nExplanation: I set "age" to 30 because {the text says so}.',
+        Person,
+        Ok(BOB),
+    ),
+    Case(
+        "empty-object",
+        "```json\n{}\n```",
+        Person,
+        Err(SchemaMismatchError, "missing", "/name"),
+    ),
+    Case(
+        "fractional-age-is-not-rounded",
+        '{"name": "Bob", "age": 30.5}',
+        Person,
+        Err(SchemaMismatchError, "int_from_float", "/age"),
+    ),
+    Case(
+        "single-quotes-irish-name",
+        "{'name': 'O'Brien', 'age': 41}",
+        Person,
+        Ok(Person(name="O'Brien", age=41), ("single_quotes",)),
+    ),
+    Case(
+        "single-quotes-rock-n-roll",
+        "{'text': 'Rock 'n' roll', 'author': 'Bob'}",
+        Quote,
+        Ok(Quote(text="Rock 'n' roll", author="Bob")),
+    ),
+    Case(
+        "single-quoted-word-followed-by-comma-inside-string",
+        "{'text': 'I said 'hi', then left', 'author': 'Bob'}",
+        Quote,
+        Err(UnrecoverableSyntaxError, "syntax"),
+        Ok(Quote(text="I said 'hi', then left", author="Bob"), ("json_repair",)),
+    ),
+    Case(
+        "currency-string-for-float",
+        '[{"name": "Widget", "price": "$9.99"}]',
+        list[Item],
+        Err(SchemaMismatchError, "float_parsing", "/0/price"),
+        Ok([WIDGET], ("number_from_string",)),
+    ),
     # --- everything at once -----------------------------------------------------------------------------------
     Case(
         "kitchen-sink-mistral",
