@@ -164,12 +164,12 @@ def _summary_table(fig: Mapping[str, Any]) -> str:
             f"<td>{escape(versions.get(name, ''))}</td><td>{s['cases']}</td>"
             f"<td class='good'>{s['correct_pct']:.1f}%</td><td>{s['wrong_pct']:.1f}%</td>"
             f"<td class='{'bad' if s['false_accept'] else ''}'>{s['false_accept_pct']:.1f}%</td>"
-            f"<td>{s['rejected_pct']:.1f}%</td>"
+            f"<td>{s['rejected_pct']:.1f}%</td><td>{s['recovered_pct']:.1f}%</td>"
             f"<td>{lat['median']:.3f}</td><td>{lat['p99']:.2f}</td></tr>"
         )
     return (
         "<table><thead><tr><th>system</th><th>version</th><th>cases</th><th>correct</th><th>wrong</th>"
-        "<th>false accept</th><th>rejected</th><th>median ms</th><th>p99 ms</th></tr></thead><tbody>"
+        "<th>false accept</th><th>rejected</th><th>recovered</th><th>median ms</th><th>p99 ms</th></tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
     )
@@ -222,7 +222,7 @@ svg .in {{font-size: 11px; fill: #fff}} svg .cell {{font-size: 12px; fill: #111}
 {corpus} · Python {escape(str(env.get("python", "?")))} · {escape(str(env.get("date", "")))}</p>
 <p class="meta">correct = the expected object, or a rightly rejected input · wrong = a different object ·
 false accept = an object where the right answer is an error (the worst outcome) · rejected = an error, timeout or
-crash where an object was expected.</p>
+crash where an object was expected · recovered = the expected object, among the cases that expect one.</p>
 <h2>Outcomes per system</h2>
 {_outcome_bars(fig["summary"])}
 {_summary_table(fig)}

@@ -99,9 +99,15 @@ def summarize(results: Iterable[CaseResult]) -> dict[str, Any]:
         return round(100.0 * k / n, 1) if n else 0.0
 
     correct_all = counts["correct"] + counts["correct_reject"]
+    recoverable = counts["correct"] + counts["wrong"] + counts["rejected"]
+    must_reject = counts["correct_reject"] + counts["false_accept"]
     return {
         "cases": n,
         **counts,
+        "recoverable": recoverable,
+        "must_reject": must_reject,
+        "recovered_pct": round(100.0 * counts["correct"] / recoverable, 1) if recoverable else 0.0,
+        "rejects_caught_pct": round(100.0 * counts["correct_reject"] / must_reject, 1) if must_reject else 0.0,
         "timeouts": timeouts,
         "crashes": crashes,
         "correct_pct": pct(correct_all),
@@ -410,19 +416,21 @@ def format_tables(fig: Mapping[str, Any]) -> str:
     corpus = ", ".join(Path(p).name for p in fig["corpus"])
     lines.append(f"{fig['cases']} cases in {fig['categories_count']} categories ({corpus})")
     lines.append("")
-    head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}"
+    head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}{'recovered':>11}"
     head += f"{'median ms':>11}{'p99 ms':>9}"
     lines += [head, "-" * len(head)]
     for name, s in fig["summary"].items():
         lat = s["latency_ms"]
         row = f"{name:<24}{s['cases']:>6}{s['correct_pct']:>8.1f}%{s['wrong_pct']:>7.1f}%"
-        row += f"{s['false_accept_pct']:>9.1f}%{s['rejected_pct']:>9.1f}%{lat['median']:>11.3f}{lat['p99']:>9.2f}"
+        row += f"{s['false_accept_pct']:>9.1f}%{s['rejected_pct']:>9.1f}%{s['recovered_pct']:>10.1f}%"
+        row += f"{lat['median']:>11.3f}{lat['p99']:>9.2f}"
         if s["timeouts"] or s["crashes"]:
             row += f"  ({s['timeouts']} timeouts, {s['crashes']} crashes)"
         lines.append(row)
     lines.append("")
     lines.append("correct = expected object returned, or rightly rejected; wrong = another object; false-acc = an")
-    lines.append("object where the answer is an error; rejected = error/timeout where an object was expected.")
+    lines.append("object where the answer is an error; rejected = error/timeout where an object was expected;")
+    lines.append("recovered = expected object returned, among the cases that expect an object.")
     systems = list(fig["summary"])
     if systems:
         width = max(9, *(len(_short(n)) + 1 for n in systems))

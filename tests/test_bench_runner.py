@@ -92,6 +92,7 @@ def test_summary_percentages_count_correct_rejections_as_correct() -> None:
     s = summarize(results)
     assert (s["correct_pct"], s["wrong_pct"], s["false_accept_pct"], s["rejected_pct"]) == (50.0, 0.0, 25.0, 25.0)
     assert s["timeouts"] == 1
+    assert (s["recovered_pct"], s["rejects_caught_pct"]) == (50.0, 50.0)
     assert s["latency_ms"]["median"] == 2.0
     assert by_category(results)["x"]["s"] == {"cases": 3, "correct": 2, "correct_pct": 66.7}
 
@@ -205,6 +206,8 @@ def test_the_table_has_a_row_per_system_and_a_category_matrix(tmp_path: Path) ->
     assert fig["summary"]["json"]["correct_pct"] == pytest.approx(66.7)
     text = format_tables(fig)
     assert "resilient_parse:lenient      3   100.0%" in text
+    json_row = next(line for line in text.splitlines() if line.startswith("json "))
+    assert json_row.split()[1:7] == ["3", "66.7%", "0.0%", "0.0%", "33.3%", "50.0%"]
     assert "correct % by category" in text
     fences_row = next(line for line in text.splitlines() if line.startswith("fences"))
     assert fences_row.split()[1:] == ["1", "100", "0"]
