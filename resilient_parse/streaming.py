@@ -42,7 +42,7 @@ from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, TupleView, TypeView
-from resilient_parse.stages.extract import find_fences, split_reasoning
+from resilient_parse.stages.extract import REASONING_TAGS, find_fences, split_reasoning
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
@@ -55,6 +55,8 @@ _OPENER = re.compile(r"[{\[]")
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
 _IN_PROGRESS = "\x00rp-string-in-progress\x00"
+_REASONING_CLOSE = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
+_TAG_OVERLAP = 32
 _SLACK_CHARS = 32_768
 _MAX_DROP_ROUNDS = 4
 
@@ -402,7 +404,7 @@ class _Stream:
         partial_strings: bool = False,
         aliases: Mapping[str, str] | None = None,
         validators: Sequence[SemanticValidator] = (),
-        reparse_budget: float | None = 4.0,
+        reparse_budget: float | None = 2.0,
         correct_with: tuple[Any, Sequence[Mapping[str, Any]]] | None = None,
         correct_options: Mapping[str, Any] | None = None,
     ) -> None:
@@ -482,10 +484,12 @@ class _Stream:
                 f"the stream passed {limit:,} characters (Policy.max_input_chars)",
                 [ErrorDetail(path="", kind="input_too_large", message=f"{self.received} > {limit} characters")],
             )
+        if self.start is not None and ">" in piece:
+            self._check_reasoning_closed(piece)
         if self.stalled:
             return None
         if self.start is None:
-            if not (self.undecided or _OPENER.search(piece)):
+            if not (self.dirty or self.undecided or _OPENER.search(piece)):
                 return None
             self.dirty = True
         elif self.partial_strings or _BOUNDARY.search(piece):
@@ -502,6 +506,34 @@ class _Stream:
             log.debug("partial update failed: %s: %s", type(exc).__name__, exc)
             self.stalled = True
             return None
+
+    def _check_reasoning_closed(self, piece: str) -> None:
+        """A reasoning block whose opening tag was never sent ("…draft {…} </think> {answer}") shows itself only
+        by its closing tag: when one arrives after the JSON we were following, that JSON was a draft — start over
+        after the tag. (The batch path reads such a block the same way.)"""
+        assert self.start is not None
+        need = len(piece) + _TAG_OVERLAP
+        tail: list[str] = []
+        have = 0
+        for p in reversed(self.pieces):
+            tail.append(p if have + len(p) <= need else p[len(p) - (need - have) :])
+            have += len(tail[-1])
+            if have >= need:
+                break
+        window = "".join(reversed(tail))
+        offset = self.received - len(window)
+        closes = [m for m in _REASONING_CLOSE.finditer(window) if offset + m.end() > self.start]
+        if not closes:
+            return
+        self.search_from = offset + closes[-1].end()
+        self.start = None
+        self.undecided = False
+        self.stalled = self.partial is None
+        self.dirty = True
+        self.shown = None
+        self.last_read = None
+        self.memo = {}
+        self.exact_ok = True
 
     # -- partials ---------------------------------------------------------------------------------------------
 
@@ -739,7 +771,7 @@ def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options
     the partial updates; errors raised by `chunks` itself propagate unchanged.
 
     Options: `partial_strings=True` shows strings while they are being written (numbers and literals always wait
-    until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 4.0, None to
+    until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 2.0, None to
     read at every boundary) bounds the characters re-read for partials to that multiple of the characters
     received; `correct_with=(llm, messages)` sends a final answer that does not parse through the correction loop
     (the streamed text counts as the model's first reply), with `correct_options` passed on to it.

@@ -231,6 +231,13 @@ def test_nothing_is_shown_while_reasoning_is_still_open() -> None:
     assert value(updates).title == "ok"
 
 
+def test_a_reasoning_block_without_its_opening_tag_is_left_behind_when_it_closes() -> None:
+    text = 'Drafting {"action": "answer", "title": "draft"} hmm.</think>\n{"action": "search", "title": "real"}'
+    updates = run(LENIENT, split(text, 5), Plan)
+    assert partials(updates)[-1]["title"] == "real"
+    assert value(updates) == Plan(action="search", title="real")
+
+
 def test_a_list_target_starts_at_the_bracket() -> None:
     text = 'Steps {as asked}:\n[{"tool": "a", "n": 1}, {"tool": "b", "n": 2}]'
     updates = run(LENIENT, split(text, 6), list[Step])
