@@ -242,3 +242,84 @@ def test_speed_measures_small_documents_quickly(tmp_path: Path) -> None:
     rows = json.loads((tmp_path / "speed.json").read_text())["rows"]
     assert rows[0]["size"] == 2048
     assert rows[0]["valid:ours"]["median"] > 0
+
+
+# -- the JSON Schema subset (in process: the translation itself) ----------------------------------------------------
+
+
+def schema_type(schema: dict[str, Any]) -> Any:
+    from resilient_parse.cli import model_from_json_schema
+
+    return model_from_json_schema(schema)
+
+
+def validate(schema: dict[str, Any], document: str) -> Any:
+    from pydantic import TypeAdapter
+
+    tp = schema_type(schema)
+    return TypeAdapter(tp).dump_python(TypeAdapter(tp).validate_json(document), mode="json", by_alias=True)
+
+
+def test_schema_nullable_via_any_of_accepts_null() -> None:
+    schema = {"type": "object", "properties": {"x": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}
+    assert validate(schema, '{"x": null}') == {"x": None}
+    assert validate(schema, '{"x": 3}') == {"x": 3}
+
+
+def test_schema_optional_property_without_default_may_be_absent_but_not_null() -> None:
+    from pydantic import ValidationError
+
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    assert validate(schema, "{}") == {"x": None}
+    with pytest.raises(ValidationError):
+        validate(schema, '{"x": null}')
+
+
+def test_schema_default_fills_a_missing_property() -> None:
+    schema = {"type": "object", "properties": {"units": {"type": "string", "default": "metric"}}}
+    assert validate(schema, "{}") == {"units": "metric"}
+
+
+def test_schema_additional_properties_false_forbids_extra_keys() -> None:
+    from pydantic import ValidationError
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    with pytest.raises(ValidationError):
+        validate(schema, '{"a": "x", "b": 1}')
+
+
+def test_schema_constraints_are_enforced() -> None:
+    from pydantic import ValidationError
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 5}}}
+    assert validate(schema, '{"n": 5}') == {"n": 5}
+    with pytest.raises(ValidationError):
+        validate(schema, '{"n": 6}')
+
+
+def test_schema_root_array_and_map_types() -> None:
+    assert validate({"type": "array", "items": {"type": "number"}}, "[1, 2.5]") == [1.0, 2.5]
+    assert validate({"type": "object", "additionalProperties": {"type": "integer"}}, '{"a": 1}') == {"a": 1}
+
+
+def test_schema_property_names_that_are_not_identifiers_keep_their_names() -> None:
+    schema = {"type": "object", "properties": {"first-name": {"type": "string"}, "class": {"type": "string"}}}
+    assert validate(schema, '{"first-name": "A", "class": "B"}') == {"first-name": "A", "class": "B"}
+
+
+def test_schema_recursive_ref_is_refused_clearly() -> None:
+    from resilient_parse.cli import SchemaError
+
+    schema = {
+        "$ref": "#/$defs/Node",
+        "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}},
+    }
+    with pytest.raises(SchemaError, match="recursive reference '#/\\$defs/Node' is not supported"):
+        schema_type(schema)
+
+
+def test_schema_remote_ref_is_refused_clearly() -> None:
+    from resilient_parse.cli import SchemaError
+
+    with pytest.raises(SchemaError, match="only local references into \\$defs"):
+        schema_type({"$ref": "https://example.com/schema.json"})
