@@ -53,6 +53,7 @@ _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
 _SQ_CLOSERS = frozenset(",:}]\n")
+_SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*)'(?=[ \t\r]*(?:[,:}\]\n]|$))")
 
 # parser states
 _VALUE = 0  # a value must come (top level, after ':' or after ',' in an array)
@@ -76,7 +77,7 @@ class SyntaxFailure(Exception):
         self.truncated = truncated
 
 
-@dataclass
+@dataclass(eq=False)
 class _Frame:
     is_object: bool
     key: str | None = None  # raw JSON text of the current key (decoded lazily for paths)
@@ -84,9 +85,14 @@ class _Frame:
     opened_at: int = 0
     last_comma: int = -1  # position in `out` of the comma just written, for trailing-comma removal
     last_comma_at: int = -1  # its offset in the input text
+    prefix: str = ""  # the JSON Pointer of this container, fixed when it opens
+    part_of: str | None = None  # the raw key `part` was decoded from
+    part: str = ""  # the current key as a pointer segment
 
 
 def _decode_key(raw: str) -> str:
+    if "\\" not in raw:
+        return raw[1:-1]
     try:
         value = json.loads(raw)
     except ValueError:
@@ -94,18 +100,25 @@ def _decode_key(raw: str) -> str:
     return value if isinstance(value, str) else raw
 
 
+def _segment(frame: _Frame) -> str | None:
+    """The pointer segment of the frame's current element, or None when it has none yet."""
+    if not frame.is_object:
+        return str(frame.index) if frame.index >= 0 else None
+    if frame.key is None:
+        return None
+    if frame.part_of is not frame.key:
+        frame.part = _decode_key(frame.key).replace("~", "~0").replace("/", "~1")
+        frame.part_of = frame.key
+    return frame.part
+
+
 def _path(stack: list[_Frame]) -> str:
-    parts: list[str] = []
-    for frame in stack:
-        if frame.is_object:
-            if frame.key is None:
-                break
-            parts.append(_decode_key(frame.key).replace("~", "~0").replace("/", "~1"))
-        else:
-            if frame.index < 0:
-                break
-            parts.append(str(frame.index))
-    return "".join("/" + p for p in parts)
+    """The JSON Pointer of the current position: the innermost container's, plus its current element."""
+    if not stack:
+        return ""
+    top = stack[-1]
+    segment = _segment(top)
+    return top.prefix if segment is None else f"{top.prefix}/{segment}"
 
 
 def _fix_string(token: str) -> tuple[str, list[str]]:
@@ -137,6 +150,9 @@ def _read_single_quoted(text: str, start: int) -> tuple[str, int] | None:
     """Read a single-quoted string as a token: the closing quote is the first unescaped `'` that is followed by
     structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay apostrophes. Returns the JSON
     string and the end offset, or None when no such closing quote exists."""
+    simple = _SQ_SIMPLE.match(text, start)
+    if simple is not None:  # no quote, backslash or control character inside: nothing to translate
+        return '"' + simple.group(1) + '"', simple.end()
     n = len(text)
     i = start + 1
     while True:
@@ -159,6 +175,9 @@ def _read_single_quoted(text: str, start: int) -> tuple[str, int] | None:
 
 
 def _single_to_json(body: str) -> str:
+    if "\\" not in body and '"' not in body:
+        fixed, _ = _fix_string('"' + body + '"')
+        return fixed
     out: list[str] = []
     i = 0
     n = len(body)
@@ -323,7 +342,7 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 begin_value(at)
                 if len(stack) >= max_depth:
                     raise fail(f"nesting deeper than {max_depth} levels", at, "too_deep")
-                stack.append(_Frame(is_object=tok == "{", opened_at=at))
+                stack.append(_Frame(is_object=tok == "{", opened_at=at, prefix=_path(stack)))
                 out.append(tok)
                 state = _KEY_OR_END if tok == "{" else _VALUE_OR_END
                 continue
@@ -414,17 +433,15 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
     if state in (_COLON, _VALUE) and stack[-1].is_object:
         raise fail("the output ends before this key's value", n, "truncated", truncated=True)
     if open_lists:
-        stack_copy = stack[: stack.index(open_lists[-1]) + 1]
-        where = _path(stack_copy[:-1]) if stack_copy else ""
         raise SyntaxFailure(
             "the output ends inside a list before its ']'; how many items were meant is unknown",
             n,
-            where,
+            open_lists[-1].prefix,
             "truncated",
             truncated=True,
         )
     if not allow_close:
-        raise SyntaxFailure("the output ends before its closing '}'", n, _path(stack[:-1]), "truncated", True)
+        raise SyntaxFailure("the output ends before its closing '}'", n, stack[-1].prefix, "truncated", True)
     top = stack[-1]
     if state == _KEY and top.last_comma >= 0:
         out[top.last_comma] = ""
