@@ -617,6 +617,9 @@ class _Stream:
             if any(e["type"] == "extra_forbidden" for e in exc.errors(include_url=False, include_context=False)):
                 self.exact_ok = False  # a key that needs aligning stays in the text for good
             return None
+        except TypeError:  # a Pydantic without partial validation (< 2.10): the slower path always
+            self.exact_ok = False
+            return None
         except ValueError:
             return None
 
@@ -684,10 +687,16 @@ class _Stream:
                 self.received += len(rest)
 
     def final_partial(self, value: Any) -> Any:
+        """The final object seen through the partial type: dumped by field name and read back by field name, so
+        aliases that differ between validation and serialisation cannot lose a field."""
         if self.partial is None:
             return None
         try:
-            return self.partial.adapter.validate_json(self.plan.adapter.dump_json(value, by_alias=True))
+            dumped = self.plan.adapter.dump_json(value, by_alias=False)
+            try:
+                return self.partial.exact.validate_json(dumped, by_alias=False, by_name=True)
+            except ValidationError:  # extra="allow" models dump their extras
+                return self.partial.adapter.validate_json(dumped, by_alias=False, by_name=True)
         except Exception:  # a target whose dump does not read back (custom serialisers): the last partial
             return self.shown
 

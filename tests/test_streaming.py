@@ -144,6 +144,14 @@ def test_final_update_carries_the_partial_view_of_the_final_object() -> None:
     }
 
 
+def test_final_partial_keeps_fields_whose_aliases_differ_by_direction() -> None:
+    class Renamed(BaseModel):
+        user: str = Field(validation_alias="u", serialization_alias="User")
+
+    final = run(LENIENT, ['{"u": "ada"}'], Renamed)[-1]
+    assert final.partial.user == "ada"
+
+
 def test_final_object_equals_batch_parse_of_messy_text() -> None:
     text = "Sure! Here it is:\n```json\n{'action': 'search', title: \"x\", \"steps\": [],}\n```\nAnything else?"
     final = run(LENIENT, split(text, 5), Plan)[-1]
