@@ -9,6 +9,8 @@ plan are not touched: every hook returns None for them.
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -125,9 +127,21 @@ class PlannerPlugin:
 
     def __init__(self, config: PlannerConfig | None = None) -> None:
         self.config = config if config is not None else PlannerConfig()
+        self._seen: weakref.WeakKeyDictionary[TypeView, bool] = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         return f"PlannerPlugin({self.config!r})"
+
+    def _has_plan(self, view: TypeView) -> bool:
+        """`contains_plan`, remembered per schema view: hooks ask on every call for every target."""
+        try:
+            return self._seen[view]
+        except (KeyError, TypeError):
+            pass
+        found = contains_plan(view)
+        with contextlib.suppress(TypeError):
+            self._seen[view] = found
+        return found
 
     @property
     def plan_model(self) -> type[TaskPlan]:
@@ -146,7 +160,7 @@ class PlannerPlugin:
 
     @hookimpl
     def rp_semantic_validators(self, target: Any, ctx: CallContext) -> list[Any] | None:
-        if not contains_plan(ctx.schema):
+        if not self._has_plan(ctx.schema):
             return None
         return [self.validate]
 
@@ -154,7 +168,7 @@ class PlannerPlugin:
     def rp_coerce_value(
         self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
     ) -> Coercion | None:
-        if not self.config.repair_references or not path:
+        if not self.config.repair_references or not path or not self._has_plan(ctx.schema):
             return None
         where = locate_field(ctx.schema, path)
         if where is None:
@@ -170,7 +184,7 @@ class PlannerPlugin:
 
     @hookimpl
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
-        if not contains_plan(ctx.schema):
+        if not self._has_plan(ctx.schema):
             return None
         return plan_feedback(failure, candidate, ctx.target, self.config)
 

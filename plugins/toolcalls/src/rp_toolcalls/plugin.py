@@ -8,8 +8,10 @@ The entry point registers `default_plugin` (no registry: format recognition only
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import weakref
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -35,6 +37,7 @@ def _is_call_model(view: TypeView) -> bool:
 
 
 def contains_tool_call(view: TypeView) -> bool:
+    """Whether a target's schema view holds a `ToolCall` anywhere."""
     return any(_is_call_model(v) for v in iter_views(view))
 
 
@@ -77,9 +80,21 @@ class ToolCallsPlugin:
         self.registry = registry
         self._loaders: dict[Policy, Parser] = {}
         self._lock = threading.Lock()
+        self._seen: weakref.WeakKeyDictionary[TypeView, bool] = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         return f"ToolCallsPlugin(tools={self.registry.names if self.registry else None!r})"
+
+    def _has_call(self, view: TypeView) -> bool:
+        """`contains_tool_call`, remembered per schema view: hooks ask on every call for every target."""
+        try:
+            return self._seen[view]
+        except (KeyError, TypeError):
+            pass
+        found = contains_tool_call(view)
+        with contextlib.suppress(TypeError):
+            self._seen[view] = found
+        return found
 
     def _loader(self, policy: Policy) -> Parser:
         """A plain parser (no entry points, so no recursion into this plugin) for reading embedded JSON."""
@@ -93,7 +108,7 @@ class ToolCallsPlugin:
 
     @hookimpl
     def rp_extract_candidates(self, text: str, ctx: CallContext) -> list[Candidate] | None:
-        if not contains_tool_call(ctx.schema):
+        if not self._has_call(ctx.schema):
             return None
         loader = self._loader(ctx.policy)
         calls = [c for c in extract_calls(text, loader) if c.error is None and isinstance(c.name, str)]
@@ -135,7 +150,7 @@ class ToolCallsPlugin:
     def rp_coerce_value(
         self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
     ) -> Coercion | None:
-        if self.registry is None or field is None or field.name != "name" or not path.endswith("/name"):
+        if self.registry is None or field is None or field.name != "name" or not self._has_call(ctx.schema):
             return None
         if not _parent_is_call(ctx.schema, path):
             return None
@@ -147,7 +162,7 @@ class ToolCallsPlugin:
 
     @hookimpl
     def rp_semantic_validators(self, target: Any, ctx: CallContext) -> list[Any] | None:
-        if self.registry is None or not contains_tool_call(ctx.schema):
+        if self.registry is None or not self._has_call(ctx.schema):
             return None
         return [self.validate]
 
@@ -172,7 +187,7 @@ class ToolCallsPlugin:
 
     @hookimpl
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
-        if self.registry is None or not contains_tool_call(ctx.schema):
+        if self.registry is None or not self._has_call(ctx.schema):
             return None
         text = format_feedback(failure, candidate, ctx.target)
         head, sep, last = text.rpartition("\n\n")
