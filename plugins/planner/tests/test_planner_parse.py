@@ -77,6 +77,27 @@ def test_step_references_written_another_way_are_repaired_and_recorded() -> None
     assert not result.lossless
 
 
+@pytest.mark.parametrize(
+    ("written", "ids"), [("S1, S2", ["S1", "S2"]), ("s1 and step 2", ["S1", "S2"]), ("none", []), ("S2", ["S2"])]
+)
+def test_a_dependency_list_written_as_one_string_is_read_as_ids(written: str, ids: list[str]) -> None:
+    steps = [
+        {"id": "S1", "title": "a"},
+        {"id": "S2", "title": "b"},
+        {"id": "S3", "title": "c", "dependencies": written},
+    ]
+    result = Parser().parse_result(json.dumps({"objective": "o", "steps": steps}), TaskPlan)
+    assert result.value.steps[2].dependencies == ids
+    assert [(r.kind, r.path, r.after) for r in result.repairs] == [("semantic_fix", "/steps/2/dependencies", ids)]
+
+
+def test_a_dependency_string_that_is_not_all_step_references_is_not_split() -> None:
+    steps = [{"id": "S1", "title": "a"}, {"id": "S2", "title": "b", "dependencies": "S1 and the budget approval"}]
+    with pytest.raises(ParseError) as info:
+        Parser().parse(json.dumps({"objective": "o", "steps": steps}), TaskPlan)
+    assert info.value.errors[0]["path"].startswith("/steps/1/dependencies")
+
+
 def test_a_repaired_reference_to_a_step_that_does_not_exist_is_still_an_error() -> None:
     text = (
         '{"objective": "o", "steps": [{"id": "S1", "title": "a"}, {"id": "S2", "title": "b", "dependencies": ["s7"]}]}'

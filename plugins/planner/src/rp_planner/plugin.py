@@ -32,7 +32,7 @@ from resilient_parse.schema import (
 from rp_planner.checks import check_plan
 from rp_planner.config import PlannerConfig
 from rp_planner.models import PlanStep, TaskPlan, plan_model
-from rp_planner.references import match_tool, near_tools, normalise_step_ref
+from rp_planner.references import match_tool, near_tools, normalise_step_ref, split_step_refs
 
 PLUGIN_NAME = "planner"
 REPAIR_KIND = "semantic_fix"
@@ -178,6 +178,8 @@ class PlannerPlugin:
             return None
         if (name == "id" and depth == 0) or (name == "dependencies" and depth == 1):
             return self._step_ref(value, path, ctx)
+        if name == "dependencies" and depth == 0 and isinstance(value, str):
+            return self._step_refs(value, path, ctx)
         if name == "tool" and depth == 0:
             return self._tool(value, expected, path, ctx)
         return None
@@ -200,6 +202,15 @@ class PlannerPlugin:
             value=canonical,
             repairs=(Repair.make(REPAIR_KIND, path, value, canonical, confidence=confidence, note=note),),
         )
+
+    def _step_refs(self, value: str, path: str, ctx: CallContext) -> Coercion | None:
+        found = split_step_refs(value)
+        if found is None or not ctx.policy.allows(REPAIR_KIND):
+            return None
+        ids, confidence = found
+        note = f"read the dependency list written as {value!r} as {ids}"
+        repair = Repair.make(REPAIR_KIND, path, value, ids, confidence=confidence, note=note)
+        return Coercion(value=ids, repairs=(repair,))
 
     def _tool(self, value: Any, expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
         allowed = _choices(expected) or tuple(sorted(self.config.tools or ()))

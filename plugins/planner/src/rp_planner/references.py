@@ -11,6 +11,8 @@ from rapidfuzz.distance import OSA
 
 _STEP_REF = re.compile(r"^\s*(?:s|step)\s*[-_#.:]?\s*0*([1-9][0-9]*)\s*$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"^\s*#?0*([1-9][0-9]*)\s*$")
+_LIST_SEPARATORS = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
+_NOTHING = frozenset({"", "none", "n/a", "na", "-", "nothing", "no dependencies"})
 
 
 def normalise_step_ref(value: object) -> tuple[str, float] | None:
@@ -52,3 +54,22 @@ def near_tools(name: str, tools: Iterable[str]) -> list[str]:
     """All tools within one edit of `name` (case-insensitive), for error messages about ambiguity."""
     folded = name.casefold().strip()
     return sorted(t for t in tools if OSA.distance(folded, t.casefold(), score_cutoff=1) <= 1)
+
+
+def split_step_refs(value: str) -> tuple[list[str], float] | None:
+    """A dependency list written as one string — "S1, S2", "s1 and step 3", "none" — as canonical ids, or None
+    when any part is not a step reference."""
+    if value.strip().casefold() in _NOTHING:
+        return [], 0.9
+    ids: list[str] = []
+    confidence = 1.0
+    for part in _LIST_SEPARATORS.split(value.strip()):
+        if re.fullmatch(r"S[1-9][0-9]*", part):
+            ids.append(part)
+            continue
+        found = normalise_step_ref(part)
+        if found is None:
+            return None
+        ids.append(found[0])
+        confidence = min(confidence, found[1])
+    return ids, confidence * 0.95
