@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from resilient_parse.stages.extract import (
     TIER_REASONING,
@@ -310,3 +312,10 @@ def test_reasoning_tag_after_json_with_tag_text_still_counts() -> None:
         ('{"note": "<think>"} is a draft</think>', True),
         ('{"a": 1}', False),
     ]
+
+
+@given(st.text(alphabet=list("{}[]\"'`~<>/thinkg \n:,ab\\｛｝"), max_size=80))
+def test_candidates_are_pieces_of_the_text(text: str) -> None:
+    for cand in extract_candidates(text, 16):
+        assert cand.text == text[cand.start : cand.end].strip() or text[cand.start : cand.end].lstrip() == cand.text
+        assert cand.text[:1] in "{[｛［"

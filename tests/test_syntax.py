@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from resilient_parse import Parser, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.context import CallContext
@@ -303,3 +305,37 @@ def test_hostile_text_stays_linear(text: str) -> None:
     with contextlib.suppress(SyntaxFailure):
         repair_syntax(text, allow_close=True, max_depth=64)
     assert time.perf_counter() - started < 5.0
+
+
+# -- properties --------------------------------------------------------------------------------------------------
+
+JSONISH = st.text(alphabet=list("{}[]:,\"'\\ \n\tabTrueFalsNn0123456789.-+/*#｛｝：，“”\ufeff\u00a0"), max_size=60)
+
+
+@given(JSONISH)
+def test_the_tokenizer_writes_json_or_fails_with_a_syntax_failure(text: str) -> None:
+    for allow_close in (False, True):
+        try:
+            out, repairs = repair_syntax(text, allow_close=allow_close, max_depth=64)
+        except SyntaxFailure as f:
+            assert f.path == "" or f.path.startswith("/")
+            assert 0 <= f.offset <= len(text)
+            continue
+        json.loads(out)
+        for r in repairs:
+            assert r.path == "" or r.path.startswith("/")
+            assert r.offset is not None and 0 <= r.offset <= len(text)
+            assert r.lossless or (allow_close and r.kind == "close_truncated")
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda c: st.lists(c) | st.dictionaries(st.text(max_size=5), c),
+        max_leaves=12,
+    )
+)
+def test_the_tokenizer_reads_valid_json_unchanged(tree: Any) -> None:
+    out, repairs = repair_syntax(json.dumps(tree), allow_close=False, max_depth=64)
+    assert json.loads(out) == tree
+    assert repairs == []
