@@ -41,7 +41,7 @@ from typing_extensions import is_typeddict
 from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
-from resilient_parse.schema import AnyView, DictView, ListView, ModelView, TupleView, TypeView
+from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.stages.extract import REASONING_TAGS, find_fences, split_reasoning
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ _BOUNDARY = re.compile(r'[",}\]]')
 _OPENER = re.compile(r"[{\[]")
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
-_IN_PROGRESS = "\x00rp-string-in-progress\x00"
 _REASONING_CLOSE = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _TAG_OVERLAP = 32
 _SLACK_CHARS = 32_768
@@ -309,6 +308,39 @@ def _rightmost(tree: Any) -> tuple[Any, Any, Any]:
             parent, node = node, node[-1]
         else:
             return parent, key, node
+
+
+def _wants_text(view: TypeView, path: Sequence[Any]) -> bool:
+    """Whether the value at `path` (keys as written) is a `str` (or Any) for the target — for every union member
+    the path can lead through. A key the schema does not know answers no."""
+    if not path:
+        if isinstance(view, UnionView):
+            return all(_wants_text(o, path) for o in view.options)
+        return isinstance(view, AnyView) or (isinstance(view, ScalarView) and view.py_type is str)
+    part, rest = path[0], path[1:]
+    if isinstance(view, AnyView):
+        return True
+    if isinstance(view, UnionView):
+        routes = [o for o in view.options if _leads(o, part)]
+        return bool(routes) and all(_wants_text(o, path) for o in routes)
+    if isinstance(view, ModelView) and isinstance(part, str):
+        fv = view.field_for_key(part)
+        return fv is not None and _wants_text(fv.type, rest)
+    if isinstance(view, ListView) and isinstance(part, int):
+        return _wants_text(view.item, rest)
+    if isinstance(view, TupleView) and isinstance(part, int):
+        return part < len(view.items) and _wants_text(view.items[part], rest)
+    if isinstance(view, DictView) and isinstance(part, str):
+        return _wants_text(view.value, rest)
+    return False
+
+
+def _leads(view: TypeView, part: Any) -> bool:
+    if isinstance(view, ModelView):
+        return isinstance(part, str) and part in view.key_to_field
+    if isinstance(view, DictView):
+        return isinstance(part, str)
+    return isinstance(view, ListView | TupleView | AnyView) and isinstance(part, int)
 
 
 def _remove(tree: Any, loc: Sequence[Any]) -> bool:
@@ -583,7 +615,7 @@ class _Stream:
             doc = self._doc(text)
             self.spent += len(doc)
             self.reads += 1
-            if self.exact_ok:
+            if self.exact_ok and not self.partial_strings:
                 shown = self._exact(doc)
                 if shown is not None:
                     return self._offer(shown)
@@ -598,14 +630,37 @@ class _Stream:
                     self.stalled = True
                     if not before:
                         return None
-                    tree = before
+                    tree, doc = before, doc[:offset]
                     break
                 # not JSON after all ("[see below]"): look further on
                 self.search_from = self.start + 1
                 self.start = None
         if not isinstance(tree, dict | list):
             return None
+        if self.partial_strings:
+            self._hide_unfinished_string(tree, doc)
         return self._shape(tree)
+
+    def _hide_unfinished_string(self, tree: Any, doc: str) -> None:
+        """A string still being written is shown only where the target wants a `str`: a half-written "12" must
+        not become the int 1, nor "sea" the choice "search". Anywhere else it waits until it is complete."""
+        path: list[Any] = []
+        parent: Any = None
+        key: Any = None
+        node = tree
+        while isinstance(node, dict | list) and node:
+            key = next(reversed(node)) if isinstance(node, dict) else len(node) - 1
+            parent, node = node, node[key]
+            path.append(key)
+        if parent is None or not isinstance(node, str) or _wants_text(self.plan.view, path):
+            return
+        finished: Any = from_json(doc, allow_partial=True)  # drops a string that has not closed
+        for part in path:
+            try:
+                finished = finished[part]
+            except (KeyError, IndexError, TypeError):
+                del parent[key]
+                return
 
     def _exact(self, doc: str) -> Any:
         """The partial object straight from the text when every key is a field's and every value fits — nothing
@@ -631,24 +686,20 @@ class _Stream:
 
     def _shape(self, tree: Any) -> StreamUpdate[Any] | None:
         """Align keys and coerce values with the core's conformer and the plugin hooks, then validate."""
+        assert self.partial is not None
         fingerprint = _fingerprint(tree)
         if fingerprint == self.last_read:
             return None
         self.last_read = fingerprint
-        in_progress: str | None = None
-        if self.partial_strings:
-            parent, key, leaf = _rightmost(tree)
-            if parent is not None and isinstance(leaf, str):
-                # coercion hooks must not see a half-written string ("sea" is not yet "search")
-                in_progress, parent[key] = leaf, _IN_PROGRESS
+        if self.exact_ok and self.partial_strings:
+            try:
+                return self._offer(self.partial.exact.validate_python(tree))
+            except ValidationError:
+                pass
         conformer = _ListMemoConformer(
             self.memo, self.ctx, self.parser.host.propose_key_mappings, self.parser.host.coerce_value
         )
         shaped = conformer.run(tree, self.plan.view).tree
-        if in_progress is not None:
-            parent, key, leaf = _rightmost(shaped)
-            if parent is not None and leaf == _IN_PROGRESS:
-                parent[key] = in_progress
         shown = self._validate(shaped)
         return None if shown is None else self._offer(shown)
 

@@ -201,6 +201,12 @@ def test_half_written_choice_is_never_guessed_even_with_partial_strings() -> Non
     assert actions == [None, "search"] or actions == ["search"]
 
 
+def test_a_half_written_string_is_not_read_as_a_number() -> None:
+    chunks = ['{"action": "answer", "title": "t", "steps": [{"tool": "a", "n": "1', '2"}]}']
+    shown = partials(run(LENIENT, chunks, Plan, partial_strings=True))
+    assert [s["steps"] for s in shown] == [[{"tool": "a", "n": None}], [{"tool": "a", "n": 12}]]
+
+
 def test_escapes_split_across_chunks() -> None:
     chunks = ['{"action": "answer", "title": "a\\', 'u00e9\\"b', '", "done": true}']
     final = run(LENIENT, chunks, Plan, partial_strings=True)
@@ -529,6 +535,26 @@ def test_one_character_at_a_time_never_takes_anything_back(doc: tuple[str, list[
     assert updates[-1].value == LENIENT.parse(text, Plan)
     shown = partials(updates)
     assert all(consistent(a, b, strings=partial_strings) for a, b in itertools.pairwise(shown))
+
+
+_tree: st.SearchStrategy[dict[str, Any]] = st.recursive(
+    st.fixed_dictionaries({"label": _text}, optional={"color": st.sampled_from(["red", "green", None])}),
+    lambda kids: st.fixed_dictionaries(
+        {"label": _text, "children": st.lists(kids, max_size=3)}, optional={"color": st.sampled_from(["red"])}
+    ),
+    max_leaves=8,
+)
+
+
+@given(_tree, st.data(), st.booleans())
+def test_recursive_targets_stream_consistently(tree: dict[str, Any], data: st.DataObject, strings: bool) -> None:
+    text = json.dumps(tree, indent=data.draw(st.sampled_from([None, 2])))
+    size = data.draw(st.integers(1, 9))
+    updates = run(LENIENT, split(text, size), Tree, partial_strings=strings, reparse_budget=None)
+    expected = LENIENT.parse(text, Tree)
+    assert value(updates) == expected
+    for shown in partials(updates):
+        assert consistent(shown, expected.model_dump(mode="json"), strings=strings)
 
 
 @given(documents(), st.booleans())
