@@ -863,6 +863,26 @@ CASES: list[Case] = [
         Err(SchemaMismatchError, "float_parsing", "/0/price"),
         Ok([WIDGET], ("number_from_string",)),
     ),
+    Case(
+        "wait-the-correct-json-is",
+        '{"name": "Bob", "age": 13}\n\nWait, I made a mistake reading the age. The correct JSON is:\n'
+        '{"name": "Bob", "age": 30}',
+        Person,
+        Ok(BOB),
+    ),
+    Case(
+        "corrected-beside-previous",
+        '```json\n{"name": "Bob", "age": 13}\n```\nI corrected the age from the previous answer:\n'
+        '```json\n{"name": "Bob", "age": 30}\n```',
+        Person,
+        Ok(BOB),
+    ),
+    Case(
+        "judgement-words-alone-are-ambiguous",
+        '{"name": "Bob", "age": 13}\nOops, the previous JSON was invalid. Here it is again:\n{"name": "Bob", "age": 30}',
+        Person,
+        Err(AmbiguousMatchError, "ambiguous_candidates"),
+    ),
     # --- everything at once -----------------------------------------------------------------------------------
     Case(
         "kitchen-sink-mistral",

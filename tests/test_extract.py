@@ -319,3 +319,25 @@ def test_candidates_are_pieces_of_the_text(text: str) -> None:
     for cand in extract_candidates(text, 16):
         assert cand.text == text[cand.start : cand.end].strip() or text[cand.start : cand.end].lstrip() == cand.text
         assert cand.text[:1] in "{[｛［"
+
+
+def tiers(text: str) -> list[int]:
+    return [c.tier for c in sorted(extract_candidates(text, 16), key=lambda c: c.start) if c.source == "span"]
+
+
+def test_a_correction_word_promotes_even_beside_a_judgement_word() -> None:
+    assert tiers('{"a": 0}\nI corrected the age from the previous answer: {"a": 1}') == [0, 1]
+
+
+def test_the_correct_json_is_promoted() -> None:
+    assert tiers('{"a": 0}\nWait, I made a mistake. The correct JSON is:\n{"a": 1}') == [0, 1]
+
+
+def test_judgement_words_alone_designate_nothing() -> None:
+    # "the previous one was invalid: {…}" points at the second, "Wrong: {…}" at the first — either is a guess
+    assert tiers('{"a": 0}\nOops, the previous JSON was invalid. Here it is again:\n{"a": 1}') == [0, 0]
+    assert tiers('Wrong: {"a": 0}\nOther: {"a": 1}') == [0, 0]
+
+
+def test_an_example_word_outweighs_a_correction_word() -> None:
+    assert tiers('Here is an example of the final format: {"a": 0}\nAnswer: {"a": 1}') == [-1, 0]

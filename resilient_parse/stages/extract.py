@@ -42,12 +42,15 @@ _CLOSERS = frozenset("}]\uff5d\uff3d")
 _JSON_START = re.compile(
     r"""\s*(?:[{\[\]}"'\u201c\uff5b\uff3b\-0-9]|[A-Za-z_$][\w$]*\s*[:\uff1a]|true\b|false\b|null\b)"""
 )
-_DESIGNATE_UP = re.compile(
-    r"\b(final|corrected|correction|updated|revised|fixed|actual|actually|real)\b", re.IGNORECASE
+# Words just before a candidate that say what it is. An example/draft word labels the candidate itself and wins;
+# a correction word ("corrected", "final", "correct") promotes it even when the same sentence mentions what was
+# wrong ("I corrected the previous answer:"). Judgement words alone ("wrong", "previous", "invalid") are neutral:
+# "Wrong: {…}" labels the candidate after it, "the previous one was wrong: {…}" the one before — a guess either way.
+_DESIGNATE_EXAMPLE = re.compile(
+    r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder)\b", re.IGNORECASE
 )
-_DESIGNATE_DOWN = re.compile(
-    r"\b(for example|example|e\.g|for instance|sample|template|wrong|incorrect|invalid|draft|previous|old)\b",
-    re.IGNORECASE,
+_DESIGNATE_UP = re.compile(
+    r"\b(?:final|corrected|correction|correct|updated|revised|fixed|fix|actual|actually|real)\b", re.IGNORECASE
 )
 _CONTEXT_CHARS = 120
 _PRESELECT_FACTOR = 8
@@ -234,12 +237,10 @@ def _tier(text: str, start: int, floor: int, reasoning: bool) -> int:
     "for example: {…}" does not also demote the answer that follows the example."""
     window = text[max(floor, start - _CONTEXT_CHARS) : start]
     tier = TIER_REASONING if reasoning else 0
-    last_up = max((m.end() for m in _DESIGNATE_UP.finditer(window)), default=-1)
-    last_down = max((m.end() for m in _DESIGNATE_DOWN.finditer(window)), default=-1)
-    if last_up > last_down:
-        tier += 1
-    elif last_down > last_up:
+    if _DESIGNATE_EXAMPLE.search(window):
         tier -= 1
+    elif _DESIGNATE_UP.search(window):
+        tier += 1
     return tier
 
 
