@@ -13,10 +13,20 @@ written is left out; keys are aligned and values coerced by the same `Conformer`
 (a streamed `Action` key shows up as `action`); the result is validated against the partial model, and whatever
 does not validate yet is left out rather than failing the update.
 
+When every key is a field's and every value fits, the partial is validated straight from the text in Rust (the
+streaming twin of the batch fast path); only otherwise is a Python tree built and walked, and list items already
+walked on an earlier read are not walked again.
+
 Cost: the text is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read,
 and the characters re-read for partials are kept within `reparse_budget` times the characters received (plus a
 small allowance), so total work stays linear in the final size however fine the chunks are; updates on big
-documents get further apart instead of the stream getting slower.
+documents get further apart instead of the stream getting slower. `benchmarks/bench_streaming.py` measures it.
+
+Limits, by design: partials follow the first JSON value that starts in the answer (the final object follows the
+batch rules for several candidates); a syntax error pydantic-core cannot read (a trailing comma, single quotes)
+pauses the partials — the final parse still repairs it; partials are checked against types, not against field
+constraints or your validators, and discriminated unions are matched by shape until the final validation; the
+correction loop's re-asks (`correct_with`) are not streamed, only their result.
 """
 
 from __future__ import annotations
@@ -444,8 +454,13 @@ class _Stream:
             isinstance(reparse_budget, bool) or not isinstance(reparse_budget, int | float) or reparse_budget <= 0
         ):
             raise ConfigurationError(f"reparse_budget must be a positive number or None, not {reparse_budget!r}")
-        if correct_with is not None and (not isinstance(correct_with, tuple) or len(correct_with) != 2):
-            raise ConfigurationError("correct_with must be a (llm, messages) pair")
+        if correct_with is not None:
+            if not isinstance(correct_with, tuple) or len(correct_with) != 2:
+                raise ConfigurationError("correct_with must be a (llm, messages) pair")
+            try:
+                import resilient_parse.correction.loop  # noqa: F401 - fail now, not after the whole stream
+            except ImportError as exc:
+                raise ConfigurationError(f"correct_with needs the correction loop, which did not load: {exc}") from exc
         self.parser = parser
         self.target = target
         self.plan = parser.plan(target)
@@ -763,20 +778,17 @@ class _Stream:
             received=self.received,
         )
 
-    def correction_call(self) -> tuple[Any, dict[str, Any]]:
-        """The correction loop's arguments: the streamed answer is replayed as the model's first reply."""
+    def correction_args(self) -> tuple[_Replay, Sequence[Mapping[str, Any]], dict[str, Any]]:
+        """The correction loop's arguments: the streamed answer is replayed as the model's first reply, so the
+        loop parses it like any answer and re-asks the model only when it does not parse."""
         from resilient_parse.correction.adapters import as_adapter
 
         assert self.correct_with is not None
+        self._tail()
         llm, messages = self.correct_with
-        replay = _Replay(self.text(), as_adapter(llm))
-        options = {
-            "parser": self.parser,
-            "aliases": self.aliases,
-            "validators": self.validators,
-            **self.correct_options,
-        }
-        return (replay, messages), options
+        options = {"parser": self.parser, "aliases": self.aliases, "validators": self.validators}
+        options.update(self.correct_options)
+        return _Replay(self.text(), as_adapter(llm)), messages, options
 
     def finish_corrected(self, outcome: Any) -> StreamUpdate[Any]:
         from resilient_parse.parser import ParseResult
@@ -852,9 +864,8 @@ def _run(state: _Stream, chunks: Iterable[str | bytes]) -> Iterator[StreamUpdate
         return
     from resilient_parse.correction.loop import correct_result
 
-    state._tail()
-    args, options = state.correction_call()
-    yield state.finish_corrected(correct_result(args[0], args[1], state.target, **options))
+    replay, messages, options = state.correction_args()
+    yield state.finish_corrected(correct_result(replay, messages, state.target, **options))
 
 
 def astream(
@@ -877,9 +888,8 @@ async def _arun(state: _Stream, chunks: AsyncIterable[str | bytes]) -> AsyncIter
         return
     from resilient_parse.correction.loop import acorrect_result
 
-    state._tail()
-    args, options = state.correction_call()
-    yield state.finish_corrected(await acorrect_result(args[0], args[1], state.target, **options))
+    replay, messages, options = state.correction_args()
+    yield state.finish_corrected(await acorrect_result(replay, messages, state.target, **options))
 
 
 __all__ = ["StreamUpdate", "astream", "partial_type", "stream"]

@@ -455,6 +455,18 @@ def test_correct_with_re_asks_the_model_when_the_streamed_answer_is_wrong() -> N
     assert messages == [{"role": "user", "content": "plan it"}]
 
 
+def test_async_correct_with_awaits_an_async_model() -> None:
+    async def llm(messages: list[dict[str, str]]) -> str:
+        await asyncio.sleep(0)
+        return '{"action": "search", "title": "fixed"}'
+
+    async def collect() -> list[StreamUpdate[Any]]:
+        chunks = agen(['{"action": "dance", ', '"title": "t"}'])
+        return [u async for u in LENIENT.astream(chunks, Plan, correct_with=(llm, [{"role": "user", "content": "x"}]))]
+
+    assert value(asyncio.run(collect())) == Plan(action="search", title="fixed")
+
+
 def test_correct_with_does_not_call_the_model_when_the_answer_parses() -> None:
     def llm(messages: list[dict[str, str]]) -> str:
         raise AssertionError("the streamed answer was fine")
