@@ -879,7 +879,8 @@ CASES: list[Case] = [
     ),
     Case(
         "judgement-words-alone-are-ambiguous",
-        '{"name": "Bob", "age": 13}\nOops, the previous JSON was invalid. Here it is again:\n{"name": "Bob", "age": 30}',
+        '{"name": "Bob", "age": 13}\nOops, the previous JSON was invalid. Here it is again:\n'
+        '{"name": "Bob", "age": 30}',
         Person,
         Err(AmbiguousMatchError, "ambiguous_candidates"),
     ),
