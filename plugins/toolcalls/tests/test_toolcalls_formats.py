@@ -131,3 +131,17 @@ def test_python_call_reads_literals_and_never_evaluates() -> None:
     assert python_call('search.call(q="x", n=3)') == ("search", {"q": "x", "n": 3})
     assert python_call('search(q=__import__("os").system("echo hi"))') is None
     assert python_call("search(1, 2)") is None
+
+
+def test_braces_in_prose_are_not_a_broken_call() -> None:
+    assert found("Use a set like {1, 2 or a dict {'a': 1 to group them.") == []
+
+
+def test_a_broken_value_that_looks_like_a_call_is_reported() -> None:
+    calls = extract_calls('{"tool": "search", "args": {"q": "x" "y"', Parser(mode="strict", entrypoints=False))
+    assert len(calls) == 1 and calls[0].error is not None
+
+
+def test_hostile_nesting_is_refused_quickly() -> None:
+    calls = extract_calls('{"tool": ' + "[" * 100_000, PARSER)
+    assert len(calls) == 1 and "nested too deeply" in (calls[0].error or "")

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from resilient_parse import ParseError, Parser, Repair
+from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 ARGUMENT_KEYS = (
@@ -36,8 +36,13 @@ ARGUMENT_KEYS = (
     "kwargs",
     "inputs",
 )
+MAX_JSON_VALUES = 256
+"""At most this many top-level JSON values are examined per output (hostile input stays linear)."""
 _STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
 
+_LOOKS_LIKE_CALL = re.compile(
+    r"""["']?(?:tool|action|name|function|tool_name|function_name|tool_calls|function_call)["']?\s*:"""
+)
 _REASONING = re.compile(r"<(think|thinking|reasoning|scratchpad)\b[^>]*>.*?(?:</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _HERMES = re.compile(r"<(tool_call|function_call|tool_use)>\s*(.*?)\s*(?:</\1\s*>|(?=<\1>)|$)", re.DOTALL)
 _MISTRAL = re.compile(r"\[TOOL_CALLS\]")
@@ -86,10 +91,35 @@ def load_json(text: str, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
     """Read one JSON value, repairing it as far as the parser's policy allows. Raises ParseError."""
     try:
         return json.loads(text), ()
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
+    if nesting_depth(text) > parser.policy.max_depth:  # refuse before the repair machinery spends time on it
+        detail = ErrorDetail("", "too_deep", f"nested deeper than {parser.policy.max_depth} levels")
+        raise UnrecoverableSyntaxError("the JSON is nested too deeply to read", [detail])
     result = parser.parse_result(text, Any)
     return result.value, result.repairs
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest `{`/`[` nesting in `text`, outside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "}]":
+            depth -= 1
+    return deepest
 
 
 def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
@@ -175,6 +205,8 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
     try:
         value, repairs = load_json(body, parser)
     except ParseError as exc:
+        if fmt == "json" and not _LOOKS_LIKE_CALL.search(body[:2000]):
+            return []  # broken JSON (or braces in prose) that does not even look like a call is not one
         return [RawCall(None, None, fmt, None, offset, (), f"the {fmt} tool call is not readable JSON: {exc.message}")]
     calls = calls_in_value(value, fmt, offset, repairs)
     if not calls and fmt != "json":
@@ -309,8 +341,11 @@ def _strip_fence(text: str) -> str:
 
 
 def _plain_json(text: str, found: _Found, parser: Parser) -> None:
-    for s, e in json_spans(text):
-        if found.is_taken(s):
+    others = _Found(taken=list(found.taken))  # spans never overlap each other: check only the other formats
+    for count, (s, e) in enumerate(json_spans(text)):
+        if count >= MAX_JSON_VALUES:
+            break
+        if others.is_taken(s):
             continue
         found.take(s, e)
         found.calls.extend(_json_calls(text[s:e], "json", s, parser))
