@@ -479,6 +479,7 @@ class _Stream:
             log.warning("no partial view of %r: %s: %s", target, type(exc).__name__, exc)
             self.partial = None
         self.decoder: codecs.IncrementalDecoder | None = None
+        self.limit = parser.policy.max_input_chars
         self.pieces: list[str] = []
         self.received = 0
         self.start: int | None = None
@@ -520,13 +521,13 @@ class _Stream:
         return self.pieces[0]
 
     def feed(self, chunk: Any) -> StreamUpdate[Any] | None:
-        piece = self._decode(chunk)
+        piece = chunk if type(chunk) is str else self._decode(chunk)
         if not piece:
             return None
         self.pieces.append(piece)
         self.received += len(piece)
-        limit = self.parser.policy.max_input_chars
-        if self.received > limit:
+        if self.received > self.limit:
+            limit = self.limit
             raise InputTooLargeError(
                 f"the stream passed {limit:,} characters (Policy.max_input_chars)",
                 [ErrorDetail(path="", kind="input_too_large", message=f"{self.received} > {limit} characters")],
