@@ -17,10 +17,11 @@ When every key is a field's and every value fits, the partial is validated strai
 streaming twin of the batch fast path); only otherwise is a Python tree built and walked, and list items already
 walked on an earlier read are not walked again.
 
-Cost: the text is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read,
-and the characters re-read for partials are kept within `reparse_budget` times the characters received (plus a
-small allowance), so total work stays linear in the final size however fine the chunks are; updates on big
-documents get further apart instead of the stream getting slower. `benchmarks/bench_streaming.py` measures it.
+Cost: the text is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
+An answer of up to 4 KiB is re-read at every boundary (microseconds each); beyond that, the characters re-read are
+kept within `reparse_budget` times the characters received, so total work stays linear in the final size however
+fine the chunks are — updates on big documents get further apart instead of the stream getting slower.
+`benchmarks/bench_streaming.py` measures it.
 
 Limits, by design: partials follow the first JSON value that starts in the answer (the final object follows the
 batch rules for several candidates); a syntax error pydantic-core cannot read (a trailing comma, single quotes)
@@ -66,7 +67,7 @@ _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
 _REASONING_CLOSE = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _TAG_OVERLAP = 32
-_SLACK_CHARS = 32_768
+_FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
 _MAX_DROP_ROUNDS = 4
 
 
@@ -546,7 +547,7 @@ class _Stream:
             return None
         if self.budget is not None and self.start is not None:
             pending = self.received - self.start
-            if self.spent + pending > self.budget * self.received + _SLACK_CHARS:
+            if pending > _FREE_CHARS and self.spent + pending > self.budget * self.received:
                 return None
         try:
             return self._update()
@@ -629,7 +630,8 @@ class _Stream:
                 if self.start is None:
                     return None
             doc = self._doc(text)
-            self.spent += len(doc)
+            if len(doc) > _FREE_CHARS:
+                self.spent += len(doc)
             self.reads += 1
             if self.exact_ok and not self.partial_strings:
                 shown = self._exact(doc)
@@ -845,9 +847,9 @@ def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options
 
     Options: `partial_strings=True` shows strings while they are being written (numbers and literals always wait
     until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 2.0, None to
-    read at every boundary) bounds the characters re-read for partials to that multiple of the characters
-    received; `correct_with=(llm, messages)` sends a final answer that does not parse through the correction loop
-    (the streamed text counts as the model's first reply), with `correct_options` passed on to it.
+    read at every boundary) bounds the characters re-read for partials of answers over 4 KiB to that multiple of the
+    characters received; `correct_with=(llm, messages)` sends a final answer that does not parse through the
+    correction loop (the streamed text counts as the model's first reply), with `correct_options` passed on to it.
     """
     state = _Stream(parser, target, **options)
     if isinstance(chunks, str | bytes):
