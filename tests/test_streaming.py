@@ -23,10 +23,12 @@ from resilient_parse import (
     ConfigurationError,
     InputTooLargeError,
     InvalidInputError,
+    KeyMapping,
     NoCandidateError,
     Parser,
     Policy,
     SchemaMismatchError,
+    hookimpl,
 )
 from resilient_parse.streaming import StreamUpdate, _Stream, partial_type
 
@@ -404,6 +406,28 @@ def test_reread_work_stays_linear_in_the_text() -> None:
     assert value([state.finish()]).steps[-1].n == 2999
     assert state.spent <= 4.0 * len(text)
     assert state.reads >= 20  # and still many updates on the way
+
+
+def test_list_items_are_aligned_once_not_on_every_read() -> None:
+    class Counter:
+        def __init__(self) -> None:
+            self.paths: list[str] = []
+
+        @hookimpl
+        def rp_propose_key_mappings(
+            self, obj: Any, model: Any, unknown: list[str], path: str, ctx: Any
+        ) -> list[KeyMapping]:
+            self.paths.append(path)
+            return []
+
+    counter = Counter()
+    parser = Parser(plugins=[counter], entrypoints=False)
+    steps = [{"Tool": f"t{i}", "n": i} for i in range(200)]
+    text = json.dumps({"action": "answer", "title": "t", "steps": steps})
+    updates = run(parser, split(text, 5), Plan, reparse_budget=None)
+    assert value(updates).steps[199] == Step(tool="t199", n=199)
+    streamed = [p for p in counter.paths if p == "/steps/0"]
+    assert 1 <= len(streamed) <= 4  # while it was the last item, then once complete; the final parse adds one
 
 
 def test_without_a_budget_every_boundary_is_read() -> None:
