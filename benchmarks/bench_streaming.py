@@ -131,9 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"streaming cost: {opts.chunks} chunks, median of {opts.repeats} paired runs (stream / batch parse, CPU time)"
     )
-    print(
-        f"{'scenario':<24}{'chars':>9}{'batch ms':>11}{'stream ms':>11}{'ratio':>8}{'wall':>8}{'best wall':>11}{'updates':>9}"
-    )
+    columns = ("chars", 9), ("batch ms", 11), ("stream ms", 11), ("ratio", 8), ("wall", 8), ("best wall", 11)
+    print(f"{'scenario':<24}" + "".join(f"{name:>{width}}" for name, width in columns) + f"{'updates':>9}")
     worst = 0.0
     for name, text in scenarios:
         o = measure(name, text, opts.chunks, opts.repeats, parser)
