@@ -7,6 +7,7 @@ target takes the fast path straight through `TypeAdapter.validate_json`.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import threading
@@ -36,11 +37,12 @@ from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.repairs import Repair, total_cost
 from resilient_parse.revisit import revisit
-from resilient_parse.schema import SchemaFacts, TypeView, build_view, schema_facts
+from resilient_parse.schema import ModelView, SchemaFacts, TypeView, build_view, iter_views, schema_facts
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
 T = TypeVar("T")
 
+_EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 _REFUSAL = re.compile(
     r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
@@ -91,6 +93,7 @@ class TargetPlan:
     view: TypeView
     facts: SchemaFacts
     validators: tuple[SemanticValidator, ...]
+    allow_models: bool = False  # some model declares extra="allow"
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,8 @@ class Parser:
         view = build_view(target)
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
-        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators))
+        allow_models = any(isinstance(v, ModelView) and v.extra == "allow" for v in iter_views(view))
+        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), allow_models)
 
     # -- public API ----------------------------------------------------------------------------------------------
 
@@ -281,14 +285,18 @@ class Parser:
 
         When keys may be renamed and some model ignores extra keys while having optional fields, a stray key
         (`Arguments` beside an optional `arguments`) would be dropped silently and the default used — a different
-        object. Such a document must take the repair path, so its keys are checked against the schema's known
-        keys (a C-speed scan; free-form dicts make every key legitimate, so those schemas always take the
-        repair path, where alignment looks only at model objects). `Policy.guard_ignored_keys=False` skips it."""
+        object. Such a document must take the repair path. Pydantic checks it for us at no extra cost when told
+        `extra="forbid"` for this one validation (a document without stray keys validates to the same object);
+        with models that declare `extra="allow"` we fall back to scanning the keys. `Policy.guard_ignored_keys`
+        turns the guard off."""
+        guard = may_rename and plan.facts.silent_drop_possible and self.policy.guard_ignored_keys
         try:
+            if guard and _EXTRA_OVERRIDE and not plan.allow_models:
+                return plan.adapter.validate_json(json_text, extra="forbid")
             value = plan.adapter.validate_json(json_text)
         except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
             return None
-        if may_rename and plan.facts.silent_drop_possible and self.policy.guard_ignored_keys:
+        if guard:
             if plan.facts.open_keys:
                 return None
             known = plan.facts.known_keys
@@ -505,6 +513,8 @@ class Parser:
         group = [s for s in successes if s.candidate.tier == top]
         cheapest = min(s.cost for s in group)
         best = [s for s in group if s.cost - cheapest < 1e-9]
+        if len(best) == 1:
+            return best[0]
         distinct: list[_Success] = []
         dumped: list[bytes] = []
         for s in best:

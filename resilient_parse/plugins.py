@@ -38,10 +38,12 @@ def builtin_plugins() -> list[tuple[str, object]]:
     from resilient_parse.stages.coerce import CoerceStage
     from resilient_parse.stages.extract import ExtractStage
     from resilient_parse.stages.syntax import SyntaxStage
+    from resilient_parse.stages.syntax_bulk import BulkSyntaxStage
 
     return [
         ("rp.extract", ExtractStage()),
         ("rp.syntax", SyntaxStage()),
+        ("rp.syntax_bulk", BulkSyntaxStage()),
         ("rp.align", AlignStage()),
         ("rp.common_aliases", CommonAliases()),
         ("rp.coerce", CoerceStage()),
