@@ -41,13 +41,26 @@ from resilient_parse.repairs import Repair
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> object:
-    """Lazy exports of the correction loop, so importing the core stays light."""
-    if name in ("correct", "acorrect"):
-        from resilient_parse import correction
+_LAZY = {
+    "correct": "resilient_parse.correction",
+    "acorrect": "resilient_parse.correction",
+    "correct_result": "resilient_parse.correction",
+    "acorrect_result": "resilient_parse.correction",
+    "CorrectionResult": "resilient_parse.correction",
+    "StreamUpdate": "resilient_parse.streaming",
+    "partial_type": "resilient_parse.streaming",
+}
 
-        return getattr(correction, name)
-    raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
+
+def __getattr__(name: str) -> object:
+    """Lazy exports of the correction loop and streaming, so importing the core stays light."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "LENIENT",
@@ -59,6 +72,7 @@ __all__ = [
     "Candidate",
     "Coercion",
     "ConfigurationError",
+    "CorrectionResult",
     "CorrectionsExhaustedError",
     "ErrorDetail",
     "Event",
@@ -78,12 +92,16 @@ __all__ = [
     "Repair",
     "SchemaMismatchError",
     "SemanticCheckError",
+    "StreamUpdate",
     "TruncatedOutputError",
     "UnrecoverableSyntaxError",
     "acorrect",
+    "acorrect_result",
     "correct",
+    "correct_result",
     "default_parser",
     "hookimpl",
     "parse",
     "parse_result",
+    "partial_type",
 ]

@@ -96,6 +96,7 @@ class ParseError(Exception):
         self.candidate = candidate
         self.repairs = tuple(repairs)
         self.attempts: tuple[Any, ...] = tuple(attempts)
+        self.stop_reason: str | None = None  # set by the correction loop: why it stopped asking
 
     @property
     def errors(self) -> list[dict[str, Any]]:
@@ -110,6 +111,8 @@ class ParseError(Exception):
             "errors": self.errors,
             "candidate": self.candidate,
             "repairs": [r.to_dict() for r in self.repairs if hasattr(r, "to_dict")],
+            "attempts": [a.to_dict() if hasattr(a, "to_dict") else a for a in self.attempts],
+            "stop_reason": self.stop_reason,
         }
 
     def feedback(self) -> str:

@@ -96,15 +96,19 @@ def rp_build_feedback(failure: ParseError, candidate: str | None, ctx: CallConte
     """Write the message that asks the model to fix its output, given the failure and the repaired candidate.
 
     Stops at the first non-None result; the built-in writes condensed errors, the previous output and the schema
-    of the failing paths.
+    of the failing paths. Inside the correction loop `candidate` is None: the previous answer is already in the
+    conversation as the assistant's turn, and repeating it would cost tokens twice — read `failure.candidate`
+    when your feedback needs the document (e.g. to ask for a JSON Patch against it).
     """
 
 
 @hookspec
 def rp_on_event(event: Event, ctx: CallContext | None) -> None:
-    """Observe what happens: ``parse_started``, ``parse_succeeded``, ``parse_failed``, ``correction_requested``,
-    ``attempt_finished``, ``corrections_exhausted``. Called for every registered observer; return values are
-    ignored, and an observer that raises is reported, not allowed to break the parse.
+    """Observe what happens. Parsing emits ``parse_started``, ``parse_succeeded``, ``parse_failed``; the correction
+    loop emits ``attempt_finished``, ``correction_requested``, ``fallback_started``, ``correction_succeeded`` and
+    ``corrections_exhausted``. `event.data` holds the details (never the raw text, only its hash and length).
+    Called for every registered observer; return values are ignored, and an observer that raises is logged, not
+    allowed to break the parse. `ctx` is None for events outside one parse call.
     """
 
 

@@ -11,10 +11,10 @@ import inspect
 import json
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
@@ -39,6 +39,9 @@ from resilient_parse.repairs import Repair, total_cost
 from resilient_parse.revisit import revisit
 from resilient_parse.schema import ModelView, SchemaFacts, TypeView, build_view, iter_views, schema_facts
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
+
+if TYPE_CHECKING:
+    from resilient_parse.streaming import StreamUpdate
 
 T = TypeVar("T")
 
@@ -234,13 +237,15 @@ class Parser:
                 [ErrorDetail(path="", kind="internal", message=f"{type(exc).__name__}: {exc}")],
             ) from exc
 
-    def stream(self, chunks: Iterable[str], target: Any, **options: Any) -> Any:
+    def stream(self, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]:
         """Yield partial objects while text arrives, then the final validated object (see `streaming`)."""
         from resilient_parse.streaming import stream
 
         return stream(self, chunks, target, **options)
 
-    def astream(self, chunks: Any, target: Any, **options: Any) -> Any:
+    def astream(
+        self, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
+    ) -> AsyncIterator[StreamUpdate[Any]]:
         """The async twin of `stream`, over an async iterable of text chunks."""
         from resilient_parse.streaming import astream
 

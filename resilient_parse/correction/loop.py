@@ -413,7 +413,7 @@ class _Loop:
             attempts=self.attempts,
         )
         error.__cause__ = failure
-        error.stop_reason = self.stop_reason  # type: ignore[attr-defined]
+        error.stop_reason = self.stop_reason
         return error
 
     def _default(self, value: Any, error: ParseError) -> CorrectionResult[Any]:
