@@ -3,10 +3,19 @@ local repairs save a round trip, and an exhausted loop ends in a fallback that s
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
-from rp_planner import FallbackPlan, PlannerConfig, PlannerPlugin, TaskPlan, execution_order, plan_with_fallback
+from rp_planner import (
+    FallbackPlan,
+    PlannerConfig,
+    PlannerPlugin,
+    TaskPlan,
+    aplan_with_fallback,
+    execution_order,
+    plan_with_fallback,
+)
 
 from resilient_parse import CorrectionsExhaustedError, Parser, correct
 from resilient_parse.correction import ScriptedLLM, correct_result
@@ -98,3 +107,12 @@ def test_without_a_fallback_an_exhausted_loop_raises_with_every_attempt() -> Non
     with pytest.raises(CorrectionsExhaustedError) as info:
         correct(ScriptedLLM([CYCLIC, CYCLIC]), MESSAGES, TaskPlan, max_corrections=1)
     assert len(info.value.attempts) == 2
+
+
+def test_the_async_twin_corrects_and_falls_back_the_same_way() -> None:
+    corrected = asyncio.run(aplan_with_fallback(ScriptedLLM([CYCLIC, FIXED]), MESSAGES, FallbackPlan("Release")))
+    assert corrected.source == "model" and corrected.outcome == "corrected"
+    exhausted = asyncio.run(
+        aplan_with_fallback(ScriptedLLM([CYCLIC, CYCLIC]), MESSAGES, FallbackPlan("Release"), max_corrections=1)
+    )
+    assert exhausted.is_fallback and exhausted.plan.is_fallback

@@ -8,7 +8,7 @@ plan = Parser(plugins=[plugin]).parse(llm_text, plugin.plan_model)
 
 from rp_planner.checks import check_plan
 from rp_planner.config import PlannerConfig, RiskRule
-from rp_planner.fallback import FallbackPlan, PlanOutcome, plan_with_fallback, single_step
+from rp_planner.fallback import FallbackPlan, PlanOutcome, aplan_with_fallback, plan_with_fallback, single_step
 from rp_planner.graph import describe_cycle, execution_layers, execution_order, find_cycles, graph_errors
 from rp_planner.models import STEP_ID_PATTERN, PlanStep, RiskLevel, StepId, TaskPlan, plan_model
 from rp_planner.plugin import PLUGIN_NAME, PlannerPlugin, default_plugin, plan_feedback, plan_rules
@@ -26,6 +26,7 @@ __all__ = [
     "RiskRule",
     "StepId",
     "TaskPlan",
+    "aplan_with_fallback",
     "check_plan",
     "default_plugin",
     "describe_cycle",

@@ -108,6 +108,30 @@ def plan_with_fallback(
     return PlanOutcome(plan, "model", result.outcome, None, result)
 
 
+async def aplan_with_fallback(
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    fallback: FallbackPlan,
+    *,
+    target: type[TaskPlan] = TaskPlan,
+    parser: Parser | None = None,
+    **options: Any,
+) -> PlanOutcome:
+    """The async twin of `plan_with_fallback` (`llm` may be sync or async)."""
+    from resilient_parse.correction import acorrect_result
+
+    fallback.last_error = None
+
+    def on_exhausted(error: ParseError) -> TaskPlan:
+        fallback.last_error = error
+        return fallback.build(target)
+
+    result = await acorrect_result(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
+    if result.outcome == "default":
+        return PlanOutcome(result.value, "fallback", result.outcome, fallback.last_error, result)
+    return PlanOutcome(result.value, "model", result.outcome, None, result)
+
+
 def single_step(objective: str, title: str, **step: Any) -> TaskPlan:
     """A one-step plan, for templates."""
     return TaskPlan(objective=objective, steps=[PlanStep(id="S1", title=title, **step)])
