@@ -168,7 +168,8 @@ def parse_call(index: int, raw: RawCall, registry: ToolRegistry, parser: Parser)
     if error is not None or name is None:
         return ParsedCall(index, raw, None, repairs=raw.repairs, error=error)
     tool = registry.get(name)
-    assert tool is not None
+    if tool is None:  # resolve_name only returns registered names; kept for a registry changed meanwhile
+        return ParsedCall(index, raw, None, error=ToolError(INPUT_INVALID, "unknown_tool", f"no tool {name!r}"))
     arguments, arg_repairs, error = parse_arguments(raw.arguments, tool, parser)
     repairs = raw.repairs + name_repairs + arg_repairs
     return ParsedCall(index, raw, name, arguments, repairs, error)
