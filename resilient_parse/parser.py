@@ -8,6 +8,7 @@ target takes the fast path straight through `TypeAdapter.validate_json`.
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import re
 import threading
@@ -37,7 +38,16 @@ from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.repairs import Repair, total_cost
 from resilient_parse.revisit import revisit
-from resilient_parse.schema import ModelView, SchemaFacts, TypeView, build_view, iter_views, schema_facts
+from resilient_parse.schema import (
+    ListView,
+    ModelView,
+    SchemaFacts,
+    TupleView,
+    TypeView,
+    build_view,
+    iter_views,
+    schema_facts,
+)
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
 if TYPE_CHECKING:
@@ -63,6 +73,22 @@ def _progress(error: ParseError, cand: Candidate) -> int:
     if progress == 1 and _LOOKS_LIKE_OBJECT.search(cand.text[:2000]):
         return 2
     return progress
+
+
+def _join_json_lines(text: str, found: list[Candidate]) -> Candidate | None:
+    """Several objects one after another, separated only by white space or commas (JSON Lines), read as one list
+    — offered only when the target is a list."""
+    spans = sorted(
+        (c for c in found if c.source == "span" and c.tier >= 0 and c.text.startswith("{")), key=lambda c: c.start
+    )
+    if len(spans) < 2:
+        return None
+    for left, right in itertools.pairwise(spans):
+        if left.end > right.start or text[left.end : right.start].strip(" \t\r\n,"):
+            return None
+    body = "[" + ",".join(c.text for c in spans) + "]"
+    repair = Repair.make("join_values", "", f"{len(spans)} separate values", "one list", offset=spans[0].start)
+    return Candidate(body, spans[0].start, spans[-1].end, "joined", min(c.tier for c in spans), 0, (repair,))
 
 
 @dataclass(frozen=True)
@@ -389,6 +415,10 @@ class Parser:
         stripped = text.strip()
         if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
             found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
+        if isinstance(ctx.schema, ListView | TupleView) and self.policy.allows("join_values"):
+            joined = _join_json_lines(text, found)
+            if joined is not None:
+                found.append(joined)
         unique: dict[str, Candidate] = {}
         for cand in found:
             prev = unique.get(cand.text)
