@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from resilient_parse import Parser, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.context import CallContext
-from resilient_parse.stages.syntax import SyntaxFailure, load_json, repair_syntax
+from resilient_parse.stages.syntax import JSON_REPAIR_MAX_CHARS, SyntaxFailure, load_json, repair_syntax
 
 
 def fix(text: str, allow_close: bool = False) -> tuple[Any, list[tuple[str, str, int | None]]]:
@@ -56,7 +56,11 @@ def test_missing_comma_between_list_items_names_the_next_item() -> None:
     assert fix('[{"a": 1}\n{"a": 2}]') == ([{"a": 1}, {"a": 2}], [("missing_comma", "/1", 10)])
 
 
-def test_missing_comma_needs_a_line_break_between_members() -> None:
+def test_missing_comma_before_a_quoted_key_on_the_same_line() -> None:
+    assert fix('{"k": "v" "k2": "v2"}') == ({"k": "v", "k2": "v2"}, [("missing_comma", "/k2", 10)])
+
+
+def test_missing_comma_before_a_bare_word_needs_a_line_break() -> None:
     # on one line, `"He said "hi` is an unescaped quote, not a member without its comma
     f = failure('{"q": "He said "hi" to me"}')
     assert (f.kind, f.path, f.offset) == ("syntax", "/q", 16)
@@ -339,3 +343,12 @@ def test_the_tokenizer_reads_valid_json_unchanged(tree: Any) -> None:
     out, repairs = repair_syntax(json.dumps(tree), allow_close=False, max_depth=64)
     assert json.loads(out) == tree
     assert repairs == []
+
+
+def test_json_repair_is_not_asked_to_guess_at_huge_candidates() -> None:
+    text = '{"a": "x", ' + "key: value, " * 2_000 + "}"
+    assert len(text) > JSON_REPAIR_MAX_CHARS
+    started = time.perf_counter()
+    with pytest.raises(UnrecoverableSyntaxError, match="too long to guess"):
+        load_json(text, ctx("lenient"))
+    assert time.perf_counter() - started < 1.0

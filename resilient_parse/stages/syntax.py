@@ -55,6 +55,9 @@ _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infini
 _SQ_CLOSERS = frozenset(",:}]\n")
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*)'(?=[ \t\r]*(?:[,:}\]\n]|$))")
 
+JSON_REPAIR_MAX_CHARS = 20_000
+"""Candidates longer than this are never handed to json-repair (its worst case grows with the square of the size)."""
+
 # parser states
 _VALUE = 0  # a value must come (top level, after ':' or after ',' in an array)
 _VALUE_OR_END = 1  # just after '['
@@ -266,8 +269,9 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
 
     def emit_key(raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
         nonlocal state
-        if state == _COMMA_OR_END and "\n" not in text[prev_end:at]:
-            # a comma forgotten at a line's end is clear; `"a": "He said "hi` on one line is not a missing comma
+        if state == _COMMA_OR_END and repair is not None and "\n" not in text[prev_end:at]:
+            # a comma forgotten before a key is clear, but a bare word right after a string on the same line is
+            # the rest of that string (`"He said "hi" to me"`), not a key
             raise fail("expected ',' or '}' after a value", at)
         stack[-1].key = raw
         if state == _COMMA_OR_END:
@@ -476,6 +480,11 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         fixed, repairs = repair_syntax(text, allow_close=policy.allows("close_truncated"), max_depth=policy.max_depth)
     except SyntaxFailure as failure:
         if failure.truncated or failure.kind in ("too_deep", "trailing_text") or not policy.allows("json_repair"):
+            raise _as_error(failure) from None
+        if len(text) > JSON_REPAIR_MAX_CHARS:
+            # json-repair's guessing is quadratic on some inputs ("key: value, " repeated): past this size the
+            # honest, bounded answer is the tokenizer's own error
+            failure.message += f" (the candidate is over {JSON_REPAIR_MAX_CHARS:,} characters, too long to guess at)"
             raise _as_error(failure) from None
         return _json_repair(text, failure)
     try:
