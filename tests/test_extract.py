@@ -341,3 +341,23 @@ def test_judgement_words_alone_designate_nothing() -> None:
 
 def test_an_example_word_outweighs_a_correction_word() -> None:
     assert tiers('Here is an example of the final format: {"a": 0}\nAnswer: {"a": 1}') == [-1, 0]
+
+
+def test_braces_inside_single_quoted_strings_do_not_close_the_span() -> None:
+    text = "Here: {'open': '{', 'close': '}', 'list': '[x'} done"
+    assert texts(text, scan_spans(text)) == ["{'open': '{', 'close': '}', 'list': '[x'}"]
+
+
+def test_apostrophes_inside_prose_braces_are_not_strings() -> None:
+    text = "Fill {the user's name} here: {'name': 'Bob', 'age': 30}"
+    assert texts(text, scan_spans(text)) == ["{the user's name}", "{'name': 'Bob', 'age': 30}"]
+
+
+def test_apostrophe_inside_single_quoted_value_with_brace() -> None:
+    text = "{'note': 'it's {fine}', 'b': 1}"
+    assert texts(text, scan_spans(text)) == [text]
+
+
+def test_unclosed_single_quote_does_not_swallow_the_rest() -> None:
+    text = "{'a': 'x} {\"b\": 1}"
+    assert '{"b": 1}' in texts(text, scan_spans(text))

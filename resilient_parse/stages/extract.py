@@ -32,9 +32,15 @@ REASONING_TAGS = (
 _REASONING_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>\n]{0,200}>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
-_SPAN_CHARS = re.compile('[{}\\[\\]"\uff5b\uff5d\uff3b\uff3d\u201c]')
+_SPAN_CHARS = re.compile("[{}\\[\\]\"'\uff5b\uff5d\uff3b\uff3d\u201c]")
 _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
+# a single-quoted string, read the way the syntax stage reads it: it ends at the first unescaped `'` followed by
+# structure; apostrophes inside stay text (each alternative excludes the others, so matching is linear)
+_SQ_END = r"[ \t\r]*(?:[,:}\]\n\uff0c\uff1a\uff5d\uff3d]|$)"
+_SQ_STRING = re.compile(r"(?:[^'\\]|\\.|'(?!" + _SQ_END + r"))*'(?=" + _SQ_END + ")", re.DOTALL)
+# where a quote opens a single-quoted JSON string rather than being an apostrophe: right after `{ [ , :`
+_SQ_AFTER = frozenset("{[,:\uff5b\uff3b\uff0c\uff1a")
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
 _CLOSERS = frozenset("}]\uff5d\uff3d")
@@ -140,6 +146,7 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     open_count = {"{": 0, "[": 0}
     top_level: list[Span] = []
     pos = start
+    sq_hopeless = False
     search = _SPAN_CHARS.search
     while True:
         m = search(text, pos, end)
@@ -152,6 +159,14 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
             if openers:
                 s = _STRING_END.match(text, pos, end)
                 pos = s.end() if s else end
+            continue
+        if ch == "'":
+            if openers and not sq_hopeless and _after_structure(text, at, start):
+                s = _SQ_STRING.match(text, pos, end)
+                if s is not None:
+                    pos = s.end()
+                else:
+                    sq_hopeless = True  # no closing quote anywhere after here: later quotes need not look
             continue
         if ch == "\u201c":
             if openers:
@@ -191,6 +206,14 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
         top_level.append(Span(outer, end, False))
         top_level.sort(key=lambda s: s.start)
     return top_level
+
+
+def _after_structure(text: str, at: int, floor: int) -> bool:
+    """Whether the quote at `at` follows `{ [ , :` (ignoring whitespace), i.e. opens a key or a value."""
+    i = at - 1
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    return i >= floor and text[i] in _SQ_AFTER
 
 
 @dataclass(frozen=True)
