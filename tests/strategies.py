@@ -473,7 +473,8 @@ class Emitter:
         if last:
             return "," if self.hit(s.trailing_commas) else ""
         if self.hit(s.drop_commas):
-            return "\n" if s.indent is not None else " "
+            # a line break, as models drop them: on one line, `"a": 1 "b"` or `[1 500]` is a guess, not a typo
+            return "\n"
         comma = self.punct(",")
         if self.hit(s.double_commas):
             comma += ","
