@@ -361,3 +361,8 @@ def test_apostrophe_inside_single_quoted_value_with_brace() -> None:
 def test_unclosed_single_quote_does_not_swallow_the_rest() -> None:
     text = "{'a': 'x} {\"b\": 1}"
     assert '{"b": 1}' in texts(text, scan_spans(text))
+
+
+def test_single_quoted_value_after_a_comment_is_a_string() -> None:
+    text = "Here:\n{\n  /**/'name':  // note\n'{'\n} (as requested)"
+    assert texts(text, scan_spans(text)) == ["{\n  /**/'name':  // note\n'{'\n}"]

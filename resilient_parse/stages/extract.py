@@ -60,6 +60,7 @@ _DESIGNATE_UP = re.compile(
 )
 _CONTEXT_CHARS = 120
 _PRESELECT_FACTOR = 8
+_LOOK_BACK = 200
 
 TIER_REASONING = -10
 SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}
@@ -209,11 +210,31 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
 
 
 def _after_structure(text: str, at: int, floor: int) -> bool:
-    """Whether the quote at `at` follows `{ [ , :` (ignoring whitespace), i.e. opens a key or a value."""
+    """Whether the quote at `at` follows `{ [ , :` — ignoring whitespace and short comments — i.e. opens a key or
+    a value. Each look-back is bounded, so the scan stays linear."""
     i = at - 1
-    while i >= floor and text[i] in " \t\r\n":
-        i -= 1
-    return i >= floor and text[i] in _SQ_AFTER
+    limit = max(floor, at - _LOOK_BACK)
+    while True:
+        while i >= limit and text[i] in " \t\r\n":
+            i -= 1
+        if i < limit:
+            return False
+        if text[i] in _SQ_AFTER:
+            return True
+        if text[i] == "/" and i > limit and text[i - 1] == "*":  # `/* … */` just before
+            opened = text.rfind("/*", limit, i - 1)
+            if opened < 0:
+                return False
+            i = opened - 1
+            continue
+        if "\n" not in text[i:at]:
+            return False
+        # `: // note` on the line before: look at what precedes the comment
+        line = max(limit, text.rfind("\n", limit, i) + 1)
+        marks = [m for m in (text.find("//", line, i + 1), text.find("#", line, i + 1)) if m >= 0]
+        if not marks:
+            return False
+        i = min(marks) - 1
 
 
 @dataclass(frozen=True)
