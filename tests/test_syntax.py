@@ -200,9 +200,14 @@ def test_cut_inside_a_list_is_an_error_even_when_closing_is_allowed() -> None:
 
 
 def test_cut_with_only_objects_open_is_closed_when_allowed() -> None:
-    tree, repairs = fix('{"a": {"b": "x",\n', allow_close=True)
+    tree, repairs = fix('{"a": {"b": "x"\n', allow_close=True)
     assert tree == {"a": {"b": "x"}}
-    assert repairs == [("close_truncated", "", 17)]
+    assert repairs == [("close_truncated", "", 16)]
+
+
+def test_cut_right_after_a_comma_is_never_closed() -> None:
+    f = failure('{"a": {"b": "x",\n', allow_close=True)
+    assert (f.kind, f.path, f.truncated) == ("truncated", "/a", True)
 
 
 def test_cut_with_only_objects_open_is_an_error_when_not_allowed() -> None:
@@ -270,15 +275,21 @@ def test_cut_string_is_an_error_in_both_modes_not_a_json_repair_guess(mode: str)
     assert info.value.errors[0]["kind"] == "truncated"
 
 
-def test_lenient_closes_output_cut_between_members() -> None:
-    loaded = load_json('{"name": "Bob", "age": 30,', ctx("lenient"))
+def test_lenient_closes_output_cut_after_a_complete_member() -> None:
+    loaded = load_json('{"name": "Bob", "age": 30\n', ctx("lenient"))
     assert loaded.tree == {"name": "Bob", "age": 30}
     assert [(r.kind, r.lossless) for r in loaded.repairs] == [("close_truncated", False)]
 
 
-def test_strict_refuses_to_close_output_cut_between_members() -> None:
+def test_strict_refuses_to_close_output_cut_after_a_complete_member() -> None:
     with pytest.raises(TruncatedOutputError):
-        load_json('{"name": "Bob", "age": 30,', ctx("strict"))
+        load_json('{"name": "Bob", "age": 30\n', ctx("strict"))
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_output_cut_after_a_comma_is_an_error_in_both_modes(mode: str) -> None:
+    with pytest.raises(TruncatedOutputError):
+        load_json('{"name": "Bob", "age": 30,', ctx(mode))
 
 
 def test_error_message_says_where() -> None:

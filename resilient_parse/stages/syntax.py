@@ -219,8 +219,9 @@ def _normalise_number(token: str) -> str:
 def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str, list[Repair]]:
     """Rewrite `text` as strict JSON text, fixing only what needs no guess. Raises `SyntaxFailure` otherwise.
 
-    `allow_close`: whether output truncated at a clean boundary (only objects left open, every value complete)
-    may be closed — a lossy repair. A cut inside a string, number, or list is always a failure.
+    `allow_close`: whether output truncated at a clean boundary (only objects left open, every value complete,
+    no ',' promising more) may be closed — a lossy repair. A cut inside a string, number, or list, or right after
+    a ',', is always a failure.
     """
     out: list[str] = []
     repairs: list[Repair] = []
@@ -444,11 +445,13 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             "truncated",
             truncated=True,
         )
+    if state == _KEY:
+        # the ',' promised another member: closing here would silently drop it (and let a default stand in)
+        raise SyntaxFailure(
+            "the output ends after a ',' — the next member was cut off", n, stack[-1].prefix, "truncated", True
+        )
     if not allow_close:
         raise SyntaxFailure("the output ends before its closing '}'", n, stack[-1].prefix, "truncated", True)
-    top = stack[-1]
-    if state == _KEY and top.last_comma >= 0:
-        out[top.last_comma] = ""
     closers = "}" * len(stack)
     repairs.append(Repair.make("close_truncated", "", None, closers, offset=n))
     out.append(closers)
