@@ -34,13 +34,13 @@ _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.I
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
 _SPAN_CHARS = re.compile("[{}\\[\\]\"'\uff5b\uff5d\uff3b\uff3d\u201c]")
 _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-# full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
 # a single-quoted string, read the way the syntax stage reads it: it ends at the first unescaped `'` followed by
 # structure; apostrophes inside stay text (each alternative excludes the others, so matching is linear)
 _SQ_END = r"[ \t\r]*(?:[,:}\]\n\uff0c\uff1a\uff5d\uff3d]|$)"
 _SQ_STRING = re.compile(r"(?:[^'\\]|\\.|'(?!" + _SQ_END + r"))*'(?=" + _SQ_END + ")", re.DOTALL)
 # where a quote opens a single-quoted JSON string rather than being an apostrophe: right after `{ [ , :`
 _SQ_AFTER = frozenset("{[,:\uff5b\uff3b\uff0c\uff1a")
+# full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
 _CLOSERS = frozenset("}]\uff5d\uff3d")
@@ -68,6 +68,8 @@ SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}
 
 @dataclass(frozen=True)
 class Region:
+    """A stretch of the text: the answer, or a reasoning block whose candidates rank below the answer's."""
+
     start: int
     end: int
     reasoning: bool
@@ -239,6 +241,8 @@ def _after_structure(text: str, at: int, floor: int) -> bool:
 
 @dataclass(frozen=True)
 class Fence:
+    """A markdown code fence: where its body is, where its opening marker is, and its info string ("json")."""
+
     body_start: int
     body_end: int
     marker_start: int
