@@ -1,7 +1,9 @@
 """Property-based invariants of `Parser.parse_result`, in both modes, over generated models and mutated JSON.
 
-Run quickly by default (the "ci" hypothesis profile); `pytest --hypothesis-profile=deep tests/test_properties.py`
-runs thousands of examples per property. The invariants:
+Run quickly by default (the "ci" hypothesis profile, 150 examples per property); `pytest -m slow
+tests/test_properties.py` adds one test over 3,000 examples, and `pytest --hypothesis-profile=deep
+tests/test_properties.py` runs 10,000 per property (long). benchmarks/property_outcomes.py prints the outcome
+rates per mutation kind and mode. The invariants:
 
 1. a valid document comes back unchanged, with no repairs;
 2. a lossless mutation comes back equal to the original in both modes;
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 import strategies as S
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -231,6 +233,24 @@ def test_trace_explains_every_difference(mode: str, pair: tuple[S.Example, S.Mut
     got = run(mode, ex, mut)
     if isinstance(got, ParseResult):
         check_trace(PARSERS[mode], mut.text, ex.target, got)
+
+
+# -- many examples at once (`pytest -m slow`; `make test-slow` also raises every property above to 10,000) --------
+
+
+@pytest.mark.slow
+@settings(max_examples=3_000)
+@given(pair=S.mutations(S.LOSSLESS_KINDS + S.LOSSY_KINDS))
+def test_invariants_2_to_5_over_thousands_of_examples(pair: tuple[S.Example, S.Mutation]) -> None:
+    ex, mut = pair
+    for mode in MODES:
+        got = run(mode, ex, mut)
+        if isinstance(got, ParseResult):
+            assert as_json(ex, got.value) == ex.tree, f"{mode}: a different valid object from {mut.kind}"
+            if mode == "strict":
+                assert all(r.lossless for r in got.repairs)
+        else:
+            assert not mut.lossless, f"{mode}: lossless {mut.kind} failed: {got!r}"
 
 
 # -- found by the properties: minimal reproductions, kept as specifications -------------------------------------

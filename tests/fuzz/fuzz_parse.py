@@ -94,7 +94,18 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["resilient_parse", "json_repair"]):
-        import resilient_parse  # noqa: F401
+        import importlib
+        import pkgutil
+
+        import json_repair
+
+        import resilient_parse
+
+        # import every submodule now, inside the block: one imported lazily later would run uninstrumented
+        for package in (resilient_parse, json_repair):
+            for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+                if not info.name.startswith("resilient_parse.correction") and not info.name.endswith("__main__"):
+                    importlib.import_module(info.name)
 
     def one(data: bytes) -> None:
         check_one(data)
