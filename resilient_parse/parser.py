@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+INVALID: Any = object()
+"""What `_validate_exact` returns for a document that does not validate (None is a valid value of many targets)."""
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 _REFUSAL = re.compile(
@@ -311,28 +313,29 @@ class Parser:
             )
         return text
 
-    def _validate_exact(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any | None:
-        """Validate as Pydantic would, or return None.
+    def _validate_exact(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any:
+        """Validate as Pydantic would, or return `INVALID` (None is a valid value of many targets).
 
         When keys may be renamed and some model ignores extra keys while having optional fields, a stray key
         (`Arguments` beside an optional `arguments`) would be dropped silently and the default used — a different
         object. Such a document must take the repair path. Pydantic checks it for us at no extra cost when told
         `extra="forbid"` for this one validation (a document without stray keys validates to the same object);
         with models that declare `extra="allow"` we fall back to scanning the keys. `Policy.guard_ignored_keys`
-        turns the guard off."""
-        guard = may_rename and plan.facts.silent_drop_possible and self.policy.guard_ignored_keys
+        turns the guard off. The guard runs in strict mode too: there a stray key cannot be aligned, but it must
+        not be silently ignored either when the alignment stage would read it as one of the model's fields."""
+        guard = plan.facts.silent_drop_possible and self.policy.guard_ignored_keys
         try:
             if guard and _EXTRA_OVERRIDE and not plan.allow_models:
                 return plan.adapter.validate_json(json_text, extra="forbid")
             value = plan.adapter.validate_json(json_text)
         except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
-            return None
+            return INVALID
         if guard:
             if plan.facts.open_keys:
-                return None
+                return INVALID
             known = plan.facts.known_keys
             if not all(k in known for k in _KEY_PATTERN.findall(json_text)):
-                return None
+                return INVALID
         return value
 
     def _may_rename(self, call_aliases: bool) -> bool:
@@ -349,7 +352,7 @@ class Parser:
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: bool
     ) -> ParseResult[Any] | None:
         value = self._validate_exact(text, plan, self._may_rename(call_aliases))
-        if value is None:
+        if value is INVALID:
             return None
         if checks:
             run_semantic_checks(checks, value, text)
@@ -463,7 +466,7 @@ class Parser:
         may_rename = self._may_rename(ctx.aliases is not self._base_aliases)
         if cand.text != ctx.text:
             quick = self._validate_exact(cand.text, plan, may_rename)
-            if quick is not None:
+            if quick is not INVALID:
                 run_semantic_checks(checks, quick, cand.text)
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
         loaded = self.host.parse(cand.text, ctx)
@@ -471,7 +474,7 @@ class Parser:
         repairs.extend(loaded.repairs)
         if loaded.repairs:
             quick = self._validate_exact(loaded.json_text, plan, may_rename)
-            if quick is not None:
+            if quick is not INVALID:
                 run_semantic_checks(checks, quick, loaded.json_text)
                 return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
         conformed = Conformer(ctx, self.host.propose_key_mappings, self.host.coerce_value).run(loaded.tree, plan.view)

@@ -73,7 +73,7 @@ class PluginHost:
             given = getattr(plugin, "rp_name", None) or getattr(plugin, "__name__", None)
             try:
                 pm.register(plugin, name=given if isinstance(given, str) else None)
-            except ValueError as exc:
+            except (ValueError, pluggy.PluginValidationError) as exc:
                 raise PluginError(f"could not register plugin {plugin!r}: {exc}") from exc
         if entrypoints:
             try:
@@ -94,7 +94,7 @@ class PluginHost:
 
     @property
     def names(self) -> list[str]:
-        return [name for name, _ in self.pm.list_name_plugin() if name is not None]
+        return [name for name, plugin in self.pm.list_name_plugin() if name is not None and plugin is not None]
 
     def collect_aliases(self, policy: Policy) -> list[tuple[str, Mapping[str, str]]]:
         """Alias tables contributed by plugins, with the contributing plugin's name."""

@@ -23,7 +23,7 @@ import regex  # type: ignore[import-untyped]
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import Repair, pointer
-from resilient_parse.stages.syntax import _fix_string, _single_to_json
+from resilient_parse.stages.syntax import _fix_string
 
 MAX_INDIVIDUAL = 100
 
@@ -35,7 +35,6 @@ _SOURCE = r"""
    |(?P<badstr>"(?:[^"\\]++|\\.)*+")
    |(?P<comment>(?://[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/|\#[^\n]*+)\s*+)
    |(?P<sq>'[^'"\\\x00-\x1f]*+'(?=[ \t\r]*+(?:[,:}\]\n]|$)))
-   |(?P<squote>'(?:[^'\\]++|\\.|'(?!\s*+(?:[,:}\]\n]|$)))*+'(?=[ \t\r]*+(?:[,:}\]\n]|$)))
    |(?P<trailing>,(?=\s*+[\]}]))
    |(?P<barekey>(?<![\w$"'])[A-Za-z_$][\w$]*+(?=\s*+:))
    |(?P<pylit>(?<![\w$])(?:True|False|None)(?![\w$]))
@@ -57,7 +56,6 @@ _PATTERN: Any = (
 _KIND = {
     "sq": "single_quotes",
     "comment": "comment",
-    "squote": "single_quotes",
     "trailing": "trailing_comma",
     "barekey": "bare_key",
     "pylit": "python_literal",
@@ -116,8 +114,6 @@ def bulk_repair(text: str) -> tuple[str, list[_Raw], dict[str, list[int]]]:
                 after = _PY[before]
             elif group == "missing":
                 after = "," + before
-            elif group == "squote":
-                after = _single_to_json(before[1:-1])
             elif group == "fullwidth":
                 after = _FULLWIDTH[before]
             else:  # curly-quoted string
@@ -191,10 +187,32 @@ def resolve_paths(fixed: str, offsets: list[int]) -> list[str]:
     return paths
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"' if sys.version_info >= (3, 11) else r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]++" if sys.version_info >= (3, 11) else r"[^\[\]{}]+")
+
+
+def _too_deep(fixed: str, max_depth: int) -> bool:
+    """Whether the JSON nests deeper than `max_depth` (cheap when it has fewer brackets than that)."""
+    if fixed.count("{") + fixed.count("[") <= max_depth:
+        return False
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", fixed))
+    depth = 0
+    for ch in brackets:
+        if ch == "{" or ch == "[":
+            depth += 1
+            if depth > max_depth:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
 def load_bulk(text: str, ctx: CallContext) -> LoadResult | None:
     fixed, raws, more = bulk_repair(text)
     if not raws:
         return None  # nothing this pass can fix: the text needs the precise tokenizer
+    if _too_deep(fixed, ctx.policy.max_depth):
+        return None  # the precise tokenizer reports where
     try:
         tree = json.loads(fixed)
     except (ValueError, RecursionError):
