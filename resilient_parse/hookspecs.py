@@ -4,6 +4,10 @@ Plugins implement these with `@resilient_parse.hookimpl`. The built-in stages ar
 first, so a plugin registered later runs before them and can override a `firstresult` hook. Every hook receives
 `ctx`, a frozen `CallContext` (policy, target, schema view, alias table) — except `rp_register_aliases`, which runs
 once per parser and receives the parser's policy.
+
+Import what a plugin needs from `resilient_parse.plugin_api` (the stable surface). A plugin published in the
+`resilient_parse` entry-point group is built without arguments; to configure it, users pass their own instance as
+`Parser(plugins=[...])` with `rp_name` set to the entry point's name, which replaces the default one.
 """
 
 from __future__ import annotations
