@@ -147,6 +147,38 @@ def test_curly_quotes_as_string_delimiters() -> None:
     assert fix("{“a”: “b”}")[0] == {"a": "b"}
 
 
+def test_curly_single_quotes_as_string_delimiters() -> None:
+    assert fix("{‘location’: ‘Cape Town’, ‘days’: 3}") == (
+        {"location": "Cape Town", "days": 3},
+        [
+            ("fullwidth_punctuation", "/location", 1),
+            ("fullwidth_punctuation", "/location", 13),
+            ("fullwidth_punctuation", "/days", 26),
+        ],
+    )
+
+
+def test_curly_apostrophe_inside_curly_single_quotes_stays_an_apostrophe() -> None:
+    # ’ closes the string only where structure follows it, as ' does: "it’s" keeps its apostrophe
+    assert fix("{‘note’: ‘it’s Bob’s’, ‘ok’: true}")[0] == {"note": "it’s Bob’s", "ok": True}
+
+
+def test_curly_single_quote_that_never_closes_is_a_cut_string() -> None:
+    f = failure("{‘note’: ‘it’s never closed")
+    assert (f.kind, f.path, f.truncated) == ("truncated", "/note", True)
+
+
+def test_fullwidth_quotation_marks_as_string_delimiters() -> None:
+    assert fix("{＂action＂: ＂search_web＂}") == (
+        {"action": "search_web"},
+        [("fullwidth_punctuation", "/action", 1), ("fullwidth_punctuation", "/action", 11)],
+    )
+
+
+def test_fullwidth_quoted_string_keeps_ascii_double_quotes_inside() -> None:
+    assert fix('{＂q＂: ＂say "hi"＂}')[0] == {"q": 'say "hi"'}
+
+
 def test_bom_and_nbsp_outside_strings_are_dropped_inside_kept() -> None:
     tree, repairs = fix('\ufeff{\u00a0"a": "x\u00a0y",}')
     assert tree == {"a": "x\u00a0y"}
@@ -218,6 +250,37 @@ def test_cut_with_only_objects_open_is_an_error_when_not_allowed() -> None:
 def test_unquoted_value_is_not_guessed() -> None:
     f = failure('{"name": Bob}')
     assert (f.kind, f.path, f.offset) == ("syntax", "/name", 9)
+
+
+def test_undefined_is_not_read_unless_allowed() -> None:
+    f = failure('{"folder": "inbox", "cursor": undefined}')
+    assert (f.kind, f.path, f.offset) == ("js_literal", "/cursor", 30)
+
+
+def test_undefined_reads_as_null_when_allowed_and_is_recorded_as_lossy() -> None:
+    out, repairs = repair_syntax('{"cursor": undefined}', allow_close=False, max_depth=64, allow_undefined=True)
+    assert json.loads(out) == {"cursor": None}
+    assert [(r.kind, r.path, r.offset, r.lossless) for r in repairs] == [("js_literal", "/cursor", 11, False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"steps": [{"id": 1}, ...]}', "/steps"),
+        ('{"steps": [ ... ]}', "/steps"),
+        ("[{…}, ...]", "/0"),
+        ('{"a": 1, …}', ""),
+        ('{"a": ...}', "/a"),
+    ],
+)
+def test_items_elided_with_dots_are_an_error_naming_the_container(text: str, path: str) -> None:
+    f = failure(text, allow_close=True)
+    assert (f.kind, f.path) == ("elided", path)
+    assert "elides" in f.message
+
+
+def test_dots_inside_strings_are_text() -> None:
+    assert fix("{'q': 'wait...', 'r': '…'}")[0] == {"q": "wait...", "r": "…"}
 
 
 def test_text_after_the_value_is_reported() -> None:
@@ -292,6 +355,89 @@ def test_output_cut_after_a_comma_is_an_error_in_both_modes(mode: str) -> None:
         load_json('{"name": "Bob", "age": 30,', ctx(mode))
 
 
+def test_lenient_reads_undefined_as_null_and_records_a_lossy_js_literal() -> None:
+    loaded = load_json('{"folder": "inbox", "cursor": undefined}', ctx("lenient"))
+    assert loaded.tree == {"folder": "inbox", "cursor": None}
+    assert [(r.kind, r.path, r.lossless) for r in loaded.repairs] == [("js_literal", "/cursor", False)]
+
+
+def test_strict_refuses_undefined_without_asking_json_repair() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"folder": "inbox", "cursor": undefined}', ctx("strict"))
+    assert [(e["kind"], e["path"]) for e in info.value.errors] == [("js_literal", "/cursor")]
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_elided_items_are_an_error_in_both_modes(mode: str) -> None:
+    text = '{"goal": "Write the report", "steps": [{"id": 1, "tool": "bigquery"}, ...]}'
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx(mode))
+    assert [(e["kind"], e["path"]) for e in info.value.errors] == [("elided", "/steps")]
+    assert "elides items with '...'" in str(info.value)
+
+
+def test_elided_items_after_an_unreadable_spot_are_not_handed_to_json_repair() -> None:
+    # the tokenizer stops at the unescaped quote first; json-repair would then drop the '…' and keep one step
+    text = '{"goal": "the "annual" report", "steps": [{"id": 1}, …]}'
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx("lenient"))
+    assert info.value.errors[0]["kind"] == "elided"
+    assert info.value.errors[0]["offset"] == text.index("…")
+
+
+def test_json_repair_output_that_drops_text_is_refused() -> None:
+    # json-repair returns summary "Short" and silently loses "sweet and": not the object the model wrote
+    text = '{"title": "Juno", "summary": "Short", sweet and "fun", "rating_note": "none"}'
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx("lenient"))
+    err = info.value.errors[0]
+    assert (err["path"], err["offset"]) == ("/sweet", 44)  # where the tokenizer stopped: "sweet" read as a key
+    assert "would drop part of the text" in err["message"]
+
+
+def test_json_repair_output_that_drops_a_number_is_refused() -> None:
+    with pytest.raises(UnrecoverableSyntaxError, match="numbers 2024, 3, 15"):
+        load_json('{"title": "Standup", "date": datetime.date(2024, 3, 15)}', ctx("lenient"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"q": "He said "hi" to me"}', {"q": 'He said "hi" to me'}),
+        ('{"name": "Bob, "age": 30}', {"name": "Bob", "age": 30}),
+        ('{"action": search_web, "n": 7.50}', {"action": "search_web", "n": 7.5}),
+        ('["a",, "b"]', ["a", "b"]),
+        (
+            '{"s": "Jeunet\'s "feel-good" film,\nfull of pleasures."}',
+            {"s": 'Jeunet\'s "feel-good" film,\nfull of pleasures.'},
+        ),
+        ('{"note": "caf\\u00e9 "x"", "ok": True}', {"note": 'café "x"', "ok": True}),
+    ],
+    ids=[
+        "inner-quotes",
+        "missing-close-quote",
+        "bare-value-and-number-format",
+        "double-comma",
+        "raw-newline",
+        "escape",
+    ],
+)
+def test_json_repair_output_that_keeps_all_the_text_is_used(text: str, expected: Any) -> None:
+    loaded = load_json(text, ctx("lenient"))
+    assert loaded.tree == expected
+    assert [r.kind for r in loaded.repairs] == ["json_repair"]
+
+
+@pytest.mark.parametrize("depth", [20_000, 100_000])
+def test_deep_nesting_is_refused_quickly_naming_the_limit(depth: int) -> None:
+    started = time.perf_counter()
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        Parser(entrypoints=False).parse_result("{" * depth, Any)
+    assert time.perf_counter() - started < 1.0
+    assert info.value.errors[0]["kind"] == "too_deep"
+    assert "Policy.max_depth" in str(info.value)
+
+
 def test_error_message_says_where() -> None:
     with pytest.raises(UnrecoverableSyntaxError) as info:
         load_json('{"a": [1, 2], "b": nope}', ctx("strict"))
@@ -324,7 +470,7 @@ def test_hostile_text_stays_linear(text: str) -> None:
 
 # -- properties --------------------------------------------------------------------------------------------------
 
-JSONISH = st.text(alphabet=list("{}[]:,\"'\\ \n\tabTrueFalsNn0123456789.-+/*#｛｝：，“”\ufeff\u00a0"), max_size=60)
+JSONISH = st.text(alphabet=list("{}[]:,\"'\\ \n\tabTrueFalsNn0123456789.-+/*#｛｝：，“”‘’＂…\ufeff\u00a0"), max_size=60)
 
 
 @given(JSONISH)

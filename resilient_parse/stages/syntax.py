@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import json_repair
@@ -30,7 +31,10 @@ _TOKEN = re.compile(
    |(?P<loosenum>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![\w.]))
    |(?P<comment>//[^\n]*|\#[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*.*)
    |(?P<squote>')
+   |(?P<csquote>\u2018)
    |(?P<curly>\u201c[^\u201d]*\u201d?)
+   |(?P<fwquote>\uff02[^\uff02]*\uff02?)
+   |(?P<ellipsis>\.{2,}|\u2026)
    |(?P<fullwidth>[\uff5b\uff5d\uff3b\uff3d\uff1a\uff0c\u3001])
    |(?P<invisible>[\u00a0\u3000\ufeff\u200b\u2028\u2029]+)
    |(?P<other>.)
@@ -54,6 +58,9 @@ _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
 _SQ_CLOSERS = frozenset(",:}]\n")
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*)'(?=[ \t\r]*(?:[,:}\]\n]|$))")
+
+# failures json-repair must not paper over: it would drop elided items or read `undefined` as a string
+_FINAL_FAILURES = frozenset({"too_deep", "trailing_text", "elided", "js_literal"})
 
 JSON_REPAIR_MAX_CHARS = 20_000
 """Candidates longer than this are never handed to json-repair (its worst case grows with the square of the size)."""
@@ -149,17 +156,18 @@ def _fix_escapes(token: str) -> str:
     return _ESCAPE.sub(sub, token)
 
 
-def _read_single_quoted(text: str, start: int) -> tuple[str, int] | None:
-    """Read a single-quoted string as a token: the closing quote is the first unescaped `'` that is followed by
-    structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay apostrophes. Returns the JSON
-    string and the end offset, or None when no such closing quote exists."""
-    simple = _SQ_SIMPLE.match(text, start)
-    if simple is not None:  # no quote, backslash or control character inside: nothing to translate
-        return '"' + simple.group(1) + '"', simple.end()
+def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
+    """Read a single-quoted string as a token: the closing quote is the first unescaped `close` (`'`, or `’` after
+    `‘`) that is followed by structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay
+    apostrophes. Returns the JSON string and the end offset, or None when no such closing quote exists."""
+    if close == "'":
+        simple = _SQ_SIMPLE.match(text, start)
+        if simple is not None:  # no quote, backslash or control character inside: nothing to translate
+            return '"' + simple.group(1) + '"', simple.end()
     n = len(text)
     i = start + 1
     while True:
-        j = text.find("'", i)
+        j = text.find(close, i)
         if j < 0:
             return None
         backslashes = 0
@@ -216,12 +224,15 @@ def _normalise_number(token: str) -> str:
     return sign + mantissa + (("e" + exponent) if exponent else "")
 
 
-def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str, list[Repair]]:
+def repair_syntax(
+    text: str, *, allow_close: bool, max_depth: int, allow_undefined: bool = False
+) -> tuple[str, list[Repair]]:
     """Rewrite `text` as strict JSON text, fixing only what needs no guess. Raises `SyntaxFailure` otherwise.
 
     `allow_close`: whether output truncated at a clean boundary (only objects left open, every value complete,
     no ',' promising more) may be closed — a lossy repair. A cut inside a string, number, or list, or right after
-    a ',', is always a failure.
+    a ',', is always a failure. `allow_undefined`: whether JavaScript's `undefined` may be read as null (lossy:
+    "absent" and "null" differ). Items elided with `...`/`…` are always a failure: what was left out is unknown.
     """
     out: list[str] = []
     repairs: list[Repair] = []
@@ -307,11 +318,16 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
             continue
         if state == _DONE:
             raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
+        if group == "ellipsis":
+            where = stack[-1].prefix if stack and (not stack[-1].is_object or expecting_key()) else _path(stack)
+            raise SyntaxFailure(
+                f"the output elides items with {tok!r}: what was left out is unknown", at, where, "elided"
+            )
         if group == "fullwidth":
             add("fullwidth_punctuation", tok, _FULLWIDTH[tok], at)
             tok = _FULLWIDTH[tok]
             group = "punct"
-        if group in ("str", "squote", "curly"):
+        if group in ("str", "squote", "csquote", "curly", "fwquote"):
             kinds: list[str] = []
             if group == "str":
                 if len(tok) < 2 or tok[-1] != '"' or (tok.endswith('\\"') and _odd_backslashes_before_end(tok)):
@@ -325,6 +341,20 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                 fixed, pos = read
                 original = text[at:pos]
                 kinds = ["single_quotes"]
+            elif group == "csquote":
+                # ‘…’ read like '…': the ’ of "it’s" is an apostrophe, not the closing quote
+                read = _read_single_quoted(text, at, "\u2019")
+                if read is None:
+                    raise cut_string(at, "a curly-quoted string never closes")
+                fixed, pos = read
+                original = text[at:pos]
+                kinds = ["fullwidth_punctuation"]
+            elif group == "fwquote":
+                if len(tok) < 2 or not tok.endswith("\uff02"):
+                    raise cut_string(at, "a full-width-quoted string never closes")
+                fixed = _single_to_json(tok[1:-1])
+                original = tok
+                kinds = ["fullwidth_punctuation"]
             else:
                 if not tok.endswith("\u201d"):
                     raise cut_string(at, "a curly-quoted string never closes")
@@ -412,18 +442,26 @@ def repair_syntax(text: str, *, allow_close: bool, max_depth: int) -> tuple[str,
                     raise fail(f"unexpected {tok!r}", at)
                 emit_key(f'"{tok}"', at, ("bare_key", tok))
                 continue
-            if pos >= n and stack and tok not in _JSON_LITERALS and tok not in _PY_LITERALS:
+            if pos >= n and stack and tok not in _JSON_LITERALS and tok not in _PY_LITERALS and tok != "undefined":
                 begin_value(at)
                 raise fail("the output ends inside a literal", at, "truncated", truncated=True)
+            kind = "python_literal"
             if tok in _JSON_LITERALS:
                 fixed = tok
             elif tok in _PY_LITERALS:
                 fixed = _PY_LITERALS[tok]
+            elif tok == "undefined":
+                if not allow_undefined:
+                    begin_value(at)
+                    raise fail(
+                        "JavaScript's undefined is not JSON; reading it as null would be a guess", at, "js_literal"
+                    )
+                fixed, kind = "null", "js_literal"
             else:
                 raise fail(f"unquoted text {tok!r} where a value should be", at)
             begin_value(at)
             if fixed != tok:
-                add("python_literal", tok, fixed, at)
+                add(kind, tok, fixed, at)
             out.append(fixed)
             end_value(pos)
             continue
@@ -480,10 +518,20 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         pass
     policy = ctx.policy
     try:
-        fixed, repairs = repair_syntax(text, allow_close=policy.allows("close_truncated"), max_depth=policy.max_depth)
+        fixed, repairs = repair_syntax(
+            text,
+            allow_close=policy.allows("close_truncated"),
+            max_depth=policy.max_depth,
+            allow_undefined=policy.allows("js_literal"),
+        )
     except SyntaxFailure as failure:
-        if failure.truncated or failure.kind in ("too_deep", "trailing_text") or not policy.allows("json_repair"):
+        if failure.truncated or failure.kind in _FINAL_FAILURES or not policy.allows("json_repair"):
             raise _as_error(failure) from None
+        depth = _bracket_depth(text)
+        if depth > policy.max_depth:
+            # json-repair's guesses on deep nesting cost quadratic time, and the answer would be refused anyway
+            message = f"nesting {depth} levels deep, over the limit of {policy.max_depth} (Policy.max_depth)"
+            raise _as_error(SyntaxFailure(message, failure.offset, "", "too_deep")) from None
         if len(text) > JSON_REPAIR_MAX_CHARS:
             # json-repair's guessing is quadratic on some inputs ("key: value, " repeated): past this size the
             # honest, bounded answer is the tokenizer's own error
@@ -505,6 +553,11 @@ def _as_error(failure: SyntaxFailure) -> UnrecoverableSyntaxError:
 
 
 def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
+    for elided in _ELISION.finditer(text):
+        if elided["dots"] is not None:
+            # the tokenizer stopped before reaching it; json-repair would drop the '...' and keep the rest
+            at = elided.start("dots")
+            raise _as_error(SyntaxFailure(f"the output elides items with {elided['dots']!r}", at, "", "elided"))
     try:
         tree = json_repair.loads(text, skip_json_loads=True)
     except (RecursionError, ValueError, IndexError, TypeError, AttributeError):
@@ -515,6 +568,11 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
         fixed = json.dumps(tree, ensure_ascii=False)
     except (ValueError, RecursionError):
         raise _as_error(failure) from None
+    lost = _lost_content(text, fixed)
+    if lost:
+        # json-repair dropped text it could not place (`"Short", sweet and "fun"`): its object is not the answer
+        failure.message += f"; json-repair's reading would drop part of the text ({_describe(lost)}), so it is not used"
+        raise _as_error(failure)
     repair = Repair.make(
         "json_repair",
         failure.path,
@@ -525,6 +583,77 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
         note=f"json-repair rewrote the text; our tokenizer stopped at: {failure.message}",
     )
     return LoadResult(tree=tree, json_text=fixed, repairs=(repair,))
+
+
+# -- guards around json-repair ------------------------------------------------------------------------------------
+
+# a '...' or '…' standing where items would be (`[{…}, ...]`, `"steps": [ ... ]`), outside double-quoted strings
+_ELISION = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<=[\[{,:])[ \t\r\n]*(?P<dots>\.{2,}|\u2026)[ \t\r\n]*(?=[\]},])')
+_BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+')
+# what is not content: comments, literal words (True/None/undefined… are rewritten, not lost), numbers (compared
+# by value below); strings are matched first so `#` or `//` inside them stays content
+_NOT_CONTENT = re.compile(
+    r"""(?P<str>"(?:[^"\\\n]|\\.)*")
+   |(?://[^\n]*|\#[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*.*)
+   |(?<![\w$.])(?:true|false|null|none|undefined|nan|infinity)(?![\w$])
+   |(?P<num>(?<![\w$.])[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?![\w$.]))
+    """,
+    re.VERBOSE | re.DOTALL | re.IGNORECASE,
+)
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest bracket nesting outside double-quoted strings (a quote that never closes is ignored)."""
+    depth = deepest = 0
+    for ch in _BRACKETS_OUTSIDE_STRINGS.sub("", text):
+        if ch == "{" or ch == "[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "}" or ch == "]":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _content(text: str) -> Counter[str]:
+    """The letters and digits a reader would call the content of JSON-like text: comments and literal words left
+    out, numbers by value (7.40 and 7.4 are one number), `\\u00e9` as é, letter case ignored."""
+    numbers: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        if m.group("str") is not None:
+            return m.group()
+        if m.group("num") is not None:
+            numbers.append(_number_key(m.group()))
+        return " "
+
+    rest = _NOT_CONTENT.sub(keep, _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
+    counts = Counter(ch for ch in rest.casefold() if ch.isalnum())
+    counts.update(f"#{n}" for n in numbers)
+    return counts
+
+
+def _number_key(token: str) -> str:
+    try:
+        value = float(token)
+    except ValueError:  # pragma: no cover - the pattern only matches numbers
+        return token
+    return repr(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+
+
+def _describe(lost: Counter[str]) -> str:
+    numbers = [key[1:] for key in lost if key.startswith("#")]
+    letters = "".join(sorted(ch for ch in lost.elements() if not ch.startswith("#")))
+    parts = ([f"letters {letters[:30]!r}"] if letters else []) + (
+        [f"numbers {', '.join(numbers[:5])}"] if numbers else []
+    )
+    return "; ".join(parts)
+
+
+def _lost_content(text: str, repaired: str) -> Counter[str]:
+    """What json-repair's output lost of the input: letters and digits (by count) and numbers (by value) the
+    input has and the output does not. Anything it added (closing quotes, nulls) does not count."""
+    return _content(text) - _content(repaired)
 
 
 class SyntaxStage:
