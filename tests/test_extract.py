@@ -140,6 +140,39 @@ def test_full_width_brackets_are_brackets() -> None:
     assert texts(text, scan_spans(text)) == ["｛“name”：“张三”｝"]
 
 
+def test_children_read_whole_by_the_fast_pass_are_still_found_when_the_list_is_cut() -> None:
+    # closed groups two levels deep are read in one regex call; a cut list must still offer each of them
+    text = "[{'id': 1, 'tags': ['a']}, {'id': 2, 'tags': []}, {'id': 3, 'ta"
+    inner = [s for s in scan_spans(text) if s.closed]
+    assert texts(text, inner) == ["{'id': 1, 'tags': ['a']}", "{'id': 2, 'tags': []}"]
+    assert all(s.inside == 0 for s in inner)
+
+
+def test_closed_spans_before_a_cut_one_are_kept() -> None:
+    text = '{"a": [1]} then [{"b": 2}, {"c'
+    spans = scan_spans(text)
+    assert [(text[s.start : s.end], s.closed, s.inside) for s in spans] == [
+        ('{"a": [1]}', True, -1),
+        ('[{"b": 2}, {"c', False, -1),
+        ('{"b": 2}', True, 16),
+    ]
+
+
+def test_deeply_nested_json_is_one_span() -> None:
+    text = 'ok: {"a": {"b": {"c": {"d": [[["}"]]]}}}} done'
+    assert texts(text, scan_spans(text)) == ['{"a": {"b": {"c": {"d": [[["}"]]]}}}}']
+
+
+def test_braces_inside_curly_single_quoted_strings_do_not_close_the_span() -> None:
+    text = "Here: {‘note’: ‘it’s {fine}’, ‘close’: ‘}’} done"
+    assert texts(text, scan_spans(text)) == ["{‘note’: ‘it’s {fine}’, ‘close’: ‘}’}"]
+
+
+def test_braces_inside_fullwidth_quoted_strings_do_not_close_the_span() -> None:
+    text = "{＂a＂: ＂}＂} done"
+    assert texts(text, scan_spans(text)) == ["{＂a＂: ＂}＂}"]
+
+
 def test_scan_respects_start_and_end() -> None:
     text = '{"a": 1} {"b": 2}'
     assert texts(text, scan_spans(text, 8, len(text))) == ['{"b": 2}']
@@ -290,8 +323,11 @@ def test_the_input_text_is_not_changed() -> None:
         "```\n" * 50_000,  # fences everywhere
         "<think>" * 30_000 + "</think>" * 30_000,
         "{'a" * 60_000,
+        "[" + "{'a': 'it's', " * 20_000,  # a cut list: the fast pass, then a second read from the '['
+        "[" + "{[" * 60_000,  # groups the fast pass tries and gives up on at every opener
+        "x ``` y " * 40_000,  # backtick runs in the middle of lines
     ],
-    ids=["closers", "tiny-spans", "open-string", "fences", "tags", "open-objects"],
+    ids=["closers", "tiny-spans", "open-string", "fences", "tags", "open-objects", "cut-list", "deep-open", "ticks"],
 )
 def test_hostile_text_stays_linear(text: str) -> None:
     started = time.perf_counter()

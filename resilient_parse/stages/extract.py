@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import regex  # type: ignore[import-untyped]
 
 from resilient_parse.context import CallContext, Candidate
 from resilient_parse.hookspecs import hookimpl
@@ -32,12 +35,38 @@ REASONING_TAGS = (
 _REASONING_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>\n]{0,200}>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
-_SPAN_CHARS = re.compile("[{}\\[\\]\"'\uff5b\uff5d\uff3b\uff3d\u201c]")
+_FENCE_AT = re.compile(r"[ \t]{0,3}(?:`{3}|~{3})")
+_FENCE_AFTER_NEWLINE = re.compile(r"\n(?=[ \t]{0,3}(?:`{3}|~{3}))")
+_OPENER = re.compile("[{\\[\uff5b\uff3b]")
 _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # a single-quoted string, read the way the syntax stage reads it: it ends at the first unescaped `'` followed by
 # structure; apostrophes inside stay text (each alternative excludes the others, so matching is linear)
 _SQ_END = r"[ \t\r]*(?:[,:}\]\n\uff0c\uff1a\uff5d\uff3d]|$)"
 _SQ_STRING = re.compile(r"(?:[^'\\]|\\.|'(?!" + _SQ_END + r"))*'(?=" + _SQ_END + ")", re.DOTALL)
+# the same for ‘…’, whose closing ’ is also the apostrophe of "it’s"
+_CSQ_STRING = re.compile(r"(?:[^\u2019\\]|\\.|\u2019(?!" + _SQ_END + r"))*\u2019(?=" + _SQ_END + ")", re.DOTALL)
+# Inside a span, everything up to the next bracket the Python loop must see, in C: text, whole double-quoted
+# strings, the simple single-quoted strings right after `{ [ , :` (no quote, backslash or line break inside, so a
+# failed try costs no more than the distance to the next quote), and closed `{…}`/`[…]` groups up to two levels
+# deep whose brackets pair up strictly (a failed try is re-read at most once per level, so matching stays linear).
+# It stops at a bracket that does not fit such a group, or at a quote the Python loop must judge (a string that
+# never closes, a single quote with apostrophes inside or a comment before it, ‘ “ ＂).
+_SIMPLE_SQ = r"[ \t\r\n]*+'[^'\\\n]*+'(?=" + _SQ_END + ")"
+_ATOM = (
+    r"""(?:[^{}\[\]"'\u2018\u201c\uff02\uff5b\uff5d\uff3b\uff3d,:\uff0c\uff1a]++"""
+    r"""|"(?:[^"\\]++|\\.)*+"|[,:\uff0c\uff1a](?:""" + _SIMPLE_SQ + r")?|(?<=[{\[\uff5b\uff3b])" + _SIMPLE_SQ + ")"
+)
+
+
+def _group(inner: str) -> str:
+    return r"(?:\{(?:" + inner + r")*+\}|\[(?:" + inner + r")*+\])"
+
+
+_GROUPS = _group(_ATOM + "|" + _group(_ATOM))
+# possessive quantifiers keep these linear; the stdlib engine reads them from Python 3.11 on
+_compile: Any = re.compile if sys.version_info >= (3, 11) else regex.compile
+_INSIDE_FAST: Any = _compile("(?:" + _ATOM + "|" + _GROUPS + ")*+")
+_INSIDE: Any = _compile(_ATOM + "*+")
 # where a quote opens a single-quoted JSON string rather than being an apostrophe: right after `{ [ , :`
 _SQ_AFTER = frozenset("{[,:\uff5b\uff3b\uff0c\uff1a")
 # full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
@@ -143,38 +172,60 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     quotes in prose cannot derail the scan.
     """
     end = len(text) if end is None else end
+    spans = _scan(text, start, end, _INSIDE_FAST.match)
+    cut = next((s.start for s in spans if not s.closed), -1)
+    if cut >= 0:
+        # an opener never closed: the closed groups the fast pass read whole inside it are answers of their own,
+        # so read from that opener again bracket by bracket (at most once, so still linear)
+        spans = [s for s in spans if s.start < cut] + _scan(text, cut, end, _INSIDE.match)
+    return spans
+
+
+def _scan(text: str, start: int, end: int, inside: Any) -> list[Span]:
     openers: list[str] = []  # the open brackets, innermost last
     positions: list[int] = []
     kids: list[list[Span] | None] = []  # closed direct children of each open bracket, made on first use
     open_count = {"{": 0, "[": 0}
     top_level: list[Span] = []
     pos = start
-    sq_hopeless = False
-    search = _SPAN_CHARS.search
+    sq_hopeless = csq_hopeless = False
+    find_opener = _OPENER.search
     while True:
-        m = search(text, pos, end)
-        if m is None:
-            break
-        ch = m.group()
-        at = m.start()
+        if not openers:  # in prose: only an opener matters
+            m = find_opener(text, pos, end)
+            if m is None:
+                break
+            at = m.start()
+            ch = _BRACKET.get(m.group(), m.group())
+        else:
+            at = inside(text, pos, end).end()
+            if at >= end:
+                break
+            ch = text[at]
         pos = at + 1
         if ch == '"':
-            if openers:
-                s = _STRING_END.match(text, pos, end)
-                pos = s.end() if s else end
+            s = _STRING_END.match(text, pos, end)
+            pos = s.end() if s else end
             continue
         if ch == "'":
-            if openers and not sq_hopeless and _after_structure(text, at, start):
+            if not sq_hopeless and _after_structure(text, at, start):
                 s = _SQ_STRING.match(text, pos, end)
                 if s is not None:
                     pos = s.end()
                 else:
                     sq_hopeless = True  # no closing quote anywhere after here: later quotes need not look
             continue
-        if ch == "\u201c":
-            if openers:
-                close = text.find("\u201d", pos, end)
-                pos = close + 1 if close >= 0 else end
+        if ch == "\u2018":
+            if not csq_hopeless and _after_structure(text, at, start):
+                s = _CSQ_STRING.match(text, pos, end)
+                if s is not None:
+                    pos = s.end()
+                else:
+                    csq_hopeless = True
+            continue
+        if ch == "\u201c" or ch == "\uff02":
+            close = text.find("\u201d" if ch == "\u201c" else ch, pos, end)
+            pos = close + 1 if close >= 0 else end
             continue
         ch = _BRACKET.get(ch, ch)
         if ch in _OPENERS:
@@ -254,7 +305,7 @@ def find_fences(text: str) -> list[Fence]:
     """Markdown code fences: an opener line of 3+ backticks or tildes, closed by a line of the same character
     at least as long; an opener that never closes runs to the end of the text."""
     fences: list[Fence] = []
-    lines = list(_FENCE_LINE.finditer(text))
+    lines = _fence_lines(text)
     i = 0
     while i < len(lines):
         opener = lines[i]
@@ -278,6 +329,19 @@ def find_fences(text: str) -> list[Fence]:
             fences.append(Fence(body_start, len(text), opener.start(), False, info))
             break
     return fences
+
+
+def _fence_lines(text: str) -> list[re.Match[str]]:
+    """The lines that are fence markers, found from line starts followed by ``` or ~~~ (the search for a line
+    break runs in C) rather than by trying the line pattern at every offset of a long answer."""
+    found: list[re.Match[str]] = []
+    starts = [0] if _FENCE_AT.match(text) else []
+    starts.extend(m.end() for m in _FENCE_AFTER_NEWLINE.finditer(text))
+    for line in starts:
+        m = _FENCE_LINE.match(text, line)
+        if m is not None:
+            found.append(m)
+    return found
 
 
 def _tier(text: str, start: int, floor: int, reasoning: bool) -> int:
