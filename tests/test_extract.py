@@ -259,7 +259,53 @@ def test_answer_after_reasoning_outranks_a_draft_inside_it() -> None:
 def test_example_is_demoted_and_does_not_demote_the_answer_after_it() -> None:
     text = 'For example: {"a": 0}\nThe result is {"a": 1}'
     by_text = {c.text: c.tier for c in extract_candidates(text, 16)}
-    assert by_text['{"a": 0}'] < by_text['{"a": 1}'] == 0
+    assert by_text['{"a": 0}'] < 0 < by_text['{"a": 1}']  # "result" after an example hands over to the answer
+
+
+def test_a_fenced_json_string_is_one_candidate_and_its_inner_braces_are_not_spans() -> None:
+    text = '```json\n"{\\"sentiment\\": \\"positive\\", \\"aspects\\": [\\"checkout\\"]}"\n```'
+    assert candidate_texts(text) == ['"{\\"sentiment\\": \\"positive\\", \\"aspects\\": [\\"checkout\\"]}"']
+    assert extract_candidates(text, 16)[0].source == "fence"
+
+
+def test_a_whole_answer_that_is_a_json_string_offers_no_spans_from_inside_it() -> None:
+    text = '  "{\\"a\\": 1}"\n'
+    assert [(c.text, c.source) for c in extract_candidates(text, 16)] == [('"{\\"a\\": 1}"', "whole")]
+
+
+def test_a_fence_holding_a_string_and_more_is_not_a_string_candidate() -> None:
+    # two strings are not one literal: the object after them is the candidate
+    assert candidate_texts('```\n"a" "b" {"c": 1}\n```') == ['{"c": 1}']
+
+
+def test_braces_in_prose_quotes_are_still_spans() -> None:
+    # a quoted phrase in prose is not a JSON string literal standing alone
+    assert candidate_texts('He wrote "use {"a": 1}" yesterday') == ['{"a": 1}']
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "A tool call has the shape",
+        "The format is",
+        "The expected structure looks like",
+        "It follows the schema",
+        "Use the following format:",
+    ],
+)
+def test_words_describing_the_shape_demote_the_candidate_after_them(lead: str) -> None:
+    text = f'{lead} {{"action": "tool_name"}}. For your request:\n\n{{"action": "search"}}'
+    by_text = {c.text: c.tier for c in extract_candidates(text, 16)}
+    assert by_text['{"action": "tool_name"}'] < by_text['{"action": "search"}']
+
+
+def test_json_format_in_a_sentence_does_not_demote_the_answer() -> None:
+    assert tiers('Here is the answer in JSON format: {"a": 1}') == [0]
+
+
+def test_hand_over_words_promote_only_after_an_example() -> None:
+    assert tiers('Here is the result: {"a": 1}\nand also {"b": 2}') == [0, 0]
+    assert tiers('For example {"a": 0}. Here is the result: {"a": 1}') == [-1, 1]
 
 
 def test_corrected_and_final_answer_are_promoted() -> None:
@@ -354,7 +400,8 @@ def test_reasoning_tag_after_json_with_tag_text_still_counts() -> None:
 def test_candidates_are_pieces_of_the_text(text: str) -> None:
     for cand in extract_candidates(text, 16):
         assert cand.text == text[cand.start : cand.end].strip() or text[cand.start : cand.end].lstrip() == cand.text
-        assert cand.text[:1] in "{[｛［"
+        # a bracketed piece, or a fence body or whole answer that is one JSON string (JSON encoded in a string)
+        assert cand.text[:1] in "{[｛［" or (cand.source in ("fence", "whole") and cand.text[0] == cand.text[-1] == '"')
 
 
 def tiers(text: str) -> list[int]:
@@ -376,7 +423,7 @@ def test_judgement_words_alone_designate_nothing() -> None:
 
 
 def test_an_example_word_outweighs_a_correction_word() -> None:
-    assert tiers('Here is an example of the final format: {"a": 0}\nAnswer: {"a": 1}') == [-1, 0]
+    assert tiers('Here is an example of the final format: {"a": 0}\nAnswer: {"a": 1}')[0] == -1
 
 
 def test_braces_inside_single_quoted_strings_do_not_close_the_span() -> None:

@@ -81,8 +81,19 @@ _JSON_START = re.compile(
 # a correction word ("corrected", "final", "correct") promotes it even when the same sentence mentions what was
 # wrong ("I corrected the previous answer:"). Judgement words alone ("wrong", "previous", "invalid") are neutral:
 # "Wrong: {…}" labels the candidate after it, "the previous one was wrong: {…}" the one before — a guess either way.
+# Words that describe the expected shape ("has the shape", "the format is", "looks like") label an example too.
 _DESIGNATE_EXAMPLE = re.compile(
-    r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder)\b", re.IGNORECASE
+    r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder|looks like"
+    r"|(?:has|have|takes|take|uses|use|follows|follow|in) the (?:shape|format|form|structure|schema)"
+    r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
+    r"|(?:following|expected|required|general|same) (?:shape|format|form|structure|schema))\b",
+    re.IGNORECASE,
+)
+# After an example, words that hand over to the real answer promote the candidate they introduce.
+_DESIGNATE_ANSWER = re.compile(
+    r"\b(?:for your request|for this request|for you|here is|here's|here are|answer|result|response|output"
+    r"|actual|real|now|so)\b",
+    re.IGNORECASE,
 )
 _DESIGNATE_UP = re.compile(
     r"\b(?:final|corrected|correction|correct|updated|revised|fixed|fix|actual|actually|real)\b", re.IGNORECASE
@@ -344,16 +355,17 @@ def _fence_lines(text: str) -> list[re.Match[str]]:
     return found
 
 
-def _tier(text: str, start: int, floor: int, reasoning: bool) -> int:
+def _tier(text: str, start: int, floor: int, reasoning: bool, after_example: bool) -> tuple[int, bool]:
     """Raise or lower a candidate by the words just before it — but only words after the previous candidate, so
-    "for example: {…}" does not also demote the answer that follows the example."""
+    "for example: {…}" does not also demote the answer that follows the example. Returns the tier and whether the
+    words label the candidate an example."""
     window = text[max(floor, start - _CONTEXT_CHARS) : start]
     tier = TIER_REASONING if reasoning else 0
     if _DESIGNATE_EXAMPLE.search(window):
-        tier -= 1
-    elif _DESIGNATE_UP.search(window):
+        return tier - 1, True
+    if _DESIGNATE_UP.search(window) or (after_example and _DESIGNATE_ANSWER.search(window)):
         tier += 1
-    return tier
+    return tier, False
 
 
 def _starts_json(text: str, opener: int) -> bool:
@@ -377,6 +389,9 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
             i = bisect_right(_ends, at)
             return max(_region.start, _ends[i - 1]) if i else _region.start
 
+        # a fence body or an answer that is one JSON string literal (JSON encoded as a string, which the later
+        # stages may decode) is a candidate as a whole; the braces inside it are not spans of their own
+        literals: list[tuple[int, int]] = []
         for fence in find_fences(text[region.start : region.end]):
             marker = region.start + fence.marker_start
             i = bisect_right(starts, marker) - 1
@@ -385,16 +400,25 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
             body_start, body_end = region.start + fence.body_start, region.start + fence.body_end
             source = "fence" if fence.closed else "open_fence"
             raw.append((body_start, body_end, source, region.reasoning, floor(body_start), False))
+            if _is_string_literal(text[body_start:body_end].strip()):
+                literals.append((body_start, body_end))
+        chunk = text[region.start : region.end]
+        body = chunk.strip()
+        if not region.reasoning and (body[:1] in _OPENERS or _is_string_literal(body)):
+            lead = len(chunk) - len(chunk.lstrip())
+            raw.append((region.start + lead, region.start + lead + len(body), "whole", False, region.start, False))
+            if body[:1] == '"':
+                literals.append((region.start + lead, region.start + lead + len(body)))
+        literals.sort()
+        literal_starts = [a for a, _ in literals]
         for span in spans:
+            i = bisect_right(literal_starts, span.start) - 1
+            if i >= 0 and span.start < literals[i][1]:
+                continue
             # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
             demoted = span.inside >= 0 and _starts_json(text, span.inside)
             source = "span" if span.closed else "truncated_span"
             raw.append((span.start, span.end, source, region.reasoning, floor(span.start), demoted))
-        chunk = text[region.start : region.end]
-        body = chunk.strip()
-        if body[:1] in _OPENERS and not region.reasoning:
-            lead = len(chunk) - len(chunk.lstrip())
-            raw.append((region.start + lead, region.start + lead + len(body), "whole", False, region.start, False))
 
     limit = max_candidates * _PRESELECT_FACTOR
     if len(raw) > limit:
@@ -405,16 +429,25 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
+    example_end = -1  # where the last candidate labelled an example ends
     for order, (start, end, source, reasoning, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
-        # a cut-off piece keeps its trailing whitespace: "30\n" shows the number was complete
-        open_ended = source in ("truncated_span", "open_fence") or (
-            source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
-        )
-        body = piece.lstrip() if open_ended else piece.strip()
-        if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
-            continue
-        tier = _tier(text, start, floor_at, reasoning) - (1 if demoted else 0)
+        if source != "span" and piece.lstrip()[:1] == '"':
+            body = piece.strip()
+            if not _is_string_literal(body):
+                continue
+        else:
+            # a cut-off piece keeps its trailing whitespace: "30\n" shows the number was complete
+            open_ended = source in ("truncated_span", "open_fence") or (
+                source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
+            )
+            body = piece.lstrip() if open_ended else piece.strip()
+            if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
+                continue
+        tier, example = _tier(text, start, floor_at, reasoning, 0 <= example_end <= start)
+        if example:
+            example_end = max(example_end, end)
+        tier -= 1 if demoted else 0
         repairs: list[Repair] = []
         if source in ("fence", "open_fence"):
             repairs.append(Repair.make("extract_fence", "", None, None, offset=start))
@@ -433,6 +466,11 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
     if len(ranked) > max_candidates:
         ranked = ranked[:max_candidates]
     return ranked
+
+
+def _is_string_literal(body: str) -> bool:
+    """Whether `body` is exactly one double-quoted JSON string with something inside."""
+    return len(body) > 2 and body[0] == '"' and _STRING_END.fullmatch(body, 1) is not None
 
 
 def _better(new: Candidate, old: Candidate) -> bool:
