@@ -341,6 +341,20 @@ CASES: list[Case] = [
         Person,
         Ok(BOB),
     ),
+    Case(
+        "template-shape-then-answer",
+        'Each record has the shape {"name": "<string>", "age": 0}. For the text you gave:\n\n'
+        '{"name": "Bob", "age": 30}',
+        Person,
+        Ok(BOB),
+    ),
+    Case(
+        "looks-like-then-here-is",
+        'The output looks like this:\n```json\n{"name": "Jane", "age": 1}\n```\n'
+        'Here is the one for your message:\n```json\n{"name": "Bob", "age": 30}\n```',
+        Person,
+        Ok(BOB),
+    ),
     # --- commas -----------------------------------------------------------------------------------------------
     Case(
         "trailing-comma-object",
@@ -441,6 +455,13 @@ CASES: list[Case] = [
         Sentiment,
         Ok(Sentiment(label="positive", confidence=0.87), ("number_format",)),
     ),
+    Case(
+        "javascript-undefined",
+        '{"name": "Bob", "age": 30, "email": undefined}',
+        Person,
+        Err(UnrecoverableSyntaxError, "js_literal", "/email"),
+        Ok(BOB, ("js_literal",)),
+    ),
     # --- single quotes and apostrophes ------------------------------------------------------------------------
     Case(
         "single-quotes-with-apostrophe",
@@ -471,6 +492,12 @@ CASES: list[Case] = [
         "{'text': 'It\\'s fine', 'author': 'Me'}",
         Quote,
         Ok(Quote(text="It's fine", author="Me")),
+    ),
+    Case(
+        "curly-single-quotes-with-apostrophe",
+        "Here you go: {‘text’: ‘Don’t panic’, ‘author’: ‘Douglas Adams’}",
+        Quote,
+        Ok(Quote(text="Don’t panic", author="Douglas Adams"), ("fullwidth_punctuation",)),
     ),
     # --- control characters inside strings --------------------------------------------------------------------
     Case(
@@ -527,6 +554,12 @@ CASES: list[Case] = [
         '{"name": "Bob\u00a0Smith", "age": 30,}',
         Person,
         Ok(Person(name="Bob\u00a0Smith", age=30)),
+    ),
+    Case(
+        "fullwidth-quotation-marks",
+        "｛＂name＂：＂李雷＂，＂age＂：30｝",
+        Person,
+        Ok(Person(name="李雷", age=30), ("fullwidth_punctuation",)),
     ),
     # --- truncated output -------------------------------------------------------------------------------------
     Case(
@@ -605,6 +638,19 @@ CASES: list[Case] = [
         Person,
         Err(TruncatedOutputError, "truncated"),
     ),
+    Case(
+        "elided-list-items",
+        '```json\n{"order_id": "A-17", "items": [\n  {"name": "Widget", "price": 9.99},\n  ...\n]}\n```',
+        Order,
+        Err(UnrecoverableSyntaxError, "elided", "/items"),
+    ),
+    Case(
+        "elided-with-unicode-ellipsis-after-a-guess",
+        '{"order_id": "the "big" one", "items": [{"name": "Widget", "price": 9.99}, …]}',
+        Order,
+        Err(UnrecoverableSyntaxError, "syntax"),
+        Err(UnrecoverableSyntaxError, "elided"),
+    ),
     # --- unescaped inner quotes: only json-repair's guess can read them ---------------------------------------
     Case(
         "unescaped-inner-quotes",
@@ -619,6 +665,20 @@ CASES: list[Case] = [
         Quote,
         Err(UnrecoverableSyntaxError, "syntax"),
         Ok(Quote(text='The "Best" Pizza', author="Tony"), ("json_repair",)),
+    ),
+    Case(
+        "unescaped-quotes-with-words-between-strings",
+        '{"text": "Fast", cheap and "good", "author": "Bob"}',
+        Quote,
+        Err(UnrecoverableSyntaxError, "syntax"),
+        Err(UnrecoverableSyntaxError, "syntax"),  # json-repair would return text "Fast" and drop "cheap and"
+    ),
+    Case(
+        "fenced-json-string-holding-json",
+        '```json\n"{\\"name\\": \\"Bob\\", \\"age\\": 30}"\n```',
+        Person,
+        Err(SchemaMismatchError, path=""),  # decoding JSON from a string is a guess strict does not make
+        Ok(BOB),
     ),
     # --- refusals and no JSON ---------------------------------------------------------------------------------
     Case(
