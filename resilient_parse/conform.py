@@ -8,6 +8,9 @@ containers are copied, unchanged ones are shared.
 
 from __future__ import annotations
 
+import datetime as _dt
+import enum
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +30,7 @@ from resilient_parse.schema import (
     TupleView,
     TypeView,
     UnionView,
+    normalise_key,
 )
 
 ProposeKeys = Callable[[dict[str, Any], ModelView, list[str], str, CallContext], list[KeyMapping]]
@@ -45,7 +49,8 @@ class ConformResult:
 def fits(value: Any, view: TypeView) -> bool:
     """A cheap test of whether Pydantic's lax JSON validation could accept `value` for `view` as it is.
 
-    False means "worth asking the coercion hook"; True means "leave it to Pydantic" (which may still refuse).
+    False means "worth asking the coercion hook"; True means "leave it to Pydantic" (which may still refuse — the
+    parser's error-driven second pass then offers the value to the hook once more).
     """
     if isinstance(view, AnyView):
         return True
@@ -114,14 +119,28 @@ def _scalar_fits(value: Any, py_type: type) -> bool:
                 return False
             return True
         return False
-    return True  # dates, UUIDs, bytes …: Pydantic decides; coercion is error-driven for these
+    if py_type in (_dt.date, _dt.datetime):
+        if isinstance(value, str):
+            return _ISO_DATE.match(value) is not None
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return True  # UUIDs, bytes, times …: Pydantic decides; coercion is error-driven for these
 
 
+_ISO_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}(?:$|[Tt ]\d)")
 _BOOL_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"})
 
 
+MAX_RESHAPES = 4
+"""How many coercions may follow one another on one value (a JSON string holding a wrapper holding a list …)."""
+
+
 class Conformer:
-    """One walk over one tree. Holds the hook callables and collects repairs and refusals."""
+    """One walk over one tree. Holds the hook callables and collects repairs and refusals.
+
+    Copy-on-write: a container is copied only when something inside it changed; unchanged subtrees are shared
+    with the input, which is never mutated. Each value is visited once (plus at most `MAX_RESHAPES` coercions),
+    so the walk is linear in the size of the tree.
+    """
 
     def __init__(self, ctx: CallContext, propose: ProposeKeys, coerce: CoerceValue) -> None:
         self.ctx = ctx
@@ -140,8 +159,13 @@ class Conformer:
     def walk(self, value: Any, view: TypeView, fld: FieldView | None, path: list[str | int]) -> Any:
         if isinstance(view, AnyView):
             return value
-        if not fits(value, view) or self._worth_reshaping(value, view):
-            value = self._coerce(value, view, fld, path)
+        for _ in range(MAX_RESHAPES):
+            if fits(value, view) and not self._worth_reshaping(value, view):
+                break
+            coerced = self._coerce(value, view, fld, path)
+            if coerced is value:
+                break
+            value = coerced
         if isinstance(view, ModelView) and isinstance(value, dict):
             return self._model(value, view, path)
         if isinstance(view, ListView) and isinstance(value, list):
@@ -167,12 +191,7 @@ class Conformer:
         if isinstance(view, ModelView):
             return bool(view.fields) and not any(k in view.key_to_field for k in value)
         if isinstance(view, UnionView) and view.discriminator:
-            tag = value.get(view.discriminator)
-            for option in view.options:
-                fv = option.fields.get(view.discriminator) if isinstance(option, ModelView) else None
-                if fv is not None and isinstance(fv.type, ChoiceView) and tag in fv.type.values:
-                    return False
-            return True
+            return _tagged_option(value, view) is None
         return False
 
     def _items(self, items: list[Any], item_view: TypeView, path: list[str | int]) -> list[Any]:
@@ -186,9 +205,12 @@ class Conformer:
         if result is None:
             return value
         if result.error is not None:
-            self.errors.append(result.error)
+            if result.error not in self.errors:
+                self.errors.append(result.error)
             return value
-        if not all(self.policy.allows(r.kind, r.lossless) for r in result.repairs):
+        if not result.repairs or not all(self.policy.allows(r.kind, r.lossless) for r in result.repairs):
+            return value  # a change must be recorded, and allowed, to be applied
+        if result.value is value:
             return value
         self.repairs.extend(result.repairs)
         return result.value
@@ -196,6 +218,10 @@ class Conformer:
     def _pick_option(self, value: Any, view: UnionView) -> TypeView | None:
         """The union member to align against: by discriminator, else the only member that fits, else the model
         whose fields the object matches best (a tie means: let Pydantic decide, unaligned)."""
+        if view.discriminator and isinstance(value, dict):
+            tagged = _tagged_option(value, view)
+            if tagged is not None:
+                return tagged
         fitting = [o for o in view.options if fits(value, o)]
         if len(fitting) == 1:
             return fitting[0]
@@ -204,15 +230,11 @@ class Conformer:
         models = [o for o in fitting if isinstance(o, ModelView)]
         if not models:
             return None
-        if view.discriminator:
-            tag = value.get(view.discriminator)
-            for m in models:
-                fv = m.fields.get(view.discriminator)
-                if fv is not None and isinstance(fv.type, ChoiceView) and tag in fv.type.values:
-                    return m
         scored = sorted(((_fit_score(value, m), i) for i, m in enumerate(models)), reverse=True)
         if len(scored) > 1 and scored[0][0] == scored[1][0]:
             return None
+        if len(models) < len(fitting) and scored[0][0][0] <= 0:
+            return None  # a free-form dict also fits, and no key says this is the model
         return models[scored[0][1]]
 
     # -- models ------------------------------------------------------------------------------------------------
@@ -225,24 +247,31 @@ class Conformer:
             renames = self._choose_mappings(obj, model, unknown, path)
         out: dict[str, Any] = {}
         changed = bool(renames)
+        strays = [k for k in unknown if k not in renames]
+        if strays:
+            changed = self._strays(obj, model, strays, renames, path) or changed
         for key, value in obj.items():
             new_key = renames.get(key, key)
             name = key_to_field.get(new_key)
             if name is None:
-                if key in renames or not self._drop_unknown(model):
+                if not self._drop_unknown(model):
                     out[new_key] = value
                 else:
                     changed = True
                     self.repairs.append(Repair.make("drop_unknown_key", pointer([*path, key]), key, None))
                 continue
             fv = model.fields[name]
+            if new_key in fv.path_keys:
+                out[new_key] = value  # an AliasPath container, not the field's value: Pydantic reads it
+                continue
             if (
                 value is None
                 and not fv.required
                 and not _accepts_none(fv.type)
                 and self.policy.allows("null_to_default")
             ):
-                self.repairs.append(Repair.make("null_to_default", pointer([*path, new_key]), None, "(default)"))
+                default = fv.default_value()
+                self.repairs.append(Repair.make("null_to_default", pointer([*path, new_key]), None, default))
                 changed = True
                 continue
             new_value = self.walk(value, fv.type, fv, [*path, new_key])
@@ -250,21 +279,57 @@ class Conformer:
             out[new_key] = new_value
         return out if changed else obj
 
+    def _strays(
+        self, obj: dict[str, Any], model: ModelView, strays: list[str], renames: dict[str, str], path: list[str | int]
+    ) -> bool:
+        """Keys that match no field. They follow the model's `extra` setting (forbid: Pydantic rejects them; allow:
+        kept) — except that a model which ignores extras and has an optional field the object leaves out would turn
+        the stray into that field's default without a word (`{"desc": "a note"}` → `description=None`, a
+        different object and no repair recorded). That is refused, naming the fields not given, unless the policy
+        drops unknown keys (a recorded repair) or keeps them knowingly (`unknown_keys="keep"`). When a required
+        field is missing too, Pydantic refuses the object anyway and its errors are the better report."""
+        if model.extra != "ignore" or self.policy.unknown_keys == "keep" or self._drop_unknown(model):
+            return False
+        given = {model.key_to_field[renames.get(k, k)] for k in obj if renames.get(k, k) in model.key_to_field}
+        if any(f.required and f.name not in given for f in model.fields.values()):
+            return False  # Pydantic refuses the object anyway, and its errors say more
+        missing = [f.name for f in model.fields.values() if not f.required and f.name not in given]
+        if not missing:
+            return False
+        for key in strays:
+            self.errors.append(
+                ErrorDetail(
+                    path=pointer([*path, key]),
+                    kind="unknown_key",
+                    message=f"key {key!r} matches no field of {model.name}; it may mean one of the fields not "
+                    f"given ({', '.join(missing)}), so dropping it could change the object",
+                    got=key,
+                )
+            )
+        return False
+
     def _drop_unknown(self, model: ModelView) -> bool:
-        mode = self.policy.unknown_keys
-        return mode == "drop" and self.policy.allows("drop_unknown_key")
+        """Unknown keys follow the model's `extra` setting (Pydantic ignores, keeps or rejects them) unless the
+        policy says to drop them, which is itself a recorded, lossy repair."""
+        return self.policy.unknown_keys == "drop" and model.extra != "allow" and self.policy.allows("drop_unknown_key")
 
     def _choose_mappings(
         self, obj: dict[str, Any], model: ModelView, unknown: list[str], path: list[str | int]
     ) -> dict[str, str]:
         proposals = self.propose(obj, model, unknown, pointer(path), self.ctx)
+        if not proposals:
+            return {}
         present = {model.key_to_field[k] for k in obj if k in model.key_to_field}
         best: dict[str, KeyMapping] = {}
         for key in unknown:
             options = [
                 p
                 for p in proposals
-                if p.key == key and p.field in model.fields and p.field not in present and self.policy.allows(p.kind)
+                if p.key == key
+                and p.field in model.fields
+                and p.field not in present
+                and model.fields[p.field].renamable
+                and self.policy.allows(p.kind)
             ]
             if not options:
                 continue
@@ -281,26 +346,26 @@ class Conformer:
                     ErrorDetail(
                         path=pointer([*path, key]),
                         kind="ambiguous_key",
-                        message=f"key {key!r} could mean any of {', '.join(fields)}; refusing to guess",
+                        message=f"key {key!r} could mean any of the fields {', '.join(fields)}; refusing to guess",
                         got=key,
                     )
                 )
                 continue
             best[key] = top
-        # two keys competing for one field: the stronger kind of evidence wins; a tie is refused
+        # two keys competing for one field: whichever we chose, the other's value would be lost — refuse
         by_field: dict[str, list[KeyMapping]] = {}
         for mapping in best.values():
             by_field.setdefault(mapping.field, []).append(mapping)
         renames: dict[str, str] = {}
         for fname, group in by_field.items():
-            group.sort(key=lambda p: (p.rank, -p.confidence))
-            if len(group) > 1 and group[0].rank == group[1].rank:
+            if len(group) > 1:
                 keys = ", ".join(repr(g.key) for g in group)
                 self.errors.append(
                     ErrorDetail(
                         path=pointer([*path, fname]),
                         kind="ambiguous_key",
-                        message=f"keys {keys} all look like field {fname!r}; refusing to guess",
+                        message=f"keys {keys} all look like the field {fname!r}; refusing to guess",
+                        got=[g.key for g in group],
                     )
                 )
                 continue
@@ -320,12 +385,62 @@ class Conformer:
         return renames
 
 
+def _null_means_default(fv: FieldView) -> bool:
+    """`null` for a field that has a default but does not accept None (`"tags": null` for `tags: list = []`)."""
+    return not fv.required and not _accepts_none(fv.type)
+
+
 def _accepts_none(view: TypeView) -> bool:
     return isinstance(view, AnyView | NoneView) or (isinstance(view, UnionView) and view.nullable)
 
 
+def tag_key(value: dict[str, Any], view: UnionView) -> str | None:
+    """The key holding a discriminated union's tag: the discriminator, a declared key of it, or one of those
+    written in another case or style (`Type` for `type`)."""
+    disc = view.discriminator
+    if disc is None:
+        return None
+    keys = {disc}
+    for option in view.options:
+        if isinstance(option, ModelView) and disc in option.fields:
+            keys.update(option.fields[disc].input_keys)
+    for key in keys:
+        if key in value:
+            return key
+    wanted = {normalise_key(k) for k in keys}
+    return next((k for k in value if normalise_key(k) in wanted), None)
+
+
+def tag_values(view: UnionView) -> dict[Any, ModelView]:
+    """Each allowed tag value of a discriminated union → the member it selects."""
+    out: dict[Any, ModelView] = {}
+    disc = view.discriminator
+    for option in view.options:
+        if isinstance(option, ModelView) and disc in option.fields:
+            ftype = option.fields[disc].type
+            if isinstance(ftype, ChoiceView):
+                for allowed in ftype.values:
+                    out.setdefault(allowed, option)
+    return out
+
+
+def _tagged_option(value: dict[str, Any], view: UnionView) -> ModelView | None:
+    key = tag_key(value, view)
+    if key is None:
+        return None
+    tag = value[key]
+    for allowed, option in tag_values(view).items():
+        if tag == allowed and type(tag) is type(allowed):
+            return option
+        if isinstance(allowed, enum.Enum) and tag == allowed.value:
+            return option
+    return None
+
+
 def _fit_score(obj: dict[str, Any], model: ModelView) -> tuple[int, int]:
-    known = sum(1 for k in obj if k in model.key_to_field)
+    """How well an object's keys match a model: keys it knows (exactly or by spelling), minus strangers when the
+    model forbids extras; then fewer missing required fields."""
+    known = sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in model.spellings)
     required = [f for f in model.fields.values() if f.required]
     missing = sum(1 for f in required if not any(k in obj for k in f.input_keys))
     return (known - (len(obj) - known) if model.extra == "forbid" else known, -missing)

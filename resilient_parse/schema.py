@@ -12,15 +12,18 @@ import dataclasses
 import datetime as _dt
 import decimal
 import enum
+import re
 import types
 import typing
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import AliasChoices, AliasPath, BaseModel
+from pydantic import AliasChoices, AliasPath, BaseModel, Discriminator
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from resilient_parse.errors import ConfigurationError
 
@@ -28,6 +31,17 @@ MISSING: Any = dataclasses.MISSING
 
 ALIAS_ATTRIBUTE = "__rp_aliases__"
 """Class attribute (or `model_config` key "rp_aliases") holding a model's own alias table: {"tool": "action"}."""
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[\s\-_.:/]+")
+
+
+@lru_cache(maxsize=8192)
+def normalise_key(key: str) -> str:
+    """One spelling per word sequence: `cityName`, `CityName`, `city-name`, `city name`, `CITY_NAME` → `city_name`."""
+    spaced = _CAMEL.sub("_", key.strip())
+    return _SEPARATORS.sub("_", spaced).strip("_").lower()
 
 
 class TypeView:
@@ -126,11 +140,28 @@ class FieldView:
     default: Any = MISSING
     description: str | None = None
     metadata: tuple[Any, ...] = ()
+    path_keys: frozenset[str] = frozenset()
+    """Keys that reach the field through an `AliasPath` (`{"names": ["Ada"]}`): the value under such a key is a
+    container holding the field's value, not the value itself, so repair leaves it to Pydantic."""
+    default_factory: Any = None
 
     @property
     def primary_key(self) -> str:
-        """The key to write when renaming onto this field (its alias when it has one)."""
-        return self.input_keys[0] if self.input_keys else self.name
+        """The key to write when renaming onto this field: its first direct key (its alias when it has one)."""
+        return next((k for k in self.input_keys if k not in self.path_keys), self.name)
+
+    @property
+    def renamable(self) -> bool:
+        """Whether a key can be renamed onto this field (false when only an `AliasPath` reaches it)."""
+        return any(k not in self.path_keys for k in self.input_keys)
+
+    def default_value(self) -> Any:
+        """The default Pydantic will fill in, for the trace; factories of plain containers are called, others not."""
+        if self.default is not MISSING and self.default is not PydanticUndefined:
+            return self.default
+        if self.default_factory in (list, dict, set, frozenset, tuple):
+            return self.default_factory()
+        return "(default)"
 
 
 @dataclass(eq=False)
@@ -144,10 +175,36 @@ class ModelView(TypeView):
     extra: str = "ignore"
     own_aliases: Mapping[str, str] = field(default_factory=dict)
     kind: str = "model"
+    extra_declared: bool = False
+    """Whether the model's config sets `extra` itself (rather than Pydantic's default "ignore")."""
 
     def field_for_key(self, key: str) -> FieldView | None:
         name = self.key_to_field.get(key)
         return self.fields[name] if name is not None else None
+
+    @cached_property
+    def spellings(self) -> dict[str, tuple[str, ...]]:
+        """Normalised spelling → the fields it names, for every field name and declared key (computed once).
+
+        Two fields whose names normalise alike (`cityName` and `city_name`) share an entry: a key matching it is
+        ambiguous, and the core refuses it.
+        """
+        names: dict[str, tuple[str, ...]] = {}
+        for fv in self.fields.values():
+            for spelling in (fv.name, *fv.input_keys):
+                norm = normalise_key(spelling)
+                if fv.name not in names.get(norm, ()):
+                    names[norm] = (*names.get(norm, ()), fv.name)
+        return names
+
+    @cached_property
+    def squashed(self) -> dict[str, tuple[str, ...]]:
+        """Spellings with the word breaks removed (`cityname` for `city_name`), for keys written without any."""
+        out: dict[str, tuple[str, ...]] = {}
+        for norm, names in self.spellings.items():
+            squashed = norm.replace("_", "")
+            out[squashed] = tuple(dict.fromkeys((*out.get(squashed, ()), *names)))
+        return out
 
     def describe(self) -> str:
         return self.name
@@ -177,6 +234,25 @@ _SCALARS: tuple[type, ...] = (
 )
 
 
+def _annotated_discriminator(tp: Any) -> str | None:
+    """The discriminator declared in `Annotated[A | B, Field(discriminator="kind")]` (or `Discriminator("kind")`)."""
+    while get_origin(tp) is typing.Annotated:
+        for meta in getattr(tp, "__metadata__", ()):
+            found = _discriminator_name(getattr(meta, "discriminator", None) if isinstance(meta, FieldInfo) else meta)
+            if found is not None:
+                return found
+        tp = get_args(tp)[0]
+    return None
+
+
+def _discriminator_name(disc: Any) -> str | None:
+    if isinstance(disc, str):
+        return disc
+    if isinstance(disc, Discriminator) and isinstance(disc.discriminator, str):
+        return disc.discriminator
+    return None
+
+
 def _strip_annotated(tp: Any) -> Any:
     while get_origin(tp) is typing.Annotated:
         tp = get_args(tp)[0]
@@ -186,24 +262,34 @@ def _strip_annotated(tp: Any) -> Any:
     return tp
 
 
-def _input_keys(name: str, info: FieldInfo, by_name: bool) -> tuple[str, ...]:
+def _input_keys(name: str, info: FieldInfo, config: Mapping[str, Any]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The keys Pydantic accepts for a field, in its order of preference, and which of them lead into an AliasPath.
+
+    Mirrors Pydantic: a validation alias (str, AliasChoices, AliasPath) or else the alias (which an
+    alias_generator fills in) is accepted unless `validate_by_alias=False`; the name is accepted when there is no
+    alias, or with `populate_by_name` / `validate_by_name`.
+    """
     keys: list[str] = []
+    direct: set[str] = set()
     va = info.validation_alias
-    if isinstance(va, str):
-        keys.append(va)
-    elif isinstance(va, AliasChoices):
-        for choice in va.choices:
-            if isinstance(choice, str):
-                keys.append(choice)
-            elif isinstance(choice, AliasPath) and choice.path and isinstance(choice.path[0], str):
-                keys.append(choice.path[0])
-    elif isinstance(va, AliasPath) and va.path and isinstance(va.path[0], str):
-        keys.append(va.path[0])
-    elif info.alias:
+    choices = va.choices if isinstance(va, AliasChoices) else [va] if va is not None else []
+    for choice in choices:
+        if isinstance(choice, str):
+            keys.append(choice)
+            direct.add(choice)
+        elif isinstance(choice, AliasPath) and choice.path and isinstance(choice.path[0], str):
+            keys.append(choice.path[0])
+            if len(choice.path) == 1:
+                direct.add(choice.path[0])
+    if not keys and info.alias:
         keys.append(info.alias)
-    if not keys or by_name:
+        direct.add(info.alias)
+    if config.get("validate_by_alias", True) is False:
+        keys, direct = [], set()
+    if not keys or config.get("populate_by_name") or config.get("validate_by_name"):
         keys.append(name)
-    return tuple(dict.fromkeys(keys))
+        direct.add(name)
+    return tuple(dict.fromkeys(keys)), frozenset(k for k in keys if k not in direct)
 
 
 class _Builder:
@@ -211,7 +297,10 @@ class _Builder:
         self.memo: dict[Any, TypeView] = {}
 
     def build(self, tp: Any) -> TypeView:
+        disc = _annotated_discriminator(tp)
         tp = _strip_annotated(tp)
+        if disc is not None and get_origin(tp) in (Union, types.UnionType):
+            return self._union(get_args(tp), disc)
         try:
             cached = self.memo.get(tp)
         except TypeError:
@@ -271,26 +360,29 @@ class _Builder:
         return UnionView(options=options, nullable=nullable, discriminator=discriminator)
 
     def _field_type(self, annotation: Any, info: FieldInfo | None) -> TypeView:
-        disc = info.discriminator if info is not None else None
+        disc = _discriminator_name(info.discriminator) if info is not None else None
         inner = _strip_annotated(annotation)
-        if isinstance(disc, str) and get_origin(inner) in (Union, types.UnionType):
+        if disc is not None and get_origin(inner) in (Union, types.UnionType):
             return self._union(get_args(inner), disc)
         return self.build(annotation)
 
     def _model(self, cls: type[BaseModel]) -> ModelView:
         config = cls.model_config
         view = ModelView(name=cls.__name__, cls=cls, extra=str(config.get("extra") or "ignore"))
+        view.extra_declared = config.get("extra") is not None
         self.memo[cls] = view
-        by_name = bool(config.get("populate_by_name") or config.get("validate_by_name"))
         for name, info in cls.model_fields.items():
+            keys, path_keys = _input_keys(name, info, config)
             fv = FieldView(
                 name=name,
                 type=self._field_type(info.annotation, info),
                 required=info.is_required(),
-                input_keys=_input_keys(name, info, by_name),
-                default=MISSING if info.is_required() else info.get_default(call_default_factory=False),
+                input_keys=keys,
+                default=MISSING if info.is_required() or info.default_factory else info.default,
                 description=info.description,
                 metadata=tuple(info.metadata),
+                path_keys=path_keys,
+                default_factory=info.default_factory,
             )
             view.fields[name] = fv
         view.key_to_field = {k: f.name for f in view.fields.values() for k in f.input_keys}
@@ -303,7 +395,7 @@ class _Builder:
         pyd_fields: dict[str, FieldInfo] | None = getattr(cls, "__pydantic_fields__", None)
         config = getattr(cls, "__pydantic_config__", {}) or {}
         view.extra = str(config.get("extra") or "ignore")
-        by_name = bool(config.get("populate_by_name") or config.get("validate_by_name"))
+        view.extra_declared = config.get("extra") is not None
         hints = _hints(cls)
         for f in dataclasses.fields(cls):
             if not f.init:
@@ -312,7 +404,7 @@ class _Builder:
             required = (
                 info.is_required() if info is not None else (f.default is MISSING and f.default_factory is MISSING)
             )
-            keys = _input_keys(f.name, info, by_name) if info is not None else (f.name,)
+            keys, path_keys = _input_keys(f.name, info, config) if info is not None else ((f.name,), frozenset())
             view.fields[f.name] = FieldView(
                 name=f.name,
                 type=self._field_type(hints.get(f.name, Any), info),
@@ -320,6 +412,8 @@ class _Builder:
                 input_keys=keys,
                 default=f.default,
                 metadata=tuple(info.metadata) if info is not None else (),
+                path_keys=path_keys,
+                default_factory=None if f.default_factory is MISSING else f.default_factory,
             )
         view.key_to_field = {k: fv.name for fv in view.fields.values() for k in fv.input_keys}
         view.own_aliases = _own_aliases(cls, config)
@@ -328,6 +422,7 @@ class _Builder:
     def _typeddict(self, cls: type) -> ModelView:
         config = getattr(cls, "__pydantic_config__", {}) or {}
         view = ModelView(name=cls.__name__, cls=cls, extra=str(config.get("extra") or "ignore"))
+        view.extra_declared = config.get("extra") is not None
         self.memo[cls] = view
         required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset())
         for name, annotation in _hints(cls).items():

@@ -1,35 +1,48 @@
 """Key alignment stage: propose which field an unknown key means.
 
 Evidence, strongest first (lower `rank` wins in the core):
-0. an explicit alias table (the call's, the parser's, the model's own) — lossless: the developer declared it;
-1. case and word-style normalisation (`Action`, `cityName`, `city-name`, `city name` → `city_name`);
-2. a plugin's alias table;
+0. an explicit alias table — the call's, then the parser's, then the model's own (`__rp_aliases__` class attribute
+   or `model_config["rp_aliases"]`); the first table that names a field present at this level wins. Lossless:
+   the developer declared it, so strict policies apply it too;
+1. case and word-style normalisation (`Action`, `cityName`, `CityName`, `city-name`, `city name`, `cityname` →
+   `city_name`), including an alias written in another style (`Tool` for the alias `tool`);
+2. a plugin's alias table (only under policies with `plugin_aliases`);
 3. fuzzy similarity (normalised Levenshtein via rapidfuzz) above the policy threshold and with a margin over the
-   runner-up — but never between words that carry different meaning (`delay_seconds` is not `delay_minutes`),
-   and never for very short keys.
-The core decides among proposals and refuses ties; this module only gathers evidence.
+   runner-up field — but never between keys whose words carry different meaning (`delay_seconds` is not
+   `delay_minutes`, `max_tokens` is not `min_tokens`, `is_visible` is not `is_invisible`, `line1` is not
+   `line2`), and never for keys shorter than `MIN_FUZZY_LENGTH`.
+Declared Pydantic aliases are not proposals at all: they are part of the schema and never reach this stage.
+The core decides among proposals (never onto a field already present, never two keys onto one field, never a
+tie); this module only gathers evidence, and asks the policy — not a mode name — which kinds it may offer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
 from resilient_parse.context import CallContext, KeyMapping
 from resilient_parse.hookspecs import hookimpl
-from resilient_parse.schema import ModelView
+from resilient_parse.schema import ModelView, normalise_key
+
+__all__ = [
+    "COMMON_ALIASES",
+    "MEANING_WORDS",
+    "AlignStage",
+    "CommonAliases",
+    "alias_proposals",
+    "meaning_differs",
+    "normalise_key",
+    "propose",
+]
 
 RANK_EXPLICIT_ALIAS = 0
 RANK_CASE = 1
 RANK_PLUGIN_ALIAS = 2
 RANK_FUZZY = 3
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_SEPARATORS = re.compile(r"[\s\-_.:/]+")
 MIN_FUZZY_LENGTH = 4
 TOKEN_TYPO_SIMILARITY = 0.7
 
@@ -178,106 +191,185 @@ MEANING_WORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=4096)
-def normalise_key(key: str) -> str:
-    """`cityName`, `CityName`, `city-name`, `city name`, `CITY_NAME` → `city_name`."""
-    spaced = _CAMEL.sub("_", key.strip())
-    return _SEPARATORS.sub("_", spaced).strip("_").lower()
+# Spellings of one meaning word: a key may say `timeout_secs` for `timeout_seconds` without changing meaning.
+_SAME_MEANING = {
+    **dict.fromkeys(("ms", "msec", "millis", "milliseconds", "millisecond"), "milliseconds"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "seconds"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), "minutes"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "hours"),
+    **dict.fromkeys(("d", "day", "days"), "days"),
+    **dict.fromkeys(("week", "weeks"), "weeks"),
+    **dict.fromkeys(("month", "months"), "months"),
+    **dict.fromkeys(("year", "years"), "years"),
+    **dict.fromkeys(("max", "maximum"), "max"),
+    **dict.fromkeys(("minimum",), "min_bound"),
+    **dict.fromkeys(("lat", "latitude"), "latitude"),
+    **dict.fromkeys(("lng", "lon", "longitude"), "longitude"),
+    **dict.fromkeys(("percent", "pct"), "percent"),
+    **dict.fromkeys(("src", "source"), "source"),
+    **dict.fromkeys(("dst", "dest"), "destination"),
+    **dict.fromkeys(("prev", "previous"), "previous"),
+}
+# Prefixes that negate a word: `invisible` is not a typo of `visible`.
+_NEGATIONS = ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis")
+_NEGATION_WORDS = frozenset({"not", "no", "non", "never", "without"})
 
 
 def _tokens(normalised: str) -> list[str]:
     return [t for t in normalised.split("_") if t]
 
 
+def _meaning(token: str) -> str | None:
+    if token in _SAME_MEANING:
+        return _SAME_MEANING[token]
+    return token if token in MEANING_WORDS else None
+
+
+def _closest_meaning(token: str) -> str | None:
+    """The meaning word `token` is a typo of (`minuts` → minutes), or None when it is not close to exactly one."""
+    best: set[str] = set()
+    best_score = TOKEN_TYPO_SIMILARITY
+    for word in MEANING_WORDS:
+        if len(word) < 4:
+            continue
+        score = Levenshtein.normalized_similarity(token, word)
+        if score > best_score + 1e-9:
+            best, best_score = {_meaning(word) or word}, score
+        elif abs(score - best_score) <= 1e-9:
+            best.add(_meaning(word) or word)
+    return next(iter(best)) if len(best) == 1 else None
+
+
+def _negates(a: str, b: str) -> bool:
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer.endswith(shorter) and longer[: len(longer) - len(shorter)] in _NEGATIONS
+
+
+def _digits(token: str) -> str:
+    return "".join(ch for ch in token if ch.isdigit())
+
+
+def _token_pair_differs(x: str, y: str) -> bool:
+    if _digits(x) != _digits(y) or _negates(x, y):
+        return True
+    mx, my = _meaning(x), _meaning(y)
+    if mx is not None or my is not None:
+        if mx is not None and my is not None:
+            return mx != my
+        # one side is a meaning word, the other may be a typo of it (`minuts` for `minutes`)
+        typo = x if mx is None else y
+        return _closest_meaning(typo) != (mx or my)
+    return Levenshtein.normalized_similarity(x, y) < TOKEN_TYPO_SIMILARITY
+
+
 def meaning_differs(a: str, b: str) -> bool:
     """True when two normalised keys differ in a word that carries meaning, not in a typo.
 
-    Keys are compared token by token. A differing token pair that is a meaning word on either side, or that is
-    not even a plausible typo of the other, means the keys name different things.
+    Keys are compared word by word. They name different things when a differing pair of words is a unit, a bound,
+    a direction or another meaning word on either side (unless both spell the same meaning, `secs`/`seconds`),
+    when one word negates the other (`visible`/`invisible`), when their digits differ (`line1`/`line2`), when the
+    words are not even plausible typos of each other, or when a word that matters is added or dropped.
     """
     ta, tb = _tokens(a), _tokens(b)
     if len(ta) != len(tb):
-        # a dropped or added word (`max_delay` vs `delay`) changes meaning when the word matters
-        return bool((set(ta) ^ set(tb)) & MEANING_WORDS) or abs(len(ta) - len(tb)) > 1
-    for x, y in zip(ta, tb):
-        if x == y:
-            continue
-        if x in MEANING_WORDS or y in MEANING_WORDS:
-            return True
-        if Levenshtein.normalized_similarity(x, y) < TOKEN_TYPO_SIMILARITY:
-            return True
-    return False
+        extra = set(ta) ^ set(tb)
+        return bool(extra & (MEANING_WORDS | _NEGATION_WORDS)) or abs(len(ta) - len(tb)) > 1
+    return any(x != y and _token_pair_differs(x, y) for x, y in zip(ta, tb))
 
 
 def _field_for(model: ModelView, name: str) -> str | None:
-    if name in model.fields:
-        return name
-    return model.key_to_field.get(name)
+    """The field an alias table entry names at this level (by field name or declared key), if it can be renamed
+    onto."""
+    fname = name if name in model.fields else model.key_to_field.get(name)
+    if fname is None or not model.fields[fname].renamable:
+        return None
+    return fname
 
 
 def alias_proposals(key: str, model: ModelView, ctx: CallContext) -> list[KeyMapping]:
-    out: list[KeyMapping] = []
+    """The alias-table proposal for `key` at this level: call > parser > model's own > plugins; the first table
+    whose target field exists here decides."""
+    entries = ctx.aliases_for(key)
+    for entry in entries:
+        if entry.explicit and (fname := _field_for(model, entry.field)) is not None:
+            note = f"{entry.origin} aliases"
+            return [KeyMapping(key, fname, "key_alias", RANK_EXPLICIT_ALIAS, 1.0, note=note)]
     own = model.own_aliases.get(key)
     if own is not None and (fname := _field_for(model, own)) is not None:
-        out.append(KeyMapping(key, fname, "key_alias", RANK_EXPLICIT_ALIAS, 1.0, note=f"{model.name}'s own aliases"))
-    for entry in ctx.aliases_for(key):
-        fname = _field_for(model, entry.field)
-        if fname is None:
+        return [KeyMapping(key, fname, "key_alias", RANK_EXPLICIT_ALIAS, 1.0, note=f"{model.name}'s own aliases")]
+    for entry in entries:
+        if not entry.explicit and (fname := _field_for(model, entry.field)) is not None:
+            return [KeyMapping(key, fname, "key_plugin_alias", RANK_PLUGIN_ALIAS, 1.0, note=entry.origin)]
+    return []
+
+
+def _renamable(model: ModelView, names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n for n in names if model.fields[n].renamable)
+
+
+def _style_proposals(key: str, norm: str, model: ModelView, ctx: CallContext) -> list[KeyMapping]:
+    """`Action`/`cityName`/`city-name`/`cityname` for a field, or `Tool` for the alias `tool`."""
+    names = _renamable(model, model.spellings.get(norm, ()))
+    if not names:
+        names = _renamable(model, model.squashed.get(norm.replace("_", ""), ()))
+    if names:
+        return [KeyMapping(key, n, "key_case", RANK_CASE, 1.0, note=f"{key!r} normalises to {norm!r}") for n in names]
+    out: list[KeyMapping] = []
+    for spelling in dict.fromkeys((norm, key.lower(), key.strip())):
+        if spelling == key:
             continue
-        if entry.explicit:
-            out.append(KeyMapping(key, fname, "key_alias", RANK_EXPLICIT_ALIAS, 1.0, note=f"{entry.origin} aliases"))
-        else:
-            out.append(KeyMapping(key, fname, "key_plugin_alias", RANK_PLUGIN_ALIAS, 1.0, note=entry.origin))
-        break  # entries are ordered call > parser > plugins: the first that names a field here wins
+        for m in alias_proposals(spelling, model, ctx):
+            out.append(KeyMapping(key, m.field, "key_case", RANK_CASE, 0.99, note=f"via alias {spelling!r}"))
+        if out:
+            break
     return out
 
 
-def _candidate_names(model: ModelView) -> Mapping[str, str]:
-    """normalised spelling → field name, for every field name and declared alias."""
-    names: dict[str, str] = {}
-    for fv in model.fields.values():
-        for spelling in (fv.name, *fv.input_keys):
-            names.setdefault(normalise_key(spelling), fv.name)
-    return names
+def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, margin: float) -> KeyMapping | None:
+    if len(norm.replace("_", "")) < MIN_FUZZY_LENGTH:
+        return None
+    best_by_field: dict[str, tuple[float, str]] = {}
+    for spelling, names in model.spellings.items():
+        score = Levenshtein.normalized_similarity(norm, spelling)
+        for fname in names:
+            if score > best_by_field.get(fname, (-1.0, ""))[0]:
+                best_by_field[fname] = (score, spelling)
+    if not best_by_field:
+        return None
+    ranked = sorted(best_by_field.items(), key=lambda item: item[1][0], reverse=True)
+    best_field, (best_score, best_spelling) = ranked[0]
+    runner_up = ranked[1][1][0] if len(ranked) > 1 else 0.0
+    if best_score < threshold or best_score - runner_up < margin:
+        return None
+    if not model.fields[best_field].renamable or meaning_differs(norm, best_spelling):
+        return None
+    note = f"similarity {best_score:.2f} to {best_spelling!r} (runner-up {runner_up:.2f})"
+    return KeyMapping(key, best_field, "key_fuzzy", RANK_FUZZY, best_score, note=note)
 
 
 def propose(obj: Mapping[str, Any], model: ModelView, unknown: list[str], ctx: CallContext) -> list[KeyMapping]:
+    """Every proposal for every unknown key; kinds the policy refuses are not even computed."""
     policy = ctx.policy
-    proposals: list[KeyMapping] = []
-    names = _candidate_names(model)
     allow_case = policy.allows("key_case")
     allow_fuzzy = policy.allows("key_fuzzy")
-    threshold = policy.fuzzy_key_threshold
+    proposals: list[KeyMapping] = []
     for key in unknown:
-        proposals.extend(alias_proposals(key, model, ctx))
+        aliased = alias_proposals(key, model, ctx)
+        proposals.extend(aliased)
+        if aliased and aliased[0].rank == RANK_EXPLICIT_ALIAS:
+            continue
         norm = normalise_key(key)
-        if allow_case and norm in names:
-            proposals.append(KeyMapping(key, names[norm], "key_case", RANK_CASE, 1.0))
+        if allow_case:
+            styled = _style_proposals(key, norm, model, ctx)
+            proposals.extend(styled)
+            if styled or aliased:
+                continue
+        elif aliased:
             continue
-        if allow_case and norm != key:
-            # an alias written in another style: `Tool` for the alias `tool`
-            for entry_key in (norm, key.lower()):
-                for m in alias_proposals(entry_key, model, ctx):
-                    proposals.append(
-                        KeyMapping(key, m.field, "key_case", RANK_CASE, 0.99, note=f"via alias {entry_key!r}")
-                    )
-        if not allow_fuzzy or len(norm) < MIN_FUZZY_LENGTH:
-            continue
-        scored = sorted(
-            ((Levenshtein.normalized_similarity(norm, spelling), spelling, fname) for spelling, fname in names.items()),
-            reverse=True,
-        )
-        if not scored:
-            continue
-        best_score, best_spelling, best_field = scored[0]
-        runner_up = next((s for s, _, f in scored[1:] if f != best_field), 0.0)
-        if best_score < threshold or best_score - runner_up < policy.fuzzy_margin:
-            continue
-        if meaning_differs(norm, best_spelling):
-            continue
-        proposals.append(
-            KeyMapping(key, best_field, "key_fuzzy", RANK_FUZZY, best_score, note=f"similarity {best_score:.2f}")
-        )
+        if allow_fuzzy:
+            fuzzy = _fuzzy_proposal(key, norm, model, policy.fuzzy_key_threshold, policy.fuzzy_margin)
+            if fuzzy is not None:
+                proposals.append(fuzzy)
     return proposals
 
 

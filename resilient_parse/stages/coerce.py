@@ -1,25 +1,31 @@
 """Value coercion stage: turn a value that does not fit its field into one that does — or refuse honestly.
 
-Only values that Pydantic's lax mode would reject reach this stage. Every coercion is a lossy repair (lenient
-policies only) and is refused when it would be a guess: a hedged enum ("neutral or positive"), an abbreviation
-that fits two values, "06/07/2024", "1,234" for a float, a unit that is not the field's unit.
+The walker asks about values that do not fit their type; the parser's error-driven second pass also asks about
+values that fit by type but that Pydantic rejected (a date format, a constrained number), so every function here
+returns None rather than a no-op when the value is already as good as it gets. Every coercion is a lossy repair
+(lenient policies only; the policy is asked per kind), recorded with its JSON path, the value before and the value
+after. A coercion is refused — an error naming the allowed values or the reason — when it would be a guess: a
+hedged enum ("neutral or positive"), a prefix that fits two values, "06/07/2024", "1,234" for a float, a unit that
+is not the field's unit, a percentage for a field whose scale is unknown.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import enum
 import json
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 from rapidfuzz.distance import Levenshtein
 
+from resilient_parse.conform import fits, tag_key, tag_values
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import ErrorDetail
 from resilient_parse.hookspecs import hookimpl
-from resilient_parse.repairs import Repair
+from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import (
     AnyView,
     ChoiceView,
@@ -31,8 +37,8 @@ from resilient_parse.schema import (
     TupleView,
     TypeView,
     UnionView,
+    normalise_key,
 )
-from resilient_parse.stages.align import normalise_key
 
 WRAPPER_KEYS = frozenset(
     {
@@ -57,79 +63,121 @@ WRAPPER_KEYS = frozenset(
         "message",
         "return",
         "final_answer",
+        "final",
+        "tool_input",
+        "arguments",
+        "args",
+        "input",
     }
 )
+"""Keys models wrap their answer in. A wrapper is unwrapped only when it is not a field of the schema at that
+level and what it holds fits the expected type."""
+
 MIN_PREFIX = 3
-_HEDGE = re.compile(r"\s*(?:\bor\b|\band\b|/|\||,|;|\bvs\.?\b)\s*", re.IGNORECASE)
+_HEDGE = re.compile(r"\s*(?:\bor\b|\band\b|/|\||,|;|\bvs\.?\b|\bmaybe\b|\bperhaps\b)\s*", re.IGNORECASE)
 _CHOICE_NOISE = re.compile(r"[\s_\-.:;!?'\"`()\[\]]+")
+_NEGATING_PREFIXES = ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis")
 
 
 def _norm_choice(text: str) -> str:
     return _CHOICE_NOISE.sub("", text.casefold())
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type (True is not 1, "1" is not 1)."""
+    return type(a) is type(b) and a == b
+
+
+def _unique(values: Any) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if not any(_same(v, o) for o in out):
+            out.append(v)
+    return out
+
+
+def _changed(before: Any, after: Any, kind: str, path: str, ctx: CallContext, **extra: Any) -> Coercion | None:
+    """A coercion recording `kind`, or None when the policy refuses the kind or nothing would change."""
+    if _same(before, after) or not ctx.policy.allows(kind):
+        return None
+    return Coercion(after, (Repair.make(kind, path, before, after, **extra),))
+
+
+def _refuse(path: str, kind: str, message: str, got: Any) -> Coercion:
+    return Coercion(error=ErrorDetail(path=path, kind=kind, message=message, got=got))
+
+
 # -- enums and Literals -----------------------------------------------------------------------------------------
 
 
+def _negation_of(a: str, b: str) -> bool:
+    """`unapproved` vs `approved`, `incomplete` vs `complete`: close in spelling, opposite in meaning."""
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    if not longer.endswith(shorter):
+        return False
+    return longer[: len(longer) - len(shorter)] in _NEGATING_PREFIXES
+
+
 def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> Coercion | None:
+    """Match a value to an enum/Literal: by case and separators or a member name (`enum_value`), then by a unique
+    prefix or a small typo (`enum_fuzzy`). Hedged, ambiguous or negated values are refused, naming the allowed
+    values."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    if any(_same(value, v) for v in view.values):
         return None
     policy = ctx.policy
     text = str(value)
-    spellings: list[tuple[str, Any]] = [(_norm_choice(str(v)), v) for v in view.values]
+    spellings: list[tuple[str, Any]] = [
+        (_norm_choice(str(v.value if isinstance(v, enum.Enum) else v)), v) for v in view.values
+    ]
     if view.enum_cls is not None:
         spellings += [(_norm_choice(m.name), m.value) for m in view.enum_cls]
     target = _norm_choice(text)
     if not target:
         return None
 
-    def found(allowed: Any, kind: str, confidence: float) -> Coercion | None:
-        if not policy.allows(kind):
-            return None
-        return Coercion(allowed, (Repair.make(kind, path, value, allowed, confidence=confidence),))
-
     exact = _unique(v for s, v in spellings if s == target)
     if len(exact) == 1:
-        return found(exact[0], "enum_value", 1.0)
+        return _changed(value, exact[0], "enum_value", path, ctx, confidence=1.0)
     if len(exact) > 1:
         return _choice_error(value, view, path, "ambiguous_choice", "matches several allowed values")
-    parts = [p for p in _HEDGE.split(text) if p.strip()]
+    parts = [p for p in _HEDGE.split(text) if p and p.strip()]
     if len(parts) > 1:
-        hits = _unique(v for p in parts for s, v in spellings if s == _norm_choice(p))
-        if len(hits) > 1:
-            return _choice_error(value, view, path, "hedged_choice", "names more than one allowed value")
+        hits = _unique(v for p in parts for s, v in spellings if s and s == _norm_choice(p))
+        if hits:
+            return _choice_error(value, view, path, "hedged_choice", "is hedged between several values")
+    if not policy.allows("enum_fuzzy"):
+        return None
     if len(target) >= MIN_PREFIX:
         prefixed = _unique(v for s, v in spellings if s.startswith(target))
         if len(prefixed) == 1:
-            return found(prefixed[0], "enum_fuzzy", 0.9)
+            return _changed(value, prefixed[0], "enum_fuzzy", path, ctx, confidence=0.9, note="unique prefix")
         if len(prefixed) > 1:
             return _choice_error(value, view, path, "ambiguous_choice", "is a prefix of several allowed values")
-    scored = sorted(
-        ((Levenshtein.normalized_similarity(target, s), v) for s, v in spellings if s),
-        reverse=True,
-        key=lambda p: p[0],
-    )
-    if scored:
-        best, allowed = scored[0]
-        runner = next((sc for sc, v in scored[1:] if v != allowed), 0.0)
-        if best >= policy.fuzzy_value_threshold and best - runner >= policy.fuzzy_margin and len(target) >= MIN_PREFIX:
-            return found(allowed, "enum_fuzzy", best)
-        if best >= policy.fuzzy_value_threshold and best - runner < policy.fuzzy_margin:
-            return _choice_error(value, view, path, "ambiguous_choice", "is equally close to several allowed values")
-    return None
-
-
-def _unique(values: Any) -> list[Any]:
-    out: list[Any] = []
-    for v in values:
-        if v not in out:
-            out.append(v)
-    return out
+    if len(target) < MIN_PREFIX:
+        return None
+    best_by_value: list[tuple[float, str, Any]] = []
+    for s, v in spellings:
+        if s:
+            best_by_value.append((Levenshtein.normalized_similarity(target, s), s, v))
+    best_by_value.sort(key=lambda item: item[0], reverse=True)
+    if not best_by_value:
+        return None
+    best, spelling, allowed = best_by_value[0]
+    runner = next((sc for sc, _, v in best_by_value[1:] if not _same(v, allowed)), 0.0)
+    if best < policy.fuzzy_value_threshold:
+        return None
+    if best - runner < policy.fuzzy_margin:
+        return _choice_error(value, view, path, "ambiguous_choice", "is equally close to several allowed values")
+    if _negation_of(target, spelling):
+        return _choice_error(value, view, path, "negated_choice", f"looks like the opposite of {allowed!r}")
+    return _changed(value, allowed, "enum_fuzzy", path, ctx, confidence=best, note=f"similarity {best:.2f}")
 
 
 def _choice_error(value: Any, view: ChoiceView, path: str, kind: str, why: str) -> Coercion:
-    allowed = ", ".join(repr(v) for v in view.values)
-    return Coercion(error=ErrorDetail(path=path, kind=kind, message=f"{value!r} {why}; allowed: {allowed}", got=value))
+    allowed = ", ".join(repr(v.value if isinstance(v, enum.Enum) else v) for v in view.values)
+    return _refuse(path, kind, f"{value!r} {why}; allowed: {allowed}", value)
 
 
 # -- numbers ------------------------------------------------------------------------------------------------------
@@ -197,6 +245,7 @@ UNIT_WORDS = {
     "jpy": "jpy",
     "cents": "cents",
 }
+_AMBIGUOUS_UNITS = {"m": ("minutes", "meters")}
 _FIELD_UNIT_SUFFIX = {
     "ms": "milliseconds",
     "sec": "seconds",
@@ -211,23 +260,31 @@ _NUMBER_WITH_UNIT = re.compile(
     r"^(?P<cur>[$€£¥])?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<pct>%)?\s*(?P<unit>[A-Za-z]+)?\.?$"
 )
 _EN_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$|^[+-]?\d{1,3}(?:\.\d{3})*,\d+$")
+_EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$|^[+-]?\d{1,3}(?:\.\d{3}){2,}$")
 _SPACE_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:[\u00a0\u202f' ]\d{3})+(?:[.,]\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_PLAIN_NUMBER = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+_RATIO_WORDS = frozenset({"ratio", "fraction", "probability", "share", "rate", "confidence", "likelihood"})
+_PERCENT_WORDS = frozenset({"percent", "percentage", "pct"})
 
 
 def _field_unit(fld: FieldView | None) -> str | None:
+    """The unit a field's name declares by its last word (`delay_minutes`, `weight_kg`, `timeout_ms`), if any."""
     if fld is None:
         return None
     tokens = normalise_key(fld.name).split("_")
-    last = tokens[-1] if tokens else ""
+    if len(tokens) < 2:
+        return None
+    last = tokens[-1]
     if last in _FIELD_UNIT_SUFFIX:
         return _FIELD_UNIT_SUFFIX[last]
-    if last in UNIT_WORDS and len(last) > 1:
-        return UNIT_WORDS[last]
-    if "in" in tokens[:-1] or len(tokens) > 1:
-        return UNIT_WORDS.get(last) if len(last) > 1 else None
-    return None
+    return UNIT_WORDS.get(last) if len(last) > 1 else None
+
+
+def _unit_matches(unit: str, expected: str | None) -> bool:
+    if expected is None:
+        return False
+    return expected in _AMBIGUOUS_UNITS.get(unit, (UNIT_WORDS.get(unit),))
 
 
 def _bounded_to_one(fld: FieldView | None) -> bool:
@@ -242,106 +299,88 @@ def _bounded_to_one(fld: FieldView | None) -> bool:
     return False
 
 
-def _plain_number(num: str, want_int: bool) -> tuple[float | int | None, str | None]:
-    """Read digits with separators. Returns (number, None) or (None, reason it is ambiguous/unreadable)."""
-    raw = num.strip()
+def _plain_number(raw: str, want_int: bool) -> tuple[Decimal | None, str | None]:
+    """Read digits with separators. Returns (number, None), or (None, why it is ambiguous), or (None, None)."""
     if _EN_THOUSANDS.match(raw):
-        cleaned = raw.replace(",", "")
-        if not want_int and "." not in raw and len(raw.split(",")) == 2:
+        if not want_int and "." not in raw and raw.count(",") == 1:
             return None, f"{raw!r} could be a thousands separator or a decimal comma"
-    elif _EU_THOUSANDS.match(raw) and ("," in raw or raw.count(".") > 1):
+        cleaned = raw.replace(",", "")
+    elif _EU_THOUSANDS.match(raw):
         cleaned = raw.replace(".", "").replace(",", ".")
     elif _SPACE_THOUSANDS.match(raw):
         cleaned = re.sub(r"[\u00a0\u202f' ]", "", raw).replace(",", ".")
     elif _DECIMAL_COMMA.match(raw):
-        frac = raw.split(",")[1]
-        if len(frac) == 3:
-            if want_int:
-                return int(raw.replace(",", "")), None
-            return None, f"{raw!r} could be a thousands separator or a decimal comma"
         cleaned = raw.replace(",", ".")
     else:
         cleaned = raw
     try:
-        value = float(cleaned)
-    except ValueError:
+        return Decimal(cleaned), None
+    except InvalidOperation:
         return None, None
+
+
+def _as_python_number(number: Decimal, want_int: bool, raw: str) -> tuple[int | float | None, str | None]:
     if want_int:
-        if not value.is_integer():
+        if number != number.to_integral_value():
             return None, f"{raw!r} is not a whole number"
-        try:
-            return int(Decimal(cleaned)), None
-        except ArithmeticError:
-            return int(value), None
-    return (int(value) if value.is_integer() and "." not in cleaned and "e" not in cleaned.lower() else value), None
+        return int(number), None
+    return float(number), None
 
 
 def number_from_string(
     value: str, view: ScalarView, fld: FieldView | None, path: str, ctx: CallContext
 ) -> Coercion | None:
+    """`"1,234"` → 1234 for an int, `"$12.50"` → 12.5, `"45 minutes"` → 45 for `*_minutes`, `"45%"` → 0.45 for a
+    0..1 field, `"3,5"` → 3.5. Refuses a thousands-or-decimal comma for a float, a unit that is not the field's
+    and a percentage for a field whose scale is unknown."""
     if not ctx.policy.allows("number_from_string"):
         return None
+    if _PLAIN_NUMBER.match(value):
+        return None  # Pydantic reads it as it is; if it still failed, a constraint did, and no rewrite helps
     m = _NUMBER_WITH_UNIT.match(value.strip())
     if m is None:
         return None
     want_int = view.py_type is int
-    number, problem = _plain_number(m.group("num"), want_int)
+    raw = m.group("num").strip()
+    number, problem = _plain_number(raw, want_int)
     if problem:
-        return Coercion(error=ErrorDetail(path=path, kind="ambiguous_number", message=problem, got=value))
+        return _refuse(path, "ambiguous_number", problem, value)
     if number is None:
         return None
     unit = (m.group("unit") or "").lower()
     currency = m.group("cur")
-    note = "digits with separators"
+    expected_unit = _field_unit(fld)
+    notes: list[str] = []
     if unit:
-        canonical = UNIT_WORDS.get(unit)
-        expected_unit = _field_unit(fld)
-        if canonical is None:
+        if unit not in UNIT_WORDS and unit not in _AMBIGUOUS_UNITS:
             return None
-        if expected_unit is None or canonical != expected_unit:
-            where = f"field is in {expected_unit}" if expected_unit else "field's unit is not known"
-            return Coercion(
-                error=ErrorDetail(
-                    path=path,
-                    kind="unit_mismatch",
-                    message=f"{value!r} is in {canonical}, but the {where}",
-                    got=value,
-                )
-            )
-        note = f"unit {canonical} matches the field"
+        if not _unit_matches(unit, expected_unit):
+            canonical = UNIT_WORDS.get(unit, unit)
+            where = f"the field is in {expected_unit}" if expected_unit else "the field's unit is not known"
+            return _refuse(path, "unit_mismatch", f"{value!r} is in {canonical}, but {where}", value)
+        notes.append(f"unit matches the field ({expected_unit})")
     if currency:
-        expected_unit = _field_unit(fld)
         if expected_unit is not None and expected_unit != _CURRENCY[currency]:
-            return Coercion(
-                error=ErrorDetail(
-                    path=path,
-                    kind="unit_mismatch",
-                    message=f"{value!r} is in {_CURRENCY[currency]}, field is in {expected_unit}",
-                    got=value,
-                )
-            )
-        note = "currency symbol"
+            message = f"{value!r} is in {_CURRENCY[currency]}, but the field is in {expected_unit}"
+            return _refuse(path, "unit_mismatch", message, value)
+        notes.append("currency symbol")
     if m.group("pct"):
-        name_tokens = normalise_key(fld.name).split("_") if fld else []
-        if _bounded_to_one(fld) or any(t in ("ratio", "fraction", "probability", "share") for t in name_tokens):
+        name_tokens = set(normalise_key(fld.name).split("_")) if fld else set()
+        if _bounded_to_one(fld) or name_tokens & _RATIO_WORDS:
             number = number / 100
-            note = "percent for a 0..1 field"
-        elif any(t in ("percent", "percentage", "pct") for t in name_tokens):
-            note = "percent for a percent field"
+            notes.append("percent for a 0..1 field")
+        elif name_tokens & _PERCENT_WORDS:
+            notes.append("percent for a percent field")
         else:
-            return Coercion(
-                error=ErrorDetail(
-                    path=path,
-                    kind="ambiguous_number",
-                    message=f"{value!r} is a percentage; is the field 0..1 or 0..100?",
-                    got=value,
-                )
-            )
-        if want_int and isinstance(number, float):
-            if not number.is_integer():
-                return None
-            number = int(number)
-    return Coercion(number, (Repair.make("number_from_string", path, value, number, confidence=0.9, note=note),))
+            message = f"{value!r} is a percentage, and the field does not say whether it is 0..1 or 0..100"
+            return _refuse(path, "ambiguous_number", message, value)
+    result, problem = _as_python_number(number, want_int, raw)
+    if problem:
+        return _refuse(path, "ambiguous_number", problem, value)
+    if result is None:
+        return None
+    note = ", ".join(notes) or "digits with separators"
+    return _changed(value, result, "number_from_string", path, ctx, confidence=0.9, note=note)
 
 
 # -- dates ----------------------------------------------------------------------------------------------------------
@@ -351,16 +390,22 @@ _DATE_ADAPTERS: dict[type, TypeAdapter[Any]] = {
     _dt.datetime: TypeAdapter(_dt.datetime),
 }
 _MONTHS = {
-    m.lower(): i
+    m: i
     for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
 }
 _NUMERIC_DATE = re.compile(r"^(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{1,4})$")
 _WORDY_DATE = re.compile(
-    r"^(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$"
+    r"^(?:[A-Za-z]+,?\s+)?"  # an optional weekday: "Friday, June 7, 2024"
+    r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})"
+    r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$"
 )
 
 
 def date_from_string(value: str, view: ScalarView, path: str, ctx: CallContext) -> Coercion | None:
+    """`"June 7, 2024"`, `"7 June 2024"`, `"2024/06/07"`, `"13/07/2024"` → `"2024-06-07"`-style ISO dates.
+
+    A numeric date whose first two parts could both be the month (`"06/07/2024"`) is refused, as is a two-digit
+    year: the order is a convention of the writer, not something the text says."""
     if not ctx.policy.allows("date_from_string"):
         return None
     adapter = _DATE_ADAPTERS.get(view.py_type)
@@ -381,31 +426,56 @@ def date_from_string(value: str, view: ScalarView, path: str, ctx: CallContext) 
         elif len(c) == 4:
             first, second = int(a), int(b)
             if first <= 12 and second <= 12 and first != second:
-                return Coercion(
-                    error=ErrorDetail(
-                        path=path,
-                        kind="ambiguous_date",
-                        message=f"{value!r} could be day/month or month/day",
-                        got=value,
-                    )
-                )
-            if first > 12:
-                parsed = _safe_date(int(c), second, first)
-            else:
-                parsed = _safe_date(int(c), first, second)
+                return _refuse(path, "ambiguous_date", f"{value!r} could be day/month or month/day", value)
+            parsed = _safe_date(int(c), second, first) if first > 12 else _safe_date(int(c), first, second)
+        else:
+            return _refuse(path, "ambiguous_date", f"{value!r} does not say which part is the year", value)
     else:
         w = _WORDY_DATE.match(text)
         if w:
-            day, month, year = (
-                (w.group(1), w.group(2), w.group(3)) if w.group(1) else (w.group(5), w.group(4), w.group(6))
-            )
+            day, month, year = (w.group(1), w.group(2), w.group(3)) if w.group(1) else w.group(5, 4, 6)
             mon = _MONTHS.get(month[:3].lower())
-            if mon is not None and day is not None and year is not None:
+            if mon is not None and _month_word(month):
                 parsed = _safe_date(int(year), mon, int(day))
     if parsed is None:
         return None
     iso = parsed.isoformat()
-    return Coercion(iso, (Repair.make("date_from_string", path, value, iso, confidence=0.9),))
+    return _changed(value, iso, "date_from_string", path, ctx, confidence=0.9)
+
+
+_MONTH_NAMES = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+
+
+def _month_word(word: str) -> bool:
+    word = word.lower().rstrip(".")
+    full = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+    return any(f.startswith(word) for f in full) or word == "sept"
 
 
 def _safe_date(y: int, m: int, d: int) -> _dt.date | None:
@@ -417,54 +487,107 @@ def _safe_date(y: int, m: int, d: int) -> _dt.date | None:
 
 # -- shapes: wrappers, lists, double encoding ----------------------------------------------------------------------
 
+_FENCED = re.compile(r"^\s*```[\w-]*\s*\n(.*?)\n?```\s*$", re.DOTALL)
 
-def _decode_json_string(value: str) -> Any:
+
+def decode_json_string(value: str) -> Any:
+    """The JSON value a string holds (an object or array, possibly itself encoded once more), or None."""
     text = value.strip()
-    if not text or text[0] not in "{[":
+    fenced = _FENCED.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    if not text or text[0] not in '{["':
         return None
     try:
-        return json.loads(text)
+        decoded = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    if isinstance(decoded, str):
+        return decode_json_string(decoded)
+    return decoded if isinstance(decoded, dict | list) else None
+
+
+def _inner_fits(inner: Any, expected: TypeView) -> bool:
+    """Whether a wrapped value is what the schema wants here: an object with at least one of the model's keys
+    (exactly or in another spelling), or a list for a list."""
+    if isinstance(expected, ModelView):
+        return isinstance(inner, dict) and _known_keys(inner, expected) > 0
+    if isinstance(expected, ListView | TupleView):
+        return isinstance(inner, list)
+    return False
 
 
 def _known_keys(obj: dict[str, Any], model: ModelView) -> int:
-    names = {normalise_key(k) for f in model.fields.values() for k in (f.name, *f.input_keys)}
-    return sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in names)
+    return sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in model.spellings)
+
+
+def _envelope_content(value: dict[str, Any]) -> tuple[str, Any] | None:
+    """What an API response envelope carries: OpenAI chat (`choices[0].message.content` or a tool call's
+    `arguments`), OpenAI responses (`output[…].content[…].text`) or Anthropic messages (`content[…]` text or
+    tool_use `input`)."""
+    choices = value.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        message = choices[0].get("message") or choices[0].get("delta") or {}
+        if isinstance(message, dict):
+            calls = message.get("tool_calls")
+            if isinstance(calls, list) and len(calls) == 1 and isinstance(calls[0], dict):
+                function = calls[0].get("function")
+                if isinstance(function, dict) and "arguments" in function:
+                    return "choices/0/message/tool_calls/0/function/arguments", function["arguments"]
+            if message.get("content") is not None:
+                return "choices/0/message/content", message["content"]
+        return None
+    content = value.get("content")
+    if value.get("type") == "message" and isinstance(content, list) and len(content) == 1:
+        block = content[0]
+        if isinstance(block, dict) and block.get("type") == "text":
+            return "content/0/text", block.get("text")
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            return "content/0/input", block.get("input")
+    return None
 
 
 def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    """{"result": {...}} → {...}; an OpenAI chat envelope → its message content; {"items": [...]} → [...]."""
-    if not ctx.policy.allows("unwrap_wrapper"):
+    """{"result": {...}} → {...}; {"status": "ok", "data": [...]} → [...]; an OpenAI or Anthropic response
+    envelope → the JSON its message carries. Only when no key is a field of the expected model and the inner
+    value fits."""
+    if not ctx.policy.allows("unwrap_wrapper") or not value:
         return None
-    inner: Any = None
-    wrapper = ""
-    choices = value.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        message = choices[0].get("message") or {}
-        inner = message.get("content") if isinstance(message, dict) else None
-        wrapper = "choices[0].message.content"
-    elif len(value) == 1:
-        wrapper, inner = next(iter(value.items()))
-        if isinstance(expected, ModelView):
-            names = {normalise_key(k) for f in expected.fields.values() for k in (f.name, *f.input_keys)}
-            if normalise_key(wrapper) in names:
-                return None  # the "wrapper" is a field of the schema
-            plausible = normalise_key(wrapper) in WRAPPER_KEYS or normalise_key(wrapper) == normalise_key(expected.name)
-            if not plausible and not (isinstance(inner, dict) and _covers_required(inner, expected)):
-                return None
-    if isinstance(inner, str):
-        decoded = _decode_json_string(inner)
-        inner = decoded if decoded is not None else inner
+    if isinstance(expected, ModelView) and _known_keys(value, expected) > 0:
+        return None  # the "wrapper" is (partly) the object itself
+    found = _envelope_content(value)
+    candidates: list[tuple[str, Any]] = [found] if found is not None else []
+    if not candidates:
+        if len(value) == 1:
+            candidates = list(value.items())
+        else:
+            candidates = [(k, v) for k, v in value.items() if normalise_key(k) in WRAPPER_KEYS]
+    fitting: list[tuple[str, Any]] = []
+    for wrapper, inner in candidates:
+        if isinstance(inner, str):
+            decoded = decode_json_string(inner)
+            inner = decoded if decoded is not None else inner
+        if _inner_fits(inner, expected) and _plausible_wrapper(wrapper, inner, expected, len(value)):
+            fitting.append((wrapper, inner))
+    if len(fitting) != 1:
+        return None
+    wrapper, inner = fitting[0]
+    note = f"took the value out of {wrapper!r}"
+    return _changed(value, inner, "unwrap_wrapper", path, ctx, confidence=0.9, note=note)
+
+
+def _plausible_wrapper(wrapper: str, inner: Any, expected: TypeView, siblings: int) -> bool:
+    if "/" in wrapper:
+        return True  # an API envelope
+    norm = normalise_key(wrapper)
+    if norm in WRAPPER_KEYS:
+        return True
+    if siblings != 1:
+        return False
     if isinstance(expected, ModelView):
-        if not isinstance(inner, dict) or _known_keys(inner, expected) == 0:
-            return None
-    elif isinstance(expected, ListView | TupleView):
-        if not isinstance(inner, list):
-            return None
-    else:
-        return None
-    return Coercion(inner, (Repair.make("unwrap_wrapper", path, wrapper, "(unwrapped)", confidence=0.9),))
+        # {"Weather": {...}} for the model Weather, or a single key around an object with every required field
+        return norm == normalise_key(expected.name) or (isinstance(inner, dict) and _covers_required(inner, expected))
+    return True  # {"steps": [...]} where the list itself is expected
 
 
 def _covers_required(obj: dict[str, Any], model: ModelView) -> bool:
@@ -472,35 +595,36 @@ def _covers_required(obj: dict[str, Any], model: ModelView) -> bool:
     return bool(required) and all(any(k in obj for k in f.input_keys) for f in required)
 
 
-def _item_fits(value: Any, item: TypeView) -> bool:
-    from resilient_parse.conform import fits
-
-    return fits(value, item)
+def _scalar_to_list(value: Any, expected: ListView, path: str, ctx: CallContext) -> Coercion | None:
+    if value is None or isinstance(value, list):
+        return None
+    if not (fits(value, expected.item) or isinstance(expected.item, UnionView | ChoiceView | ScalarView)):
+        return None
+    return _changed(value, [value], "scalar_to_list", path, ctx, confidence=0.9)
 
 
 def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx: CallContext) -> Coercion | None:
+    """The built-in coercion for one value (see the module docstring). None when there is nothing to offer."""
     policy = ctx.policy
     if not policy.allow_lossy and not policy.extra_allowed_kinds:
+        return None  # every coercion kind is lossy; such a policy allows none of them
+    if isinstance(expected, AnyView):
         return None
     if isinstance(expected, ModelView | ListView | DictView | TupleView) and isinstance(value, str):
-        decoded = _decode_json_string(value)
-        if decoded is not None and policy.allows("decode_json_string"):
-            return Coercion(decoded, (Repair.make("decode_json_string", path, value, decoded, confidence=0.95),))
-        return None
+        decoded = decode_json_string(value)
+        if decoded is not None:
+            return _changed(value, decoded, "decode_json_string", path, ctx, confidence=0.95)
     if isinstance(expected, ModelView) and isinstance(value, dict):
         return unwrap(value, expected, path, ctx)
-    if isinstance(expected, ListView):
+    if isinstance(expected, ListView | TupleView):
         if isinstance(value, dict):
             unwrapped = unwrap(value, expected, path, ctx)
             if unwrapped is not None:
                 return unwrapped
-        item_ok = _item_fits(value, expected.item) or isinstance(expected.item, UnionView | ChoiceView | ScalarView)
-        if value is not None and not isinstance(value, list) and policy.allows("scalar_to_list") and item_ok:
-            return Coercion([value], (Repair.make("scalar_to_list", path, value, [value], confidence=0.9),))
-        return None
-    if isinstance(value, list) and len(value) == 1 and isinstance(expected, ModelView | ScalarView | ChoiceView):
-        if policy.allows("unwrap_list"):
-            return Coercion(value[0], (Repair.make("unwrap_list", path, value, value[0], confidence=0.85),))
+        return _scalar_to_list(value, expected, path, ctx) if isinstance(expected, ListView) else None
+    if isinstance(value, list) and isinstance(expected, ModelView | ScalarView | ChoiceView | DictView):
+        if len(value) == 1:
+            return _changed(value, value[0], "unwrap_list", path, ctx, confidence=0.85)
         return None
     if isinstance(expected, ChoiceView):
         return match_choice(value, expected, path, ctx)
@@ -516,46 +640,54 @@ def _coerce_scalar(value: Any, view: ScalarView, fld: FieldView | None, path: st
     if t in (int, float, Decimal) and isinstance(value, str):
         return number_from_string(value, view, fld, path, ctx)
     if t is str and isinstance(value, int | float) and not isinstance(value, bool):
-        if ctx.policy.allows("number_to_string"):
-            text = str(value)
-            return Coercion(text, (Repair.make("number_to_string", path, value, text),))
-        return None
+        return _changed(value, str(value), "number_to_string", path, ctx)
     if t in (_dt.date, _dt.datetime) and isinstance(value, str):
         return date_from_string(value, view, path, ctx)
     return None
 
 
 def _coerce_union(value: Any, view: UnionView, fld: FieldView | None, path: str, ctx: CallContext) -> Coercion | None:
+    """A discriminated union by its tag; a plain union by the one member a coercion makes the value fit. Several
+    members offering different values is not a choice to make here: Pydantic decides (or refuses)."""
     if view.discriminator and isinstance(value, dict):
-        return _fix_discriminator(value, view, path, ctx)
-    results: list[Coercion] = []
+        fixed = _fix_discriminator(value, view, path, ctx)
+        if fixed is not None:
+            return fixed
+    if value is None:
+        return None
+    offers: list[Coercion] = []
+    refusals: list[Coercion] = []
     for option in view.options:
-        if isinstance(option, AnyView):
-            continue
         got = coerce(value, option, fld, path, ctx)
-        if got is not None and got.error is None:
-            results.append(got)
-    distinct = _unique(r.value for r in results)
-    if len(distinct) == 1:
-        return results[0]
+        if got is None:
+            continue
+        if got.error is not None:
+            refusals.append(got)
+        elif fits(got.value, option):
+            offers.append(got)
+    distinct = _unique(o.value for o in offers) if all(_hashable_kind(o.value) for o in offers) else offers
+    if len(offers) >= 1 and (len(distinct) == 1 or all(o.value == offers[0].value for o in offers)):
+        return offers[0]
+    if not offers and refusals:
+        return refusals[0]
     return None
 
 
+def _hashable_kind(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None
+
+
 def _fix_discriminator(value: dict[str, Any], view: UnionView, path: str, ctx: CallContext) -> Coercion | None:
-    disc = view.discriminator or ""
-    tags: list[Any] = []
-    for option in view.options:
-        if isinstance(option, ModelView) and disc in option.fields:
-            ftype = option.fields[disc].type
-            if isinstance(ftype, ChoiceView):
-                tags.extend(ftype.values)
-    key = disc if disc in value else next((k for k in value if normalise_key(k) == normalise_key(disc)), None)
+    """A discriminated union whose tag is written in another case or misspelled: `"Search"` or `"serach"` for
+    `"search"`. The tag is matched like an enum value (and refused like one)."""
+    key = tag_key(value, view)
+    tags = tag_values(view)
     if key is None or not tags:
         return None
     tag = value[key]
-    if tag in tags:
+    if any(_same(tag, t) for t in tags):
         return None
-    matched = match_choice(tag, ChoiceView(values=tuple(tags)), f"{path}/{disc}", ctx)
+    matched = match_choice(tag, ChoiceView(values=tuple(tags)), path + pointer([key]), ctx)
     if matched is None or matched.error is not None:
         return matched
     fixed = dict(value)
