@@ -509,3 +509,21 @@ def test_json_repair_is_not_asked_to_guess_at_huge_candidates() -> None:
     with pytest.raises(UnrecoverableSyntaxError, match="too long to guess"):
         load_json(text, ctx("lenient"))
     assert time.perf_counter() - started < 1.0
+
+
+def test_json_repair_is_not_asked_to_guess_at_many_bare_members_under_the_size_cap() -> None:
+    # json-repair scans ahead to the end at each `, key: value` here: n² steps for a 19 KB candidate
+    text = '{"a": "x", ' + "key: value, " * 1_600 + "}"
+    assert len(text) < JSON_REPAIR_MAX_CHARS
+    started = time.perf_counter()
+    with pytest.raises(UnrecoverableSyntaxError, match="too many unquoted members"):
+        load_json(text, ctx("lenient"))
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_long_candidate_with_inner_quotes_still_goes_to_json_repair() -> None:
+    items = [f'{{"id": {i}, "text": "He said "hi" to me"}}' for i in range(400)]
+    text = "[" + ", ".join(items) + "]"
+    assert 10_000 < len(text) < JSON_REPAIR_MAX_CHARS
+    loaded = load_json(text, ctx("lenient"))
+    assert loaded.tree == [{"id": i, "text": 'He said "hi" to me'} for i in range(400)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 
@@ -537,6 +538,9 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
             # honest, bounded answer is the tokenizer's own error
             failure.message += f" (the candidate is over {JSON_REPAIR_MAX_CHARS:,} characters, too long to guess at)"
             raise _as_error(failure) from None
+        if _json_repair_work(text) > JSON_REPAIR_MAX_WORK:
+            failure.message += " (the text has too many unquoted members for json-repair to guess at in bounded time)"
+            raise _as_error(failure) from None
         return _json_repair(text, failure)
     try:
         tree = json.loads(fixed)
@@ -586,6 +590,26 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
 
 
 # -- guards around json-repair ------------------------------------------------------------------------------------
+
+JSON_REPAIR_MAX_WORK = 2_000_000
+"""A bound on the characters json-repair would scan for the bare members of a candidate (about 0.1 s)."""
+
+# json-repair's quadratic shape: at each `, key: word` inside an unquoted value it scans ahead to the next quote
+# or '}' to decide whether the comma ends the value — many such members before a far delimiter cost n² steps
+_BARE_MEMBER = re.compile(r",[ \t\r\n]*[A-Za-z_][\w-]*[ \t\r\n]*:[ \t\r\n]*(?!(?:true|false|null)\b)[A-Za-z_]")
+_REPAIR_STOP = re.compile("[\"'\u201c\u201d}]")
+
+
+def _json_repair_work(text: str) -> int:
+    """An estimate of the characters json-repair scans ahead for bare members: for each, the distance to the next
+    quote or '}'. Linear: one pass for the stops, one for the members."""
+    stops = [m.start() for m in _REPAIR_STOP.finditer(text)]
+    work = 0
+    for member in _BARE_MEMBER.finditer(text):
+        i = bisect_left(stops, member.end())
+        work += (stops[i] if i < len(stops) else len(text)) - member.end()
+    return work
+
 
 # a '...' or '…' standing where items would be (`[{…}, ...]`, `"steps": [ ... ]`), outside double-quoted strings
 _ELISION = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<=[\[{,:])[ \t\r\n]*(?P<dots>\.{2,}|\u2026)[ \t\r\n]*(?=[\]},])')
