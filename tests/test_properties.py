@@ -301,3 +301,52 @@ def test_lenient_does_not_close_truncated_output_onto_a_default() -> None:
     """`{"a": "x",` was cut before whatever followed the comma: `b` may have been 5, so b=0 is a guess."""
     with pytest.raises(ParseError):
         PARSERS["lenient"].parse('{"a": "x",', Item)
+
+
+class Texts(BaseModel):
+    a: list[str]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_adjacent_strings_with_no_gap_are_not_a_missing_comma(mode: str) -> None:
+    """Three quotes in a row are unescaped quotes, not strings missing commas: reading them as ["", ", ", ""]
+    records only lossless `missing_comma` repairs yet returns an object the model never wrote."""
+    try:
+        value = PARSERS[mode].parse('{"a": [""", """]}', Texts)
+    except ParseError:
+        return
+    assert value == Texts(a=['"', '"'])
+
+
+def test_json_repair_reading_keeps_a_form_feed_escape() -> None:
+    """json-repair (called for the doubled comma) turns the valid escape \\f into a backslash and an f."""
+    try:
+        value = PARSERS["lenient"].parse('{"a": "x\\fy",, "b": 1}', Item)
+    except ParseError:
+        return
+    assert value == Item(a="x\fy", b=1)
+
+
+class Mixed(BaseModel):
+    a: list[int | str]
+
+
+class Row(BaseModel):
+    tags: list[str]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_single_quoted_brace_after_a_line_break_in_a_list_is_text(mode: str) -> None:
+    """A missing comma at a line end, then a single-quoted '}': the scanner must still see a string there."""
+    assert PARSERS[mode].parse("Result: {'a': [1\n '}']}", Mixed) == Mixed(a=[1, "}"])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_piece_nested_inside_the_broken_answer_is_not_the_answer(mode: str) -> None:
+    """When the whole list cannot be read, its inner `{'tags': []}` unwrapped to [] is not what the model said."""
+    text = "Result: [{'tags': ['a'\n'}']}, {'tags': []}]"
+    try:
+        value = PARSERS[mode].parse(text, list[Row])
+    except ParseError:
+        return
+    assert value == [Row(tags=["a", "}"]), Row(tags=[])]
