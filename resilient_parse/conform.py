@@ -77,6 +77,10 @@ def _in_choices(value: Any, view: ChoiceView) -> bool:
             return True
         if isinstance(allowed, bool) or isinstance(value, bool):
             continue
+        if view.enum_cls is not None and isinstance(allowed, int) and isinstance(value, str):
+            if value.strip() == str(allowed):  # Pydantic's lax mode reads "3" for an int enum
+                return True
+            continue
         if isinstance(allowed, int | float) and isinstance(value, int | float) and value == allowed:
             return True
     return False

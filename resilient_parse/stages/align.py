@@ -7,7 +7,8 @@ Evidence, strongest first (lower `rank` wins in the core):
 1. case and word-style normalisation (`Action`, `cityName`, `CityName`, `city-name`, `city name`, `cityname` →
    `city_name`), including an alias written in another style (`Tool` for the alias `tool`);
 2. a plugin's alias table (only under policies with `plugin_aliases`);
-3. fuzzy similarity (normalised Levenshtein via rapidfuzz) above the policy threshold and with a margin over the
+3. fuzzy similarity (normalised Levenshtein with transpositions — rapidfuzz's OSA distance, so `argumnets` is
+   one edit from `arguments`) above the policy threshold and with a margin over the
    runner-up field — but never between keys whose words carry different meaning (`delay_seconds` is not
    `delay_minutes`, `max_tokens` is not `min_tokens`, `is_visible` is not `is_invisible`, `line1` is not
    `line2`), and never for keys shorter than `MIN_FUZZY_LENGTH`.
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from resilient_parse.context import CallContext, KeyMapping
 from resilient_parse.hookspecs import hookimpl
@@ -232,7 +233,7 @@ def _closest_meaning(token: str) -> str | None:
     for word in MEANING_WORDS:
         if len(word) < 4:
             continue
-        score = Levenshtein.normalized_similarity(token, word)
+        score = OSA.normalized_similarity(token, word)
         if score > best_score + 1e-9:
             best, best_score = {_meaning(word) or word}, score
         elif abs(score - best_score) <= 1e-9:
@@ -259,7 +260,7 @@ def _token_pair_differs(x: str, y: str) -> bool:
         # one side is a meaning word, the other may be a typo of it (`minuts` for `minutes`)
         typo = x if mx is None else y
         return _closest_meaning(typo) != (mx or my)
-    return Levenshtein.normalized_similarity(x, y) < TOKEN_TYPO_SIMILARITY
+    return OSA.normalized_similarity(x, y) < TOKEN_TYPO_SIMILARITY
 
 
 def meaning_differs(a: str, b: str) -> bool:
@@ -330,7 +331,7 @@ def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, mar
         return None
     best_by_field: dict[str, tuple[float, str]] = {}
     for spelling, names in model.spellings.items():
-        score = Levenshtein.normalized_similarity(norm, spelling)
+        score = OSA.normalized_similarity(norm, spelling)
         for fname in names:
             if score > best_by_field.get(fname, (-1.0, ""))[0]:
                 best_by_field[fname] = (score, spelling)

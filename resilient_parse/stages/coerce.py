@@ -19,7 +19,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from resilient_parse.conform import fits, tag_key, tag_values
 from resilient_parse.context import CallContext, Coercion
@@ -160,7 +160,7 @@ def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> C
     best_by_value: list[tuple[float, str, Any]] = []
     for s, v in spellings:
         if s:
-            best_by_value.append((Levenshtein.normalized_similarity(target, s), s, v))
+            best_by_value.append((OSA.normalized_similarity(target, s), s, v))
     best_by_value.sort(key=lambda item: item[0], reverse=True)
     if not best_by_value:
         return None
