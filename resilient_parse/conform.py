@@ -247,11 +247,12 @@ class Conformer:
         key_to_field = model.key_to_field
         unknown = [k for k in obj if k not in key_to_field]
         renames: dict[str, str] = {}
+        refused: set[str] = set()
         if unknown:
-            renames = self._choose_mappings(obj, model, unknown, path)
+            renames, refused = self._choose_mappings(obj, model, unknown, path)
         out: dict[str, Any] = {}
         changed = bool(renames)
-        strays = [k for k in unknown if k not in renames]
+        strays = [k for k in unknown if k not in renames and k not in refused]
         if strays:
             changed = self._strays(obj, model, strays, renames, path) or changed
         for key, value in obj.items():
@@ -319,10 +320,12 @@ class Conformer:
 
     def _choose_mappings(
         self, obj: dict[str, Any], model: ModelView, unknown: list[str], path: list[str | int]
-    ) -> dict[str, str]:
+    ) -> tuple[dict[str, str], set[str]]:
+        """Renames to apply ({key: new key}) and the keys refused as ambiguous (already reported)."""
         proposals = self.propose(obj, model, unknown, pointer(path), self.ctx)
+        refused: set[str] = set()
         if not proposals:
-            return {}
+            return {}, refused
         present = {model.key_to_field[k] for k in obj if k in model.key_to_field}
         best: dict[str, KeyMapping] = {}
         for key in unknown:
@@ -354,6 +357,7 @@ class Conformer:
                         got=key,
                     )
                 )
+                refused.add(key)
                 continue
             best[key] = top
         # two keys competing for one field: whichever we chose, the other's value would be lost — refuse
@@ -372,6 +376,7 @@ class Conformer:
                         got=[g.key for g in group],
                     )
                 )
+                refused.update(g.key for g in group)
                 continue
             winner = group[0]
             target_key = model.fields[fname].primary_key
@@ -386,7 +391,7 @@ class Conformer:
                     note=winner.note,
                 )
             )
-        return renames
+        return renames, refused
 
 
 def _null_means_default(fv: FieldView) -> bool:

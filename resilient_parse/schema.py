@@ -137,7 +137,7 @@ class FieldView:
     type: TypeView
     required: bool
     input_keys: tuple[str, ...]
-    default: Any = MISSING
+    default: Any = field(default_factory=lambda: MISSING)  # MISSING itself would make the field required
     description: str | None = None
     metadata: tuple[Any, ...] = ()
     path_keys: frozenset[str] = frozenset()

@@ -263,7 +263,9 @@ _EN_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$|^[+-]?\d{1,3}(?:\.\d{3}){2,}$")
 _SPACE_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:[\u00a0\u202f' ]\d{3})+(?:[.,]\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-_PLAIN_NUMBER = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+_PLAIN_FLOAT = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+_PLAIN_INT = re.compile(r"^\s*[+-]?\d+(?:\.0*)?\s*$|^\s*[+-]?\d+\.\d*[1-9]\d*\s*$")
+_DOLLAR_STYLE = frozenset("$£¥")  # currencies written with a thousands comma and a decimal point
 _RATIO_WORDS = frozenset({"ratio", "fraction", "probability", "share", "rate", "confidence", "likelihood"})
 _PERCENT_WORDS = frozenset({"percent", "percentage", "pct"})
 
@@ -299,10 +301,12 @@ def _bounded_to_one(fld: FieldView | None) -> bool:
     return False
 
 
-def _plain_number(raw: str, want_int: bool) -> tuple[Decimal | None, str | None]:
-    """Read digits with separators. Returns (number, None), or (None, why it is ambiguous), or (None, None)."""
+def _plain_number(raw: str, comma_is_thousands: bool) -> tuple[Decimal | None, str | None]:
+    """Read digits with separators. Returns (number, None), or (None, why it is ambiguous), or (None, None).
+
+    "1,234" is a thousands separator for an int field (or after a dollar sign) and ambiguous otherwise."""
     if _EN_THOUSANDS.match(raw):
-        if not want_int and "." not in raw and raw.count(",") == 1:
+        if not comma_is_thousands and "." not in raw and raw.count(",") == 1:
             return None, f"{raw!r} could be a thousands separator or a decimal comma"
         cleaned = raw.replace(",", "")
     elif _EU_THOUSANDS.match(raw):
@@ -335,14 +339,15 @@ def number_from_string(
     and a percentage for a field whose scale is unknown."""
     if not ctx.policy.allows("number_from_string"):
         return None
-    if _PLAIN_NUMBER.match(value):
-        return None  # Pydantic reads it as it is; if it still failed, a constraint did, and no rewrite helps
+    want_int = view.py_type is int
+    if (_PLAIN_INT if want_int else _PLAIN_FLOAT).match(value):
+        # Pydantic reads it, or (a fraction for an int) refuses it rightly; if it still failed, a constraint did
+        return None
     m = _NUMBER_WITH_UNIT.match(value.strip())
     if m is None:
         return None
-    want_int = view.py_type is int
     raw = m.group("num").strip()
-    number, problem = _plain_number(raw, want_int)
+    number, problem = _plain_number(raw, want_int or m.group("cur") in _DOLLAR_STYLE)
     if problem:
         return _refuse(path, "ambiguous_number", problem, value)
     if number is None:
@@ -598,7 +603,8 @@ def _covers_required(obj: dict[str, Any], model: ModelView) -> bool:
 def _scalar_to_list(value: Any, expected: ListView, path: str, ctx: CallContext) -> Coercion | None:
     if value is None or isinstance(value, list):
         return None
-    if not (fits(value, expected.item) or isinstance(expected.item, UnionView | ChoiceView | ScalarView)):
+    scalar_item = isinstance(expected.item, UnionView | ChoiceView | ScalarView) and not isinstance(value, dict)
+    if not (fits(value, expected.item) or scalar_item):
         return None
     return _changed(value, [value], "scalar_to_list", path, ctx, confidence=0.9)
 
