@@ -1,0 +1,145 @@
+"""What schema-aware repair costs: alignment of a 20-step plan with 10 defects, and the valid-document fast path.
+
+Run: `python -m benchmarks.bench_align [--repeat N]`. Prints medians:
+- the alignment + coercion walk alone (`Conformer.run`) on the loaded tree of the defective plan — target < 2 ms;
+- a whole `parse_result` of the defective plan (extract, load, align, coerce, validate);
+- on the valid plan, `Parser.parse` against calling `TypeAdapter.validate_json` yourself: the fast path must stay
+  untouched, so the ratio should be close to 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import gc
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, TypeAdapter
+
+from resilient_parse import Parser
+from resilient_parse.conform import Conformer
+
+
+class Priority(enum.Enum):
+    LOW = "low"
+    NORMAL = "normal"
+    HIGH = "high"
+
+
+class PlanStep(BaseModel):
+    id: int
+    action: Literal["search", "fetch", "summarise", "write", "review"]
+    arguments: dict[str, Any] = {}
+    dependencies: list[int] = []
+    delay_minutes: int = 0
+    priority: Priority = Priority.NORMAL
+    description: str = ""
+
+
+class TaskPlan(BaseModel):
+    goal: str
+    steps: list[PlanStep]
+
+
+_ACTIONS = ("search", "fetch", "summarise", "write", "review")
+
+
+def valid_plan() -> dict[str, Any]:
+    steps = [
+        {
+            "id": i,
+            "action": _ACTIONS[i % 5],
+            "arguments": {"query": f"topic {i}", "limit": 5, "Tool": "kept as written"},
+            "dependencies": [i - 1] if i else [],
+            "delay_minutes": i % 3,
+            "priority": ("low", "normal", "high")[i % 3],
+            "description": f"step {i} of the plan",
+        }
+        for i in range(20)
+    ]
+    return {"goal": "write a literature review", "steps": steps}
+
+
+def defective_plan() -> dict[str, Any]:
+    """The valid plan with 10 defects models make: 3 recased keys, 3 misspelled keys, 2 alias keys, 2 enum cases."""
+    plan = json.loads(json.dumps(valid_plan()))
+    steps = plan["steps"]
+
+    def rename(i: int, old: str, new: str) -> None:
+        steps[i] = {new if k == old else k: v for k, v in steps[i].items()}
+
+    rename(1, "action", "Action")
+    rename(4, "delay_minutes", "delayMinutes")
+    rename(7, "description", "DESCRIPTION")
+    rename(9, "dependencies", "dependancies")
+    rename(12, "arguments", "argumnets")
+    rename(14, "description", "desciption")
+    rename(16, "action", "tool")
+    rename(18, "arguments", "params")
+    steps[3]["priority"] = steps[3]["priority"].upper()
+    steps[11]["action"] = steps[11]["action"].title()
+    return plan
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    for _ in range(min(20, repeat)):
+        fn()
+    samples = []
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return statistics.median(samples)
+
+
+def measure(repeat: int = 300) -> dict[str, float]:
+    parser = Parser("lenient", entrypoints=False)
+    valid_text = json.dumps(valid_plan())
+    defective = defective_plan()
+    defective_text = json.dumps(defective)
+    ctx = parser.context(TaskPlan)
+    walk = Conformer(ctx, parser.host.propose_key_mappings, parser.host.coerce_value)
+    conformed = walk.run(defective, ctx.schema)
+    repaired = [r.kind for r in conformed.repairs]
+    assert len(repaired) == 10 and not conformed.errors, (repaired, conformed.errors)
+    result = parser.parse_result(defective_text, TaskPlan)
+    assert result.value == TaskPlan.model_validate(valid_plan()), "the defects must all be repaired"
+    adapter = TypeAdapter(TaskPlan)
+    assert parser.parse_result(valid_text, TaskPlan).repairs == ()
+
+    def align() -> object:
+        return Conformer(ctx, parser.host.propose_key_mappings, parser.host.coerce_value).run(defective, ctx.schema)
+
+    return {
+        "align_ms": median_seconds(align, repeat) * 1e3,
+        "parse_defective_ms": median_seconds(lambda: parser.parse_result(defective_text, TaskPlan), repeat) * 1e3,
+        "pydantic_valid_us": median_seconds(lambda: adapter.validate_json(valid_text), repeat) * 1e6,
+        "parse_valid_us": median_seconds(lambda: parser.parse(valid_text, TaskPlan), repeat) * 1e6,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(description="alignment benchmark (issue 3)")
+    cli.add_argument("--repeat", type=int, default=300)
+    args = cli.parse_args(argv)
+    got = measure(args.repeat)
+    ratio = got["parse_valid_us"] / got["pydantic_valid_us"]
+    print("20-step plan, 10 defects (3 recased keys, 3 typos, 2 aliases, 2 enum cases)")
+    print(f"  alignment walk (median)           {got['align_ms']:8.3f} ms   target < 2 ms")
+    print(f"  parse_result, defective (median)  {got['parse_defective_ms']:8.3f} ms")
+    print("valid 20-step plan (fast path)")
+    print(f"  TypeAdapter.validate_json         {got['pydantic_valid_us']:8.1f} us")
+    print(f"  Parser.parse                      {got['parse_valid_us']:8.1f} us   ratio {ratio:.2f}x")
+    return 0 if got["align_ms"] < 2.0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
