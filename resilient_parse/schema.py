@@ -74,7 +74,7 @@ class NoneView(TypeView):
 
 @dataclass(eq=False)
 class ChoiceView(TypeView):
-    """An enum or Literal: the allowed values, and for enums the member names."""
+    """An enum or Literal: the allowed values as JSON writes them, and for enums the member names."""
 
     values: tuple[Any, ...]
     enum_cls: type[enum.Enum] | None = None
@@ -319,7 +319,8 @@ class _Builder:
             return NoneView()
         origin = get_origin(tp)
         if origin is Literal:
-            return ChoiceView(values=tuple(get_args(tp)))
+            # the values as JSON writes them: `Literal[Kind.A]` is read from "alpha"
+            return ChoiceView(values=tuple(a.value if isinstance(a, enum.Enum) else a for a in get_args(tp)))
         if origin in (Union, types.UnionType):
             return self._union(get_args(tp), None)
         if isinstance(tp, type) and issubclass(tp, enum.Enum):

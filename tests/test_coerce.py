@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from resilient_parse import Parser, Policy
 from resilient_parse.context import CallContext, Coercion
+from resilient_parse.errors import SchemaMismatchError
 from resilient_parse.schema import ChoiceView, FieldView, ListView, ModelView, ScalarView, TypeView, build_view
 from resilient_parse.stages.coerce import coerce, decode_json_string, match_choice, number_from_string, unwrap
 
@@ -308,3 +309,16 @@ def test_nothing_for_a_value_that_fits_and_failed_a_constraint() -> None:
     assert offer(5, "count") is None
     assert offer(["a"], "tags") is None
     assert offer({"name": "x"}, "tags") is None
+
+
+def test_a_literal_of_enum_members_is_an_honest_error_not_a_crash() -> None:
+    class Kind(enum.Enum):
+        A = "alpha"
+        B = "beta"
+
+    class Tagged(BaseModel):
+        k: Literal[Kind.A, Kind.B]
+
+    with pytest.raises(SchemaMismatchError) as info:
+        LENIENT.parse('{"k": "BETA"}', Tagged)
+    assert all(e["kind"] != "internal" for e in info.value.errors)

@@ -236,3 +236,13 @@ def test_schema_facts() -> None:
     facts = schema_facts(build_view(Outer))
     assert {"name", "inner", "note", "meta"} <= facts.known_keys
     assert facts.open_keys and facts.silent_drop_possible
+
+
+def test_literal_of_enum_members_holds_json_values() -> None:
+    """Repair writes JSON: a coerced `Literal[Kind.A]` value must be "alpha", never the (unserialisable) member."""
+
+    class Kind(enum.Enum):
+        A = "alpha"
+
+    view = build_view(Literal[Kind.A])
+    assert isinstance(view, ChoiceView) and view.values == ("alpha",)

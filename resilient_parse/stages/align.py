@@ -2,19 +2,25 @@
 
 Evidence, strongest first (lower `rank` wins in the core):
 0. an explicit alias table — the call's, then the parser's, then the model's own (`__rp_aliases__` class attribute
-   or `model_config["rp_aliases"]`); the first table that names a field present at this level wins. Lossless:
-   the developer declared it, so strict policies apply it too;
+   or `model_config["rp_aliases"]`); the first table that names a field present at this level wins;
 1. case and word-style normalisation (`Action`, `cityName`, `CityName`, `city-name`, `city name`, `cityname` →
    `city_name`), including an alias written in another style (`Tool` for the alias `tool`);
 2. a plugin's alias table (only under policies with `plugin_aliases`);
-3. fuzzy similarity (normalised Levenshtein with transpositions — rapidfuzz's OSA distance, so `argumnets` is
-   one edit from `arguments`) above the policy threshold and with a margin over the
-   runner-up field — but never between keys whose words carry different meaning (`delay_seconds` is not
-   `delay_minutes`, `max_tokens` is not `min_tokens`, `is_visible` is not `is_invisible`, `line1` is not
-   `line2`), and never for keys shorter than `MIN_FUZZY_LENGTH`.
-Declared Pydantic aliases are not proposals at all: they are part of the schema and never reach this stage.
+3. fuzzy similarity (normalised Levenshtein with transpositions — rapidfuzz's OSA distance, so `argumnets` is one
+   edit from `arguments`) above the policy threshold and with a margin over the runner-up field — but never
+   between keys whose words carry different meaning (`delay_seconds` is not `delay_minutes`, `max_tokens` is not
+   `min_tokens`, `is_visible` is not `is_invisible`, `line1` is not `line2`), and never for keys shorter than
+   `MIN_FUZZY_LENGTH`.
+Declared Pydantic aliases (`alias`, `validation_alias`, `AliasChoices`, `AliasPath`, `alias_generator`,
+`populate_by_name`) are not proposals at all: they are part of the schema and never reach this stage.
 The core decides among proposals (never onto a field already present, never two keys onto one field, never a
 tie); this module only gathers evidence, and asks the policy — not a mode name — which kinds it may offer.
+
+Strict mode (any policy that refuses lossy kinds): only step 0 applies. Its `key_alias` repairs are lossless
+because a developer wrote the table — the call's or the parser's `aliases=`, or the model's own declared table;
+plugin tables, case/style normalisation and fuzzy matching are lossy kinds and are neither proposed nor applied.
+An alias applies at every level whose model has its target field, and never inside free-form values
+(`dict[str, Any]`, `Any`): tool arguments keep their keys.
 """
 
 from __future__ import annotations
