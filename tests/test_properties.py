@@ -22,7 +22,7 @@ import pytest
 import strategies as S
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from resilient_parse import ParseError, Parser
 from resilient_parse.parser import ParseResult
@@ -350,3 +350,25 @@ def test_a_piece_nested_inside_the_broken_answer_is_not_the_answer(mode: str) ->
     except ParseError:
         return
     assert value == [Row(tags=["a", "}"]), Row(tags=[])]
+
+
+class Titled(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: int
+
+
+class Named(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
+class Holder(BaseModel):
+    amount: Titled | Named
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_explicit_alias_inside_a_union_member_picks_that_member(mode: str) -> None:
+    """The caller said `heading` means `title`: that is evidence for the union member with a `title` field."""
+    result = PARSERS[mode].parse_result('{"amount": {"heading": 0}}', Holder, aliases={"heading": "title"})
+    assert result.value == Holder(amount=Titled(title=0))
+    assert [r.kind for r in result.repairs] == ["key_alias"]
