@@ -322,3 +322,33 @@ def test_a_literal_of_enum_members_is_an_honest_error_not_a_crash() -> None:
     with pytest.raises(SchemaMismatchError) as info:
         LENIENT.parse('{"k": "BETA"}', Tagged)
     assert all(e["kind"] != "internal" for e in info.value.errors)
+
+
+class Ref(BaseModel):
+    id: str = Field("", pattern=r"^S\d+$")
+    code: str = Field("", pattern=r"^[a-z]+$|^[A-Z]+$")
+
+
+def ref_field(name: str) -> FieldView:
+    view = build_view(Ref)
+    assert isinstance(view, ModelView)
+    return view.fields[name]
+
+
+@pytest.mark.parametrize(("given", "expected"), [("s2", "S2"), (" S12", "S12"), ("s2 ", "S2")])
+def test_pattern_case_fixes_case_and_spaces(given: str, expected: str) -> None:
+    fv = ref_field("id")
+    result = coerce(given, fv.type, fv, "/id", ctx(target=Ref))
+    assert value_of(result) == expected
+    assert result is not None and result.repairs[0].kind == "pattern_case"
+
+
+@pytest.mark.parametrize("given", ["S2", "x2", "s-2"])
+def test_pattern_case_offers_nothing_when_it_matches_or_cannot(given: str) -> None:
+    fv = ref_field("id")
+    assert coerce(given, fv.type, fv, "/id", ctx(target=Ref)) is None
+
+
+def test_pattern_case_refuses_when_two_spellings_match() -> None:
+    fv = ref_field("code")
+    assert coerce("Abc", fv.type, fv, "/code", ctx(target=Ref)) is None

@@ -641,8 +641,39 @@ def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx
     return None
 
 
+PATTERN_CASE_KIND = "pattern_case"
+"""Repair kind for a string whose case or surrounding spaces were changed to match the field's pattern."""
+
+
+def _pattern(fld: FieldView | None) -> re.Pattern[str] | None:
+    for meta in fld.metadata if fld is not None else ():
+        pattern = getattr(meta, "pattern", None)
+        if isinstance(pattern, str):
+            try:
+                return re.compile(pattern)
+            except re.error:  # Pydantic's Rust engine reads patterns Python's cannot
+                return None
+    return None
+
+
+def pattern_case(value: str, fld: FieldView | None, path: str, ctx: CallContext) -> Coercion | None:
+    """`"s2"` for a `^S\\d+$` field → `"S2"`: only when exactly one of the string's upper-case, lower-case or
+    stripped spellings matches the field's pattern (Pydantic reported the mismatch; this runs in its second
+    pass)."""
+    pattern = _pattern(fld)
+    if pattern is None or pattern.search(value):
+        return None
+    spellings = _unique(s for s in (value.strip(), value.strip().upper(), value.strip().lower()) if s != value)
+    matching = [s for s in spellings if pattern.search(s)]
+    if len(matching) != 1:
+        return None
+    return _changed(value, matching[0], PATTERN_CASE_KIND, path, ctx, confidence=0.85, note="matches the pattern")
+
+
 def _coerce_scalar(value: Any, view: ScalarView, fld: FieldView | None, path: str, ctx: CallContext) -> Coercion | None:
     t = view.py_type
+    if t is str and isinstance(value, str):
+        return pattern_case(value, fld, path, ctx)
     if t in (int, float, Decimal) and isinstance(value, str):
         return number_from_string(value, view, fld, path, ctx)
     if t is str and isinstance(value, int | float) and not isinstance(value, bool):
