@@ -1,9 +1,15 @@
 """Bend a loaded JSON tree onto the schema view: align keys, then coerce values that do not fit.
 
 The walker is the core's; the judgement is the plugins'. For each object it asks `rp_propose_key_mappings` about
-the keys that are neither field names nor declared aliases, then picks — and refuses when the evidence ties. For
-each value that does not already fit its type it asks `rp_coerce_value`. The input tree is never mutated: changed
-containers are copied, unchanged ones are shared.
+the keys that are neither field names nor declared aliases, then picks — and refuses when the evidence ties, when
+two keys compete for one field, or when the field is already present. For each value that does not already fit
+its type it asks `rp_coerce_value` (a few times in a row at most: a JSON string holding a wrapper holding a list).
+A key that matches nothing follows the model's `extra` setting, except that it is not left for Pydantic to drop
+silently beside an optional field the object leaves out. Refusals are collected as `ErrorDetail`s with JSON
+Pointers; repairs as `Repair`s naming the path, the value or key before and after.
+
+The input tree is never mutated: changed containers are copied, unchanged ones are shared. Every node is visited
+once, so the walk is linear in the size of the tree; policies decide which repair kinds apply (`policy.allows`).
 """
 
 from __future__ import annotations
