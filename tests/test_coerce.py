@@ -352,3 +352,9 @@ def test_pattern_case_offers_nothing_when_it_matches_or_cannot(given: str) -> No
 def test_pattern_case_refuses_when_two_spellings_match() -> None:
     fv = ref_field("code")
     assert coerce("Abc", fv.type, fv, "/code", ctx(target=Ref)) is None
+
+
+def test_union_best_fit_prefers_a_value_that_fits_all_the_way_down() -> None:
+    """`"1,234"` for `int | list[int]`: 1234 fits; `["1,234"]` is a list whose item still does not."""
+    view: TypeView = build_view(int | list[int])
+    assert value_of(coerce("1,234", view, None, "", ctx())) == 1234

@@ -692,7 +692,7 @@ def _coerce_union(value: Any, view: UnionView, fld: FieldView | None, path: str,
             return fixed
     if value is None:
         return None
-    offers: list[Coercion] = []
+    offers: list[tuple[Coercion, TypeView]] = []
     refusals: list[Coercion] = []
     for option in view.options:
         got = coerce(value, option, fld, path, ctx)
@@ -701,17 +701,22 @@ def _coerce_union(value: Any, view: UnionView, fld: FieldView | None, path: str,
         if got.error is not None:
             refusals.append(got)
         elif fits(got.value, option):
-            offers.append(got)
-    distinct = _unique(o.value for o in offers) if all(_hashable_kind(o.value) for o in offers) else offers
-    if len(offers) >= 1 and (len(distinct) == 1 or all(o.value == offers[0].value for o in offers)):
-        return offers[0]
+            offers.append((got, option))
+    if len(offers) > 1:
+        # best fit: a member whose coerced value fits all the way down beats one that only fits on the surface
+        # (`"1,234"` for `int | list[int]` is 1234, not ["1,234"])
+        offers = [(o, option) for o, option in offers if _fits_deep(o.value, option)] or offers
+    if offers and all(o.value == offers[0][0].value for o, _ in offers):
+        return offers[0][0]
     if not offers and refusals:
         return refusals[0]
     return None
 
 
-def _hashable_kind(value: Any) -> bool:
-    return isinstance(value, str | int | float | bool) or value is None
+def _fits_deep(value: Any, view: TypeView) -> bool:
+    if isinstance(view, ListView):
+        return isinstance(value, list) and all(fits(item, view.item) for item in value)
+    return fits(value, view)
 
 
 def _fix_discriminator(value: dict[str, Any], view: UnionView, path: str, ctx: CallContext) -> Coercion | None:
