@@ -66,6 +66,20 @@ def test_missing_comma_before_a_bare_word_needs_a_line_break() -> None:
     assert (f.kind, f.path, f.offset) == ("syntax", "/q", 16)
 
 
+def test_a_quote_right_after_a_string_is_not_a_missing_comma() -> None:
+    # `""", """` is three quotes, a comma and three quotes — not the strings "", ", " and ""
+    f = failure('{"a": [""", """]}')
+    assert (f.kind, f.path, f.offset) == ("adjacent_quotes", "/a/1", 9)
+
+
+def test_a_doubled_quote_before_a_key_is_not_a_missing_comma() -> None:
+    assert failure('{"text": "He said ""hi"" to me"}').kind == "adjacent_quotes"
+
+
+def test_objects_with_nothing_between_them_still_get_their_comma() -> None:
+    assert fix('[{"a": 1}{"a": 2}]') == ([{"a": 1}, {"a": 2}], [("missing_comma", "/1", 9)])
+
+
 def test_two_numbers_on_one_line_without_comma_are_not_split() -> None:
     # "1 500" may be one number written with a thousands space
     assert failure("[1 500]").kind == "syntax"
@@ -426,6 +440,20 @@ def test_json_repair_output_that_keeps_all_the_text_is_used(text: str, expected:
     loaded = load_json(text, ctx("lenient"))
     assert loaded.tree == expected
     assert [r.kind for r in loaded.repairs] == ["json_repair"]
+
+
+@pytest.mark.parametrize("text", ['{"a": [""", """]}', '{"text": "He said ""hi"" to me"}'])
+def test_adjacent_quotes_are_not_handed_to_json_repair(text: str) -> None:
+    # json-repair reads them as [", ", ""] and {"text": "He said ", "hi": "to me"}: guesses, not the text
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx("lenient"))
+    assert info.value.errors[0]["kind"] == "adjacent_quotes"
+
+
+def test_json_repair_output_that_turns_an_escape_into_letters_is_refused() -> None:
+    # json-repair (asked because of the doubled comma) reads the form feed `\\f` as a backslash and an f
+    with pytest.raises(UnrecoverableSyntaxError, match=r"escapes \\f"):
+        load_json('{"a": "x\\fy",, "b": 1}', ctx("lenient"))
 
 
 @pytest.mark.parametrize("depth", [20_000, 100_000])

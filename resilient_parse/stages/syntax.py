@@ -58,10 +58,12 @@ _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
 _SQ_CLOSERS = frozenset(",:}]\n")
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*)'(?=[ \t\r]*(?:[,:}\]\n]|$))")
 
-# failures json-repair must not paper over: it would drop elided items or read `undefined` as a string
-_FINAL_FAILURES = frozenset({"too_deep", "trailing_text", "elided", "js_literal"})
+# failures json-repair must not paper over: it would drop elided items, read `undefined` as a string, or split
+# `"He said ""hi"""` into keys and values at random
+_FINAL_FAILURES = frozenset({"too_deep", "trailing_text", "elided", "js_literal", "adjacent_quotes"})
 
 JSON_REPAIR_MAX_CHARS = 20_000
 """Candidates longer than this are never handed to json-repair (its worst case grows with the square of the size)."""
@@ -265,6 +267,10 @@ def repair_syntax(
             top.index += 1
             if number and prev_number and "\n" not in text[prev_end:at]:
                 raise fail("two numbers with only a space between them: one number or two?", at)
+            if touches_a_quote(at):
+                raise fail(
+                    "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes"
+                )
             out.append(",")
             add("missing_comma", None, ",", at)
         elif state in (_VALUE_OR_END, _VALUE) and stack and not stack[-1].is_object:
@@ -286,6 +292,8 @@ def repair_syntax(
             # a comma forgotten before a key is clear, but a bare word right after a string on the same line is
             # the rest of that string (`"He said "hi" to me"`), not a key
             raise fail("expected ',' or '}' after a value", at)
+        if state == _COMMA_OR_END and touches_a_quote(at):
+            raise fail("a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes")
         stack[-1].key = raw
         if state == _COMMA_OR_END:
             out.append(",")
@@ -294,6 +302,11 @@ def repair_syntax(
             add(repair[0], repair[1], raw, at)
         out.append(raw)
         state = _COLON
+
+    def touches_a_quote(at: int) -> bool:
+        # a value right after the previous one with nothing between, where one side is a quote: the quotes of
+        # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
+        return at == prev_end and at > 0 and (text[at - 1] in _QUOTES or text[at] in _QUOTES)
 
     def expecting_key() -> bool:
         return state in (_KEY, _KEY_OR_END) or (state == _COMMA_OR_END and bool(stack) and stack[-1].is_object)
@@ -624,6 +637,7 @@ _NOT_CONTENT = re.compile(
     """,
     re.VERBOSE | re.DOTALL | re.IGNORECASE,
 )
+_ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
@@ -654,6 +668,8 @@ def _content(text: str) -> Counter[str]:
     rest = _NOT_CONTENT.sub(keep, _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
     counts = Counter(ch for ch in rest.casefold() if ch.isalnum())
     counts.update(f"#{n}" for n in numbers)
+    # an escape that stands for a control character (`\\f`) must not come back as a backslash and a letter
+    counts.update(m.group() for m in _ESCAPE_PAIR.finditer(rest) if m.group()[1] in "bfnrt")
     return counts
 
 
@@ -667,10 +683,11 @@ def _number_key(token: str) -> str:
 
 def _describe(lost: Counter[str]) -> str:
     numbers = [key[1:] for key in lost if key.startswith("#")]
-    letters = "".join(sorted(ch for ch in lost.elements() if not ch.startswith("#")))
-    parts = ([f"letters {letters[:30]!r}"] if letters else []) + (
-        [f"numbers {', '.join(numbers[:5])}"] if numbers else []
-    )
+    escapes = [key for key in lost if key.startswith("\\")]
+    letters = "".join(sorted(ch for ch in lost.elements() if len(ch) == 1))
+    parts = [f"letters {letters[:30]!r}"] if letters else []
+    parts += [f"numbers {', '.join(numbers[:5])}"] if numbers else []
+    parts += [f"escapes {' '.join(escapes)}"] if escapes else []
     return "; ".join(parts)
 
 
