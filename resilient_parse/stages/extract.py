@@ -37,6 +37,7 @@ _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.I
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
 _FENCE_AT = re.compile(r"[ \t]{0,3}(?:`{3}|~{3})")
 _FENCE_AFTER_NEWLINE = re.compile(r"\n(?=[ \t]{0,3}(?:`{3}|~{3}))")
+_ASCII_OPENER = re.compile(r"[{\[]")
 _OPENER = re.compile("[{\\[\uff5b\uff3b]")
 _STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # a single-quoted string, read the way the syntax stage reads it: it ends at the first unescaped `'` followed by
@@ -183,16 +184,20 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     quotes in prose cannot derail the scan.
     """
     end = len(text) if end is None else end
-    spans = _scan(text, start, end, _INSIDE_FAST.match)
+    spans, swallowed = _scan(text, start, end, fast=True)
     cut = next((s.start for s in spans if not s.closed), -1)
-    if cut >= 0:
-        # an opener never closed: the closed groups the fast pass read whole inside it are answers of their own,
-        # so read from that opener again bracket by bracket (at most once, so still linear)
-        spans = [s for s in spans if s.start < cut] + _scan(text, cut, end, _INSIDE.match)
+    if 0 <= cut < swallowed:
+        # an opener never closed, and the fast pass read closed groups inside it whole: those are answers of
+        # their own, so read from that opener again bracket by bracket (at most once, so still linear)
+        spans = [s for s in spans if s.start < cut] + _scan(text, cut, end, fast=False)[0]
     return spans
 
 
-def _scan(text: str, start: int, end: int, inside: Any) -> list[Span]:
+def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]:
+    """The scan itself; also returns where the last stretch the fast pattern read with a bracket in it ends
+    (-1 when none did), so the caller knows whether a closed group may have been read whole."""
+    inside = _INSIDE_FAST.match if fast else _INSIDE.match
+    swallowed = -1
     openers: list[str] = []  # the open brackets, innermost last
     positions: list[int] = []
     kids: list[list[Span] | None] = []  # closed direct children of each open bracket, made on first use
@@ -210,6 +215,8 @@ def _scan(text: str, start: int, end: int, inside: Any) -> list[Span]:
             ch = _BRACKET.get(m.group(), m.group())
         else:
             at = inside(text, pos, end).end()
+            if fast and at > pos and _ASCII_OPENER.search(text, pos, at) is not None:
+                swallowed = at
             if at >= end:
                 break
             ch = text[at]
@@ -270,7 +277,7 @@ def _scan(text: str, start: int, end: int, inside: Any) -> list[Span]:
                 top_level.extend(Span(c.start, c.end, True, outer) for c in children)
         top_level.append(Span(outer, end, False))
         top_level.sort(key=lambda s: s.start)
-    return top_level
+    return top_level, swallowed
 
 
 def _after_structure(text: str, at: int, floor: int) -> bool:
