@@ -372,3 +372,34 @@ def test_an_explicit_alias_inside_a_union_member_picks_that_member(mode: str) ->
     result = PARSERS[mode].parse_result('{"amount": {"heading": 0}}', Holder, aliases={"heading": "title"})
     assert result.value == Holder(amount=Titled(title=0))
     assert [r.kind for r in result.repairs] == ["key_alias"]
+
+
+class Texts2(BaseModel):
+    a: list[str]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_think_tag_after_a_single_quoted_double_quote_is_still_inside_the_json(mode: str) -> None:
+    """`'"'` after a line-break missing comma must not open a double-quoted string in the scanner, or the later
+    `'</think>'` looks like a real closing tag and the answer is cut in two."""
+    text = "{'a': ['x'\n'\"', '</think>']}"
+    assert PARSERS[mode].parse(text, Texts2) == Texts2(a=["x", '"', "</think>"])
+
+
+class Place(BaseModel):
+    c: str | None = None
+    loc: str
+
+
+class Outer(BaseModel):
+    p: Place
+
+
+def test_json_repair_does_not_swallow_a_closing_brace_into_a_string() -> None:
+    """An unescaped quote: json-repair reads `"R"hx"}` as the string R"hx"} and closes the object itself —
+    structure the text wrote became data. A ParseError or loc='R"hx' are fine; loc='R"hx"}' is not."""
+    try:
+        value = PARSERS["lenient"].parse('{"p": {"c": null, "loc": "R"hx"}}', Outer)
+    except ParseError:
+        return
+    assert value == Outer(p=Place(loc='R"hx'))
