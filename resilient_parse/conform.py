@@ -5,8 +5,8 @@ the keys that are neither field names nor declared aliases, then picks — and r
 two keys compete for one field, or when the field is already present. For each value that does not already fit
 its type it asks `rp_coerce_value` (a few times in a row at most: a JSON string holding a wrapper holding a list).
 A key that matches nothing follows the model's `extra` setting, except that it is not left for Pydantic to drop
-silently beside an optional field the object leaves out. Refusals are collected as `ErrorDetail`s with JSON
-Pointers; repairs as `Repair`s naming the path, the value or key before and after.
+silently when it could be the value of an optional field the object leaves out. Refusals are collected as
+`ErrorDetail`s with JSON Pointers; repairs as `Repair`s naming the path, the value or key before and after.
 
 The input tree is never mutated: changed containers are copied, unchanged ones are shared. Every node is visited
 once, so the walk is linear in the size of the tree; policies decide which repair kinds apply (`policy.allows`).
@@ -240,7 +240,7 @@ class Conformer:
         models = [o for o in fitting if isinstance(o, ModelView)]
         if not models:
             return None
-        scored = sorted(((_fit_score(value, m), i) for i, m in enumerate(models)), reverse=True)
+        scored = sorted(((_fit_score(value, m, self.ctx), i) for i, m in enumerate(models)), reverse=True)
         if len(scored) > 1 and scored[0][0] == scored[1][0]:
             return None
         if len(models) < len(fitting) and scored[0][0][0] <= 0:
@@ -260,7 +260,7 @@ class Conformer:
         changed = bool(renames)
         strays = [k for k in unknown if k not in renames and k not in refused]
         if strays:
-            changed = self._strays(obj, model, strays, renames, path) or changed
+            self._strays(obj, model, strays, renames, path)
         for key, value in obj.items():
             new_key = renames.get(key, key)
             name = key_to_field.get(new_key)
@@ -292,32 +292,41 @@ class Conformer:
 
     def _strays(
         self, obj: dict[str, Any], model: ModelView, strays: list[str], renames: dict[str, str], path: list[str | int]
-    ) -> bool:
-        """Keys that match no field. They follow the model's `extra` setting (forbid: Pydantic rejects them; allow:
-        kept) — except that a model which ignores extras and has an optional field the object leaves out would turn
-        the stray into that field's default without a word (`{"desc": "a note"}` → `description=None`, a
-        different object and no repair recorded). That is refused, naming the fields not given, unless the policy
-        drops unknown keys (a recorded repair) or keeps them knowingly (`unknown_keys="keep"`). When a required
-        field is missing too, Pydantic refuses the object anyway and its errors are the better report."""
+    ) -> None:
+        """Keys that match no field follow the model's `extra` setting (forbid: Pydantic rejects them; allow: kept;
+        ignore: dropped) — except where dropping would be a silent guess. In a model that ignores extras, a stray
+        whose value could be the value of an optional field the object leaves out (`{"desc": "a note"}` beside a
+        missing `description: str | None`), or whose name is that field's in another spelling, would turn into
+        the field's default without a word: a different object, no repair recorded. That is refused, naming the
+        fields it may mean. A stray that could not be any missing field (`"_origin": "x"` when only list fields
+        are missing, or a null) is dropped as Pydantic would. Policies may instead drop unknown keys as a recorded
+        repair (`unknown_keys="drop"`) or keep them knowingly (`"keep"`). When a required field is missing too,
+        Pydantic refuses the object anyway and its errors are the better report."""
         if model.extra != "ignore" or self.policy.unknown_keys == "keep" or self._drop_unknown(model):
-            return False
+            return
         given = {model.key_to_field[renames.get(k, k)] for k in obj if renames.get(k, k) in model.key_to_field}
         if any(f.required and f.name not in given for f in model.fields.values()):
-            return False  # Pydantic refuses the object anyway, and its errors say more
-        missing = [f.name for f in model.fields.values() if not f.required and f.name not in given]
-        if not missing:
-            return False
-        for key in strays:
+            return  # Pydantic refuses the object anyway, and its errors say more
+        missing = [f for f in model.fields.values() if not f.required and f.name not in given]
+        for key in strays if missing else ():
+            value = obj[key]
+            norm = normalise_key(key)
+            meant = [
+                f.name
+                for f in missing
+                if (value is not None and fits(value, f.type)) or model.spellings.get(norm, ()) == (f.name,)
+            ]
+            if not meant:
+                continue
             self.errors.append(
                 ErrorDetail(
                     path=pointer([*path, key]),
                     kind="unknown_key",
-                    message=f"key {key!r} matches no field of {model.name}; it may mean one of the fields not "
-                    f"given ({', '.join(missing)}), so dropping it could change the object",
+                    message=f"key {key!r} matches no field of {model.name}; it may mean {', '.join(meant)} (not "
+                    "given), so dropping it could change the object",
                     got=key,
                 )
             )
-        return False
 
     def _drop_unknown(self, model: ModelView) -> bool:
         """Unknown keys follow the model's `extra` setting (Pydantic ignores, keeps or rejects them) unless the
@@ -452,10 +461,27 @@ def _tagged_option(value: dict[str, Any], view: UnionView) -> ModelView | None:
     return None
 
 
-def _fit_score(obj: dict[str, Any], model: ModelView) -> tuple[int, int]:
-    """How well an object's keys match a model: keys it knows (exactly or by spelling), minus strangers when the
-    model forbids extras; then fewer missing required fields."""
-    known = sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in model.spellings)
-    required = [f for f in model.fields.values() if f.required]
-    missing = sum(1 for f in required if not any(k in obj for k in f.input_keys))
+def _field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
+    """The field a key names in a model as evidence for choosing a union member: exactly, through an alias table
+    whose target is a field here, or in another spelling."""
+    name = model.key_to_field.get(key)
+    if name is not None:
+        return name
+    for entry in ctx.aliases_for(key):
+        target = entry.field if entry.field in model.fields else model.key_to_field.get(entry.field)
+        if target is not None:
+            return target
+    own = model.own_aliases.get(key)
+    if own is not None and (own in model.fields or own in model.key_to_field):
+        return own if own in model.fields else model.key_to_field[own]
+    names = model.spellings.get(normalise_key(key), ())
+    return names[0] if len(names) == 1 else None
+
+
+def _fit_score(obj: dict[str, Any], model: ModelView, ctx: CallContext) -> tuple[int, int]:
+    """How well an object's keys match a model: keys it names (exactly, by an alias table, or by spelling), minus
+    strangers when the model forbids extras; then fewer missing required fields."""
+    named = {_field_of(k, model, ctx) for k in obj} - {None}
+    known = sum(1 for k in obj if _field_of(k, model, ctx) is not None)
+    missing = sum(1 for f in model.fields.values() if f.required and f.name not in named)
     return (known - (len(obj) - known) if model.extra == "forbid" else known, -missing)

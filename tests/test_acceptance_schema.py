@@ -737,6 +737,12 @@ UNKNOWN_KEYS = [
         "/labels",
     ),
     ok(
+        "a stray key that could not be any missing field is dropped as extra=ignore says",
+        Tagged,
+        '{"title": "t", "reasoning": "the user asked for it"}',
+        Tagged(title="t"),
+    ),
+    ok(
         "policy unknown_keys=drop records the drop",
         Tagged,
         '{"title": "t", "labels": ["x"]}',

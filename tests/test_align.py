@@ -243,3 +243,14 @@ def test_strict_walker_applies_an_explicit_alias_losslessly() -> None:
     out = conform({"do": "a"}, Step, mode="strict", aliases={"do": "action"})
     assert out.tree == {"action": "a"}
     assert [(r.kind, r.lossless) for r in out.repairs] == [("key_alias", True)]
+
+
+def test_walker_drops_a_stray_that_could_not_be_any_missing_field() -> None:
+    """`"_origin": "fallback"` cannot be `dependencies: list[int]`: Pydantic's extra="ignore" drops it, as declared."""
+    out = conform({"action": "a", "_origin": "fallback", "arguments": {}, "delay_minutes": 1}, Step)
+    assert out.errors == []
+
+
+def test_walker_ignores_a_stray_null() -> None:
+    out = conform({"action": "a", "delay_secs": None}, Step)
+    assert out.errors == []
