@@ -238,6 +238,20 @@ class Owner(BaseModel):
     pet: Cat | Dog
 
 
+class Titled(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str
+
+
+class Named(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
+class Card(BaseModel):
+    face: Titled | Named
+
+
 class Price(BaseModel):
     price_usd: float
 
@@ -883,6 +897,14 @@ ENUMS = [
 ]
 
 UNIONS = [
+    ok(
+        "an explicit alias is evidence for the union member that has its field",
+        Card,
+        '{"face": {"heading": "Hello"}}',
+        Card(face=Titled(title="Hello")),
+        ("key_alias", "/face/heading", "heading", "title"),
+        aliases={"heading": "title"},
+    ),
     ok(
         "discriminator value in another case",
         Agent,
