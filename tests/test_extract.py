@@ -446,6 +446,17 @@ def test_unclosed_single_quote_does_not_swallow_the_rest() -> None:
     assert '{"b": 1}' in texts(text, scan_spans(text))
 
 
+def test_single_quote_starting_a_line_after_a_value_opens_a_string() -> None:
+    # the comma after 1 is missing at the line end; '}' on the next line is a value, not an apostrophe and a brace
+    text = "Result: {'a': [1\n '}']} done"
+    assert texts(text, scan_spans(text)) == ["{'a': [1\n '}']}"]
+
+
+def test_think_tag_inside_single_quotes_after_a_line_break_stays_inside_the_json() -> None:
+    text = "{'a': ['x'\n'\"', '</think>']}"
+    assert [r.reasoning for r in split_reasoning(text)] == [False]
+
+
 def test_single_quoted_value_after_a_comment_is_a_string() -> None:
     text = "Here:\n{\n  /**/'name':  // note\n'{'\n} (as requested)"
     assert texts(text, scan_spans(text)) == ["{\n  /**/'name':  // note\n'{'\n}"]

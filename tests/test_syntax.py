@@ -456,6 +456,18 @@ def test_json_repair_output_that_turns_an_escape_into_letters_is_refused() -> No
         load_json('{"a": "x\\fy",, "b": 1}', ctx("lenient"))
 
 
+def test_json_repair_output_that_drops_a_quote_is_refused() -> None:
+    # `""x"` is `"x` with its quote unescaped; json-repair returns "x" — the quote the model wrote is gone
+    with pytest.raises(UnrecoverableSyntaxError, match="1 quote"):
+        load_json('{"a": 1, "s": ""x"}', ctx("lenient"))
+
+
+def test_json_repair_output_that_turns_a_closing_brace_into_text_is_refused() -> None:
+    # json-repair reads loc as `R"hx"}` and closes the object itself: structure the model wrote became data
+    with pytest.raises(UnrecoverableSyntaxError, match="turns a closing bracket into text"):
+        load_json('{"p": {"c": null, "loc": "R"hx"}}', ctx("lenient"))
+
+
 @pytest.mark.parametrize("depth", [20_000, 100_000])
 def test_deep_nesting_is_refused_quickly_naming_the_limit(depth: int) -> None:
     started = time.perf_counter()

@@ -70,6 +70,9 @@ _INSIDE_FAST: Any = _compile("(?:" + _ATOM + "|" + _GROUPS + ")*+")
 _INSIDE: Any = _compile(_ATOM + "*+")
 # where a quote opens a single-quoted JSON string rather than being an apostrophe: right after `{ [ , :`
 _SQ_AFTER = frozenset("{[,:\uff5b\uff3b\uff0c\uff1a")
+# what ends a value on the line before a quote that opens the next one (`[1\n '}']`)
+_VALUE_END = frozenset("'\"0123456789]}\u2019\u201d\uff02")
+_LITERAL_ENDS = ("true", "false", "null", "True", "False", "None")
 # full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
@@ -281,8 +284,9 @@ def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]
 
 
 def _after_structure(text: str, at: int, floor: int) -> bool:
-    """Whether the quote at `at` follows `{ [ , :` — ignoring whitespace and short comments — i.e. opens a key or
-    a value. Each look-back is bounded, so the scan stays linear."""
+    """Whether the quote at `at` follows `{ [ , :` — ignoring whitespace and short comments — or starts a line
+    after one that ends with a value (a comma missing at the line end), i.e. opens a key or a value. Each look-back
+    is bounded, so the scan stays linear."""
     i = at - 1
     limit = max(floor, at - _LOOK_BACK)
     while True:
@@ -300,6 +304,8 @@ def _after_structure(text: str, at: int, floor: int) -> bool:
             continue
         if "\n" not in text[i:at]:
             return False
+        if text[i] in _VALUE_END or text.endswith(_LITERAL_ENDS, max(limit, i - 4), i + 1):
+            return True  # a value ends the line before and its comma is missing: this quote opens the next one
         # `: // note` on the line before: look at what precedes the comment
         line = max(limit, text.rfind("\n", limit, i) + 1)
         marks = [m for m in (text.find("//", line, i + 1), text.find("#", line, i + 1)) if m >= 0]

@@ -585,6 +585,13 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
         fixed = json.dumps(tree, ensure_ascii=False)
     except (ValueError, RecursionError):
         raise _as_error(failure) from None
+    swallowed = _swallowed_structure(tree)
+    if swallowed is not None:
+        # `"loc": "R"hx"}}` read as the string R"hx"} and an invented '}': the text's structure became data
+        failure.message += (
+            f"; json-repair's reading turns a closing bracket into text ({swallowed!r}), so it is not used"
+        )
+        raise _as_error(failure)
     lost = _lost_content(text, fixed)
     if lost:
         # json-repair dropped text it could not place (`"Short", sweet and "fun"`): its object is not the answer
@@ -637,6 +644,7 @@ _NOT_CONTENT = re.compile(
     """,
     re.VERBOSE | re.DOTALL | re.IGNORECASE,
 )
+_QUOTE_THEN_CLOSER = re.compile(r'"\s*[}\]]')
 _ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
@@ -667,6 +675,10 @@ def _content(text: str) -> Counter[str]:
 
     rest = _NOT_CONTENT.sub(keep, _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
     counts = Counter(ch for ch in rest.casefold() if ch.isalnum())
+    # quotes by number, whatever their kind ('a' may come back as "a"): a quote json-repair drops was text
+    quotes = sum(rest.count(q) for q in _QUOTES)
+    if quotes:
+        counts["quotes"] = quotes
     counts.update(f"#{n}" for n in numbers)
     # an escape that stands for a control character (`\\f`) must not come back as a backslash and a letter
     counts.update(m.group() for m in _ESCAPE_PAIR.finditer(rest) if m.group()[1] in "bfnrt")
@@ -688,7 +700,25 @@ def _describe(lost: Counter[str]) -> str:
     parts = [f"letters {letters[:30]!r}"] if letters else []
     parts += [f"numbers {', '.join(numbers[:5])}"] if numbers else []
     parts += [f"escapes {' '.join(escapes)}"] if escapes else []
+    parts += [f"{lost['quotes']} quote(s)"] if lost["quotes"] else []
     return "; ".join(parts)
+
+
+def _swallowed_structure(tree: object) -> str | None:
+    """A string of json-repair's tree in which an inner quote is followed by a closing bracket (`R"hx"}`): the
+    quote closed the string and the bracket was structure. Honest inner quotes (`say "hi" to`) are followed by
+    text. Walks the tree without recursion."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str) and '"' in node and _QUOTE_THEN_CLOSER.search(node):
+            return node if len(node) <= 60 else node[:59] + "…"
+    return None
 
 
 def _lost_content(text: str, repaired: str) -> Counter[str]:
