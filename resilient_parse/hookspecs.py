@@ -80,8 +80,10 @@ def rp_coerce_value(
 ) -> Coercion | None:
     """Turn a value that does not fit `expected` into one that does (fuzzy enum, "1,200" → 1200, unwrapping …).
 
-    Called only for values that do not already fit. Stops at the first non-None result; return a `Coercion` with
-    `error` set to refuse honestly (e.g. an ambiguous enum), or None when you have nothing to offer.
+    Called for values that do not fit their type, and once more (the error-driven pass) for values that fit by
+    type but that Pydantic rejected (a pattern, a date format). Stops at the first non-None result; return a
+    `Coercion` with `error` set to refuse honestly (e.g. an ambiguous enum), or None when you have nothing to
+    offer or the value is fine as it is.
     """
 
 

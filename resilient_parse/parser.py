@@ -218,7 +218,12 @@ class Parser:
             adapter: TypeAdapter[Any] = TypeAdapter(target)
         except (PydanticSchemaGenerationError, PydanticUserError, TypeError, NameError) as exc:
             raise ConfigurationError(f"Pydantic cannot validate target {target!r}: {exc}") from exc
-        view = build_view(target)
+        try:
+            view = build_view(target)
+        except Exception as exc:  # a target Pydantic accepts but our view cannot read must not crash a parse
+            raise ConfigurationError(
+                f"cannot read the schema of target {target!r}: {type(exc).__name__}: {exc}"
+            ) from exc
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
         allow_models = any(isinstance(v, ModelView) and v.extra == "allow" for v in iter_views(view))

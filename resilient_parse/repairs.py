@@ -70,6 +70,7 @@ KINDS = _kinds(
     RepairKind("number_to_string", "coerce", False, 0.5, "turned a number into a string for a str field"),
     RepairKind("unwrap_wrapper", "coerce", False, 1.0, 'took the value out of a wrapper like {"result": …}'),
     RepairKind("decode_json_string", "coerce", False, 1.0, "decoded JSON that was encoded inside a string"),
+    RepairKind("pattern_case", "coerce", False, 1.0, "changed a string's case or spaces to match the field's pattern"),
     # plugins
     RepairKind("semantic_fix", "semantic", False, 1.0, "a semantic plugin corrected a value"),
 )
