@@ -468,11 +468,12 @@ def test_json_repair_output_that_turns_a_closing_brace_into_text_is_refused() ->
         load_json('{"p": {"c": null, "loc": "R"hx"}}', ctx("lenient"))
 
 
+@pytest.mark.parametrize("opener", ["{", "[", '{"a": '])
 @pytest.mark.parametrize("depth", [20_000, 100_000])
-def test_deep_nesting_is_refused_quickly_naming_the_limit(depth: int) -> None:
+def test_deep_nesting_is_refused_quickly_naming_the_limit(depth: int, opener: str) -> None:
     started = time.perf_counter()
     with pytest.raises(UnrecoverableSyntaxError) as info:
-        Parser(entrypoints=False).parse_result("{" * depth, Any)
+        Parser(entrypoints=False).parse_result(opener * depth, Any)
     assert time.perf_counter() - started < 1.0
     assert info.value.errors[0]["kind"] == "too_deep"
     assert "Policy.max_depth" in str(info.value)

@@ -524,10 +524,9 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
     try:
         return LoadResult(tree=json.loads(text), json_text=text)
     except RecursionError:
-        raise UnrecoverableSyntaxError(
-            "the JSON is nested too deeply to read",
-            [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
-        ) from None
+        depth = _bracket_depth(text)
+        message = f"nesting {depth} levels deep, over the limit of {ctx.policy.max_depth} (Policy.max_depth)"
+        raise _as_error(SyntaxFailure(message, 0, "", "too_deep")) from None
     except ValueError:
         pass
     policy = ctx.policy
