@@ -125,6 +125,8 @@ class TargetPlan:
     facts: SchemaFacts
     validators: tuple[SemanticValidator, ...]
     allow_models: bool = False  # some model declares extra="allow"
+    ignore_models: bool = False  # some model ignores extra keys (Pydantic's default)
+    spellings: tuple[tuple[str, ...], ...] = ()  # fields with several declared keys: '"ticket_id"', '"ticketId"'
 
 
 @dataclass(frozen=True)
@@ -226,8 +228,23 @@ class Parser:
             ) from exc
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
-        allow_models = any(isinstance(v, ModelView) and v.extra == "allow" for v in iter_views(view))
-        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), allow_models)
+        models = [v for v in iter_views(view) if isinstance(v, ModelView) and v.fields]
+        spellings = tuple(
+            tuple(f'"{key}"' for key in fv.input_keys)
+            for model in models
+            for fv in model.fields.values()
+            if len(fv.input_keys) > 1
+        )
+        return TargetPlan(
+            target,
+            adapter,
+            view,
+            schema_facts(view),
+            tuple(validators),
+            allow_models=any(m.extra == "allow" for m in models),
+            ignore_models=any(m.extra == "ignore" for m in models),
+            spellings=spellings,
+        )
 
     # -- public API ----------------------------------------------------------------------------------------------
 
@@ -253,7 +270,7 @@ class Parser:
         call_aliases = _check_alias_table(aliases, "call")
         checks = (*plan.validators, *validators)
         try:
-            fast = self._fast_path(text, plan, checks, bool(call_aliases))
+            fast = self._fast_path(text, plan, checks)
             if fast is not None:
                 return fast
             return self._slow_path(text, plan, checks, call_aliases)
@@ -318,45 +335,38 @@ class Parser:
             )
         return text
 
-    def _validate_exact(self, json_text: str, plan: TargetPlan, may_rename: bool) -> Any:
+    def _validate_exact(self, json_text: str, plan: TargetPlan) -> Any:
         """Validate as Pydantic would, or return `INVALID` (None is a valid value of many targets).
 
-        When keys may be renamed and some model ignores extra keys while having optional fields, a stray key
-        (`Arguments` beside an optional `arguments`) would be dropped silently and the default used — a different
-        object. Such a document must take the repair path. Pydantic checks it for us at no extra cost when told
-        `extra="forbid"` for this one validation (a document without stray keys validates to the same object);
-        with models that declare `extra="allow"` we fall back to scanning the keys. `Policy.guard_ignored_keys`
-        turns the guard off. The guard runs in strict mode too: there a stray key cannot be aligned, but it must
-        not be silently ignored either when the alignment stage would read it as one of the model's fields."""
-        guard = plan.facts.silent_drop_possible and self.policy.guard_ignored_keys
+        A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
+        `arguments`, or `Action` beside `action` with another value — and return a different object than the
+        model meant. Such a document takes the repair path, where the stray key is aligned, refused or dropped
+        by the rules of `conform`. Pydantic checks for strays at no extra cost when told `extra="forbid"` for this
+        one validation (a document without them validates to the same object); with models that declare
+        `extra="allow"` we fall back to scanning the keys. Likewise a document that writes one field under two
+        declared spellings (`ticket_id` and `ticketId`) takes the repair path, where differing values are
+        refused. `Policy.guard_ignored_keys` turns the guard off."""
+        guard = plan.ignore_models and self.policy.guard_ignored_keys
         try:
             if guard and _EXTRA_OVERRIDE and not plan.allow_models:
-                return plan.adapter.validate_json(json_text, extra="forbid")
-            value = plan.adapter.validate_json(json_text)
+                value = plan.adapter.validate_json(json_text, extra="forbid")
+            else:
+                value = plan.adapter.validate_json(json_text)
         except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
             return INVALID
-        if guard:
+        if guard and not (_EXTRA_OVERRIDE and not plan.allow_models):
             if plan.facts.open_keys:
                 return INVALID
             known = plan.facts.known_keys
             if not all(k in known for k in _KEY_PATTERN.findall(json_text)):
                 return INVALID
+        for keys in plan.spellings:
+            if sum(1 for key in keys if key in json_text) > 1:
+                return INVALID
         return value
 
-    def _may_rename(self, call_aliases: bool) -> bool:
-        p = self.policy
-        return (
-            call_aliases
-            or bool(self.aliases)
-            or p.allows("key_case")
-            or p.allows("key_fuzzy")
-            or bool(self._plugin_aliases and p.plugin_aliases)
-        )
-
-    def _fast_path(
-        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: bool
-    ) -> ParseResult[Any] | None:
-        value = self._validate_exact(text, plan, self._may_rename(call_aliases))
+    def _fast_path(self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> ParseResult[Any] | None:
+        value = self._validate_exact(text, plan)
         if value is INVALID:
             return None
         if checks:
@@ -468,9 +478,8 @@ class Parser:
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
     ) -> _Success:
         repairs = list(cand.repairs)
-        may_rename = self._may_rename(ctx.aliases is not self._base_aliases)
         if cand.text != ctx.text:
-            quick = self._validate_exact(cand.text, plan, may_rename)
+            quick = self._validate_exact(cand.text, plan)
             if quick is not INVALID:
                 run_semantic_checks(checks, quick, cand.text)
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
@@ -478,7 +487,7 @@ class Parser:
         self._check_policy(loaded.repairs, cand)
         repairs.extend(loaded.repairs)
         if loaded.repairs:
-            quick = self._validate_exact(loaded.json_text, plan, may_rename)
+            quick = self._validate_exact(loaded.json_text, plan)
             if quick is not INVALID:
                 run_semantic_checks(checks, quick, loaded.json_text)
                 return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
