@@ -17,7 +17,9 @@ sys.path.insert(0, str(FUZZ_DIR))
 
 from fuzz_parse import check_one, decode  # noqa: E402
 
-INPUTS = sorted(p for d in ("crashes", "seeds") for p in (FUZZ_DIR / d).iterdir() if p.is_file())
+INPUTS = sorted(
+    p for d in ("crashes", "seeds") if (FUZZ_DIR / d).is_dir() for p in (FUZZ_DIR / d).iterdir() if p.suffix != ".md"
+)
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=[f"{p.parent.name}/{p.name}" for p in INPUTS])
