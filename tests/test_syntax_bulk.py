@@ -67,6 +67,13 @@ def test_single_quoted_strings_with_escapes_or_apostrophes_are_left_to_the_preci
         json.loads(fixed)
 
 
+@pytest.mark.parametrize("text", ["{,}", "[,]", "{\u00a0,}", "[1,,]"])
+def test_a_comma_with_no_value_before_it_is_not_a_trailing_comma(text: str) -> None:
+    fixed, _, _ = bulk_repair(text)
+    with pytest.raises(ValueError):
+        json.loads(fixed)
+
+
 def test_two_numbers_separated_by_a_space_are_left_to_the_precise_tokenizer() -> None:
     fixed, _, _ = bulk_repair("[1 2]")
     with pytest.raises(ValueError):
