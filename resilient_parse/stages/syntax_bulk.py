@@ -65,7 +65,10 @@ _KIND = {
     "invisible": "invisible_character",
 }
 _PY = {"True": "true", "False": "false", "None": "null"}
-_STRUCTURE = regex.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]')
+_STRUCTURE = regex.compile(
+    r'(?P<key>"(?:[^"\\]++|\\.)*+")(?=\s*+:)|"(?:[^"\\]++|\\.)*+"(*SKIP)(*FAIL)'
+    r"|(?P<open>[{\[])|(?P<close>[}\]])|(?P<comma>,)"
+)
 
 
 @dataclass(frozen=True)
@@ -133,54 +136,63 @@ def bulk_repair(text: str) -> tuple[str, list[_Raw], dict[str, list[int]]]:
 
 def resolve_paths(fixed: str, offsets: list[int]) -> list[str]:
     """JSON Pointers of the places at the given (sorted) offsets of valid JSON text, by one structural scan that
-    stops at the last offset."""
+    stops at the last offset. Value strings are skipped by the pattern; only keys and brackets reach Python."""
     paths: list[str] = []
     if not offsets:
         return paths
     stack: list[list[Any]] = []  # [is_object, key, index]
     want = 0
     last = offsets[-1]
+    current: str | None = None  # the pointer of the current place, until the stack changes
 
     def here() -> str:
-        parts: list[str | int] = []
-        for is_obj, key, index in stack:
-            if is_obj:
-                if key is None:
-                    break
-                parts.append(key)
-            else:
-                parts.append(max(index, 0))
-        return pointer(parts)
+        nonlocal current
+        if current is None:
+            parts: list[str | int] = []
+            for is_obj, key, index in stack:
+                if is_obj:
+                    if key is None:
+                        break
+                    parts.append(key)
+                else:
+                    parts.append(max(index, 0))
+            current = pointer(parts)
+        return current
 
     for tok in _STRUCTURE.finditer(fixed):
-        if tok.start() > last:
+        start = tok.start()
+        if start > last:
             break
-        t = tok.group()
-        is_key = t[0] == '"' and fixed[tok.end() : tok.end() + 64].lstrip().startswith(":")
+        kind = tok.lastgroup
         # a repair at a key's own offset belongs to that key: read the key first
-        while want < len(offsets) and (offsets[want] < tok.start() or (offsets[want] == tok.start() and not is_key)):
+        while want < len(offsets) and (offsets[want] < start or (offsets[want] == start and kind != "key")):
             paths.append(here())
             want += 1
         if want >= len(offsets):
             break
-        if t == "{" or t == "[":
-            if stack and not stack[-1][0]:
-                stack[-1][2] = max(stack[-1][2], 0)
+        current = None
+        t = tok.group()
+        if kind == "open":
+            if stack and not stack[-1][0] and stack[-1][2] < 0:
+                stack[-1][2] = 0
             stack.append([t == "{", None, 0 if t == "[" else -1])
-        elif t == "}" or t == "]":
+        elif kind == "close":
             if stack:
                 stack.pop()
-        elif t == ",":
+        elif kind == "comma":
             if stack:
                 if stack[-1][0]:
                     stack[-1][1] = None
                 else:
                     stack[-1][2] += 1
-        elif is_key and stack and stack[-1][0]:
-            try:
-                stack[-1][1] = json.loads(t)
-            except ValueError:
-                stack[-1][1] = t.strip('"')
+        elif kind == "key" and stack and stack[-1][0]:
+            if "\\" not in t:
+                stack[-1][1] = t[1:-1]
+            else:
+                try:
+                    stack[-1][1] = json.loads(t)
+                except ValueError:
+                    stack[-1][1] = t.strip('"')
     while want < len(offsets):
         paths.append(here())
         want += 1
