@@ -284,6 +284,10 @@ class Meeting(BaseModel):
     day: dt.date
 
 
+class Forecast(BaseModel):
+    days: int = 1
+
+
 class Deadline(BaseModel):
     at: dt.datetime
 
@@ -958,6 +962,28 @@ UNIONS = [
         Owner(pet=Dog(name="Rex", barks=True)),
         ("key_case", "/pet/BARKS", "BARKS", "barks"),
     ),
+    ok(
+        "a misspelled discriminator key holding a tag",
+        Agent,
+        '{"step": {"tpye": "search", "query": "q"}}',
+        Agent(step=SearchStep(type="search", query="q")),
+        ("key_fuzzy", "/step/tpye", "tpye", "type"),
+    ),
+    refused(
+        "a misspelled discriminator key whose value is no tag is not renamed",
+        Agent,
+        '{"step": {"tpye": "browse", "query": "q"}}',
+        "union_tag_not_found",
+        "/step",
+    ),
+    refused(
+        "strict: a misspelled discriminator key is not renamed",
+        Agent,
+        '{"step": {"tpye": "search", "query": "q"}}',
+        "union_tag_not_found",
+        "/step",
+        mode="strict",
+    ),
 ]
 
 NUMBERS = [
@@ -1074,6 +1100,50 @@ NUMBERS = [
         "/count",
         mode="strict",
     ),
+    ok(
+        "a euro sign after the number, the last separator is the decimal mark",
+        Reading,
+        '{"value": "1.250,00 €"}',
+        Reading(value=1250.0),
+        ("number_from_string", "/value", "1.250,00 €", 1250.0),
+    ),
+    ok(
+        "a currency code before the number",
+        Reading,
+        '{"value": "EUR 1,250.00"}',
+        Reading(value=1250.0),
+        ("number_from_string", "/value", "EUR 1,250.00", 1250.0),
+    ),
+    ok(
+        "spaced thousands, a decimal comma and a euro sign after",
+        Reading,
+        '{"value": "1 250,00 €"}',
+        Reading(value=1250.0),
+        ("number_from_string", "/value", "1 250,00 €", 1250.0),
+    ),
+    refused(
+        "a euro amount with one dot and three digits is a thousands dot or a decimal point",
+        Reading,
+        '{"value": "1.250 €"}',
+        "ambiguous_number",
+        "/value",
+        error_cls=AmbiguousMatchError,
+    ),
+    refused(
+        "a currency code after the number is a unit the field does not declare",
+        Reading,
+        '{"value": "12.99 EUR"}',
+        "unit_mismatch",
+        "/value",
+    ),
+    ok(
+        "a field whose name is its unit",
+        Forecast,
+        '{"days": "3 days"}',
+        Forecast(days=3),
+        ("number_from_string", "/days", "3 days", 3),
+    ),
+    refused("another unit for a field named after its unit", Forecast, '{"days": "3 weeks"}', "unit_mismatch", "/days"),
 ]
 
 DATES = [
@@ -1228,6 +1298,37 @@ SHAPES = [
         "/tags",
         mode="strict",
     ),
+    refused(
+        "a comma-separated string where a list is expected: one tag or two?",
+        Tagged,
+        '{"title": "t", "tags": "eco, bathroom"}',
+        "ambiguous_list",
+        "/tags",
+        error_cls=AmbiguousMatchError,
+    ),
+    refused(
+        "items joined with 'and' where a list is expected",
+        Tagged,
+        '{"title": "t", "tags": "salt and pepper"}',
+        "ambiguous_list",
+        "/tags",
+        error_cls=AmbiguousMatchError,
+    ),
+    refused(
+        "words joined with a slash where a list is expected",
+        Tagged,
+        '{"title": "t", "tags": "red/blue"}',
+        "ambiguous_list",
+        "/tags",
+        error_cls=AmbiguousMatchError,
+    ),
+    ok(
+        "a path with slashes is one item",
+        Tagged,
+        '{"title": "t", "tags": "src/main.py"}',
+        Tagged(title="t", tags=["src/main.py"]),
+        ("scalar_to_list", "/tags", "src/main.py", ["src/main.py"]),
+    ),
 ]
 
 _TOOL = {"action": "search", "arguments": {"q": "x"}}
@@ -1247,6 +1348,20 @@ _OPENAI_TOOL = {
             }
         }
     ]
+}
+_OPENAI_CALL_FUNCTION = {"name": "get_weather", "arguments": '{"location": "Paris"}'}
+_OPENAI_CALL = {
+    "object": "chat.completion",
+    "choices": [
+        {
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": _OPENAI_CALL_FUNCTION}],
+            },
+        }
+    ],
 }
 _ANTHROPIC = {
     "type": "message",
@@ -1330,6 +1445,25 @@ WRAPPERS = [
         "a wrapper whose content does not fit is left alone", ToolCall, '{"result": {"foo": 1}}', "missing", "/action"
     ),
     refused("strict: no unwrapping", ToolCall, f'{{"result": {_TOOL_TEXT}}}', "missing", "/action", mode="strict"),
+    ok(
+        "an OpenAI tool-call envelope around the call: the function object, its arguments decoded",
+        ToolCall,
+        json.dumps(_OPENAI_CALL),
+        ToolCall(action="get_weather", arguments={"location": "Paris"}),
+        ("unwrap_wrapper", "", _OPENAI_CALL, _OPENAI_CALL_FUNCTION),
+        ("key_alias", "/name", "name", "action"),
+        ("decode_json_string", "/arguments", '{"location": "Paris"}', {"location": "Paris"}),
+        aliases={"name": "action"},
+    ),
+    refused(
+        "strict: no unwrapping of a tool-call envelope",
+        ToolCall,
+        json.dumps(_OPENAI_CALL),
+        "missing",
+        "/action",
+        aliases={"name": "action"},
+        mode="strict",
+    ),
 ]
 
 DOUBLE_ENCODED = [
@@ -1376,6 +1510,35 @@ DOUBLE_ENCODED = [
         "strict: no decoding of JSON inside a string",
         Call,
         '{"name": "f", "arguments": "{\\"q\\": 1}"}',
+        "dict_type",
+        "/arguments",
+        mode="strict",
+    ),
+    ok(
+        "a Python dict repr in a string, read by the tokenizer",
+        Call,
+        """{"name": "search_web", "arguments": "{'query': 'llm structured output'}"}""",
+        Call(name="search_web", arguments={"query": "llm structured output"}),
+        ("decode_json_string", "/arguments", "{'query': 'llm structured output'}", {"query": "llm structured output"}),
+    ),
+    ok(
+        "an apostrophe inside a single-quoted repr string stays an apostrophe",
+        Call,
+        """{"name": "f", "arguments": "{'q': \\"it's\\", 'n': None}"}""",
+        Call(name="f", arguments={"q": "it's", "n": None}),
+        ("decode_json_string", "/arguments", """{'q': "it's", 'n': None}""", {"q": "it's", "n": None}),
+    ),
+    refused(
+        "a string the tokenizer cannot read without guessing stays a string",
+        Call,
+        """{"name": "f", "arguments": "{query: llm output}"}""",
+        "dict_type",
+        "/arguments",
+    ),
+    refused(
+        "strict: no decoding of a Python repr inside a string",
+        Call,
+        """{"name": "f", "arguments": "{'q': 1}"}""",
         "dict_type",
         "/arguments",
         mode="strict",

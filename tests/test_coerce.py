@@ -37,6 +37,8 @@ class Fields(BaseModel):
     at: dt.datetime | None = None
     label: str = ""
     tags: list[str] = []
+    days: int = 1
+    total: float = 0.0
 
 
 class Item(BaseModel):
@@ -164,6 +166,13 @@ def test_policy_without_enum_fuzzy_still_folds_case() -> None:
         ("45%", "ratio", 0.45),
         ("33.3%", "ratio", 0.333),
         ("45%", "score_percent", 45.0),
+        ("1.250,00 €", "total", 1250.0),
+        ("€1.250,00", "total", 1250.0),
+        ("EUR 1,250.00", "total", 1250.0),
+        ("1 250,00 €", "total", 1250.0),
+        ("12.50 $", "price_usd", 12.5),
+        ("3 days", "days", 3),
+        ("3d", "days", 3),
     ],
 )
 def test_numbers_from_strings(given: str, name: str, expected: float) -> None:
@@ -181,13 +190,19 @@ def test_numbers_from_strings(given: str, name: str, expected: float) -> None:
         ("€5", "price_usd", "unit_mismatch"),
         ("12 seconds", "count", "unit_mismatch"),
         ("45%", "value", "ambiguous_number"),
+        ("1.250 €", "total", "ambiguous_number"),
+        ("5 €", "price_usd", "unit_mismatch"),
+        ("12.99 EUR", "total", "unit_mismatch"),
+        ("2 weeks", "days", "unit_mismatch"),
     ],
 )
 def test_number_refusals(given: str, name: str, kind: str) -> None:
     assert error_kind(offer(given, name)) == kind
 
 
-@pytest.mark.parametrize("given", ["12", " 12 ", "12.5", "-3", "about 12", "twelve", "12 apples"])
+@pytest.mark.parametrize(
+    "given", ["12", " 12 ", "12.5", "-3", "about 12", "twelve", "12 apples", "ABC 12", "€12 $", "EUR 12 €"]
+)
 def test_numbers_pydantic_reads_or_nobody_should_get_nothing(given: str) -> None:
     """Plain numbers are Pydantic's to read (if one still failed, a constraint did); words are not numbers."""
     fv = field("count")
@@ -238,6 +253,16 @@ def test_scalar_to_list() -> None:
     assert value_of(result) == ["urgent"]
 
 
+@pytest.mark.parametrize("given", ["eco, bathroom", "eco; bathroom", "salt and pepper", "red/blue", "a\nb", "R&D & QA"])
+def test_a_string_that_reads_as_several_items_is_not_wrapped(given: str) -> None:
+    assert error_kind(offer(given, "tags")) == "ambiguous_list"
+
+
+@pytest.mark.parametrize("given", ["urgent", "New York", "src/main.py", "https://example.com/a/b", "/tmp/x"])
+def test_a_string_that_reads_as_one_item_is_wrapped(given: str) -> None:
+    assert value_of(offer(given, "tags")) == [given]
+
+
 def test_number_to_string() -> None:
     assert value_of(offer(42, "label")) == "42"
 
@@ -265,6 +290,11 @@ def test_two_element_list_is_not_unwrapped() -> None:
         ('{"a": ', None),
         ('"just a string"', None),
         ("42", None),
+        ("{'query': 'llm', 'n': None, 'ok': True}", {"query": "llm", "n": None, "ok": True}),
+        ("[1, 2,]", [1, 2]),
+        ("{query: llm}", None),
+        ("{'a': 1", None),
+        ('"not json \\q"', None),
     ],
 )
 def test_decode_json_string(text: str, expected: Any) -> None:

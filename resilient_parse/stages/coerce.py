@@ -39,6 +39,7 @@ from resilient_parse.schema import (
     UnionView,
     normalise_key,
 )
+from resilient_parse.stages.syntax import SyntaxFailure, repair_syntax
 
 WRAPPER_KEYS = frozenset(
     {
@@ -256,27 +257,60 @@ _FIELD_UNIT_SUFFIX = {
     "m": "meters",
 }
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
-_NUMBER_WITH_UNIT = re.compile(
-    r"^(?P<cur>[$€£¥])?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<pct>%)?\s*(?P<unit>[A-Za-z]+)?\.?$"
+_CURRENCY_CODES = frozenset(_CURRENCY.values())
+_NAME_IS_UNIT = frozenset(
+    {
+        "milliseconds",
+        "seconds",
+        "secs",
+        "minutes",
+        "mins",
+        "hours",
+        "hrs",
+        "days",
+        "weeks",
+        "grams",
+        "kilograms",
+        "kg",
+        "pounds",
+        "lbs",
+        "km",
+        "kilometers",
+        "kilometres",
+        "miles",
+        "meters",
+        "metres",
+        "bytes",
+        "cents",
+    }
 )
+"""One-word field names that are themselves a unit (`days: int` reads "3 days"). Short or two-faced words
+(`min` is also "minimum", `m`, `s`) are not in it."""
+# a currency symbol or code may come before the number ("$12", "EUR 1,250.00") or after it ("1.250,00 €")
+_NUMBER_WITH_UNIT = re.compile(
+    r"^(?:(?P<cur>[$€£¥])|(?P<code>[A-Za-z]{3})\s)?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<pct>%)?"
+    r"\s*(?P<cur_after>[$€£¥])?\s*(?P<unit>[A-Za-z]+)?\.?$"
+)
+_DOT_THOUSAND = re.compile(r"^[+-]?\d{1,3}\.\d{3}$")
 _EN_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$|^[+-]?\d{1,3}(?:\.\d{3}){2,}$")
 _SPACE_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:[\u00a0\u202f' ]\d{3})+(?:[.,]\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _PLAIN_FLOAT = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
 _PLAIN_INT = re.compile(r"^\s*[+-]?\d+(?:\.0*)?\s*$|^\s*[+-]?\d+\.\d*[1-9]\d*\s*$")
-_DOLLAR_STYLE = frozenset("$£¥")  # currencies written with a thousands comma and a decimal point
+_DOLLAR_STYLE_CODES = frozenset({"usd", "gbp", "jpy"})  # currencies written with a thousands comma, decimal point
 _RATIO_WORDS = frozenset({"ratio", "fraction", "probability", "share", "rate", "confidence", "likelihood"})
 _PERCENT_WORDS = frozenset({"percent", "percentage", "pct"})
 
 
 def _field_unit(fld: FieldView | None) -> str | None:
-    """The unit a field's name declares by its last word (`delay_minutes`, `weight_kg`, `timeout_ms`), if any."""
+    """The unit a field's name declares by its last word (`delay_minutes`, `weight_kg`, `timeout_ms`) or by being
+    one (`days`), if any."""
     if fld is None:
         return None
     tokens = normalise_key(fld.name).split("_")
     if len(tokens) < 2:
-        return None
+        return UNIT_WORDS.get(tokens[0]) if tokens[0] in _NAME_IS_UNIT else None
     last = tokens[-1]
     if last in _FIELD_UNIT_SUFFIX:
         return _FIELD_UNIT_SUFFIX[last]
@@ -331,6 +365,26 @@ def _as_python_number(number: Decimal, want_int: bool, raw: str) -> tuple[int | 
     return float(number), None
 
 
+def _currency_and_unit(m: re.Match[str]) -> tuple[str | None, str] | None:
+    """The currency (as a lower-case code) and the unit word a number is written with: a symbol before or after
+    it (`$12`, `1.250,00 €`) or a code before it (`EUR 1,250.00`). A code after it (`12.99 EUR`) stays a unit, read
+    only for a field whose name declares it (`price_eur`): this stage cannot see a sibling `currency` field it
+    might contradict. None when a word is not a unit or currency, or two currencies are given."""
+    symbols = [m.group("cur"), m.group("cur_after")]
+    currencies = [_CURRENCY[s] for s in symbols if s]
+    code = (m.group("code") or "").lower()
+    if code:
+        if code not in _CURRENCY_CODES:
+            return None
+        currencies.append(code)
+    unit = (m.group("unit") or "").lower()
+    if unit and unit not in UNIT_WORDS and unit not in _AMBIGUOUS_UNITS:
+        return None
+    if len(currencies) > 1 or (currencies and unit):
+        return None
+    return (currencies[0] if currencies else None), unit
+
+
 def number_from_string(
     value: str, view: ScalarView, fld: FieldView | None, path: str, ctx: CallContext
 ) -> Coercion | None:
@@ -346,29 +400,32 @@ def number_from_string(
     m = _NUMBER_WITH_UNIT.match(value.strip())
     if m is None:
         return None
+    read = _currency_and_unit(m)
+    if read is None:
+        return None
+    currency, unit = read
     raw = m.group("num").strip()
-    number, problem = _plain_number(raw, want_int or m.group("cur") in _DOLLAR_STYLE)
+    if currency is not None and currency not in _DOLLAR_STYLE_CODES and _DOT_THOUSAND.match(raw):
+        # "1.250 €": a euro amount written with a thousands dot, or one and a quarter euros
+        return _refuse(path, "ambiguous_number", f"{raw!r} could be a thousands separator or a decimal point", value)
+    number, problem = _plain_number(raw, want_int or currency in _DOLLAR_STYLE_CODES)
     if problem:
         return _refuse(path, "ambiguous_number", problem, value)
     if number is None:
         return None
-    unit = (m.group("unit") or "").lower()
-    currency = m.group("cur")
     expected_unit = _field_unit(fld)
     notes: list[str] = []
     if unit:
-        if unit not in UNIT_WORDS and unit not in _AMBIGUOUS_UNITS:
-            return None
         if not _unit_matches(unit, expected_unit):
             canonical = UNIT_WORDS.get(unit, unit)
             where = f"the field is in {expected_unit}" if expected_unit else "the field's unit is not known"
             return _refuse(path, "unit_mismatch", f"{value!r} is in {canonical}, but {where}", value)
         notes.append(f"unit matches the field ({expected_unit})")
-    if currency:
-        if expected_unit is not None and expected_unit != _CURRENCY[currency]:
-            message = f"{value!r} is in {_CURRENCY[currency]}, but the field is in {expected_unit}"
+    if currency is not None:
+        if expected_unit is not None and expected_unit != currency:
+            message = f"{value!r} is in {currency}, but the field is in {expected_unit}"
             return _refuse(path, "unit_mismatch", message, value)
-        notes.append("currency symbol")
+        notes.append("currency")
     if m.group("pct"):
         name_tokens = set(normalise_key(fld.name).split("_")) if fld else set()
         if _bounded_to_one(fld) or name_tokens & _RATIO_WORDS:
@@ -495,8 +552,12 @@ def _safe_date(y: int, m: int, d: int) -> _dt.date | None:
 _FENCED = re.compile(r"^\s*```[\w-]*\s*\n(.*?)\n?```\s*$", re.DOTALL)
 
 
-def decode_json_string(value: str) -> Any:
-    """The JSON value a string holds (an object or array, possibly itself encoded once more), or None."""
+def decode_json_string(value: str, max_depth: int = 400) -> Any:
+    """The JSON value a string holds (an object or array, possibly itself encoded once more), or None.
+
+    Text that is not JSON as written (`"{'query': 'x'}"`, a Python dict's repr) is read by the syntax stage's own
+    tokenizer, which fixes only what needs no guess (quotes read as tokens, Python literals, trailing commas); a
+    string it cannot read that way stays a string."""
     text = value.strip()
     fenced = _FENCED.match(text)
     if fenced:
@@ -505,11 +566,23 @@ def decode_json_string(value: str) -> Any:
         return None
     try:
         decoded = json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
         return None
+    except ValueError:
+        decoded = _read_with_tokenizer(text, max_depth)
     if isinstance(decoded, str):
-        return decode_json_string(decoded)
+        return decode_json_string(decoded, max_depth)
     return decoded if isinstance(decoded, dict | list) else None
+
+
+def _read_with_tokenizer(text: str, max_depth: int) -> Any:
+    if text[0] == '"':
+        return None  # a quoted string that is not JSON is not an encoded object
+    try:
+        fixed, _ = repair_syntax(text, allow_close=False, max_depth=max_depth)
+        return json.loads(fixed)
+    except (SyntaxFailure, ValueError, RecursionError):
+        return None
 
 
 def _inner_fits(inner: Any, expected: TypeView) -> bool:
@@ -526,10 +599,11 @@ def _known_keys(obj: dict[str, Any], model: ModelView) -> int:
     return sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in model.spellings)
 
 
-def _envelope_content(value: dict[str, Any]) -> tuple[str, Any] | None:
-    """What an API response envelope carries: OpenAI chat (`choices[0].message.content` or a tool call's
-    `arguments`), OpenAI responses (`output[…].content[…].text`) or Anthropic messages (`content[…]` text or
-    tool_use `input`)."""
+def _envelope_content(value: dict[str, Any]) -> list[tuple[str, Any]]:
+    """What an API response envelope carries: OpenAI chat (`choices[0].message.content`, or for a tool call both
+    the function's `arguments` — the target itself when function calling is used for structured output — and the
+    function object `{name, arguments}` — when the target is the call), OpenAI responses
+    (`output[…].content[…].text`) or Anthropic messages (`content[…]` text or tool_use `input`)."""
     choices = value.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):
         message = choices[0].get("message") or choices[0].get("delta") or {}
@@ -538,30 +612,32 @@ def _envelope_content(value: dict[str, Any]) -> tuple[str, Any] | None:
             if isinstance(calls, list) and len(calls) == 1 and isinstance(calls[0], dict):
                 function = calls[0].get("function")
                 if isinstance(function, dict) and "arguments" in function:
-                    return "choices/0/message/tool_calls/0/function/arguments", function["arguments"]
+                    where = "choices/0/message/tool_calls/0/function"
+                    return [(where + "/arguments", function["arguments"]), (where, function)]
             if message.get("content") is not None:
-                return "choices/0/message/content", message["content"]
-        return None
+                return [("choices/0/message/content", message["content"])]
+        return []
     content = value.get("content")
     if value.get("type") == "message" and isinstance(content, list) and len(content) == 1:
         block = content[0]
         if isinstance(block, dict) and block.get("type") == "text":
-            return "content/0/text", block.get("text")
+            return [("content/0/text", block.get("text"))]
         if isinstance(block, dict) and block.get("type") == "tool_use":
-            return "content/0/input", block.get("input")
-    return None
+            return [("content/0/input", block.get("input"))]
+    return []
 
 
 def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
     """{"result": {...}} → {...}; {"status": "ok", "data": [...]} → [...]; an OpenAI or Anthropic response
     envelope → the JSON its message carries. Only when no key is a field of the expected model and the inner
-    value fits."""
+    value fits. Of an envelope's two readings (a tool call's arguments, or the call) the one that names more of
+    the model's fields wins; a tie is no answer."""
     if not ctx.policy.allows("unwrap_wrapper") or not value:
         return None
     if isinstance(expected, ModelView) and _known_keys(value, expected) > 0:
         return None  # the "wrapper" is (partly) the object itself
-    found = _envelope_content(value)
-    candidates: list[tuple[str, Any]] = [found] if found is not None else []
+    candidates = _envelope_content(value)
+    envelope = bool(candidates)
     if not candidates:
         if len(value) == 1:
             candidates = list(value.items())
@@ -570,10 +646,14 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
     fitting: list[tuple[str, Any]] = []
     for wrapper, inner in candidates:
         if isinstance(inner, str):
-            decoded = decode_json_string(inner)
+            decoded = decode_json_string(inner, ctx.policy.max_depth)
             inner = decoded if decoded is not None else inner
         if _inner_fits(inner, expected) and _plausible_wrapper(wrapper, inner, expected, len(value)):
             fitting.append((wrapper, inner))
+    if envelope and len(fitting) > 1 and isinstance(expected, ModelView):
+        scores = [_known_keys(inner, expected) for _, inner in fitting]
+        best = max(scores)
+        fitting = [f for f, score in zip(fitting, scores) if score == best]
     if len(fitting) != 1:
         return None
     wrapper, inner = fitting[0]
@@ -600,12 +680,28 @@ def _covers_required(obj: dict[str, Any], model: ModelView) -> bool:
     return bool(required) and all(any(k in obj for k in f.input_keys) for f in required)
 
 
+_LIST_SEPARATOR = re.compile(r"[,;\n]|\s(?:and|&)\s", re.IGNORECASE)
+_WORDS_SLASH_WORDS = re.compile(r"^[^\W\d_][^\W\d_ ]*(?:\s*/\s*[^\W\d_][^\W\d_ ]*)+$")
+
+
+def _looks_like_several(text: str) -> bool:
+    """Whether a string reads as several items written out (`"eco, bathroom"`, `"salt and pepper"`,
+    `"red/blue"`) — not a path or URL with slashes in it."""
+    return _LIST_SEPARATOR.search(text) is not None or _WORDS_SLASH_WORDS.match(text.strip()) is not None
+
+
 def _scalar_to_list(value: Any, expected: ListView, path: str, ctx: CallContext) -> Coercion | None:
+    """A single value where a list is expected becomes a one-item list — unless it is a string that reads as
+    several items: splitting it would guess at the items, and wrapping it would make one item of several, so that
+    is refused."""
     if value is None or isinstance(value, list):
         return None
     scalar_item = isinstance(expected.item, UnionView | ChoiceView | ScalarView) and not isinstance(value, dict)
     if not (fits(value, expected.item) or scalar_item):
         return None
+    if isinstance(value, str) and _looks_like_several(value) and ctx.policy.allows("scalar_to_list"):
+        message = f"{value!r} may be one item or several written out (a list is expected); refusing to guess"
+        return _refuse(path, "ambiguous_list", message, value)
     return _changed(value, [value], "scalar_to_list", path, ctx, confidence=0.9)
 
 
@@ -617,7 +713,7 @@ def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx
     if isinstance(expected, AnyView):
         return None
     if isinstance(expected, ModelView | ListView | DictView | TupleView) and isinstance(value, str):
-        decoded = decode_json_string(value)
+        decoded = decode_json_string(value, policy.max_depth)
         if decoded is not None:
             return _changed(value, decoded, "decode_json_string", path, ctx, confidence=0.95)
     if isinstance(expected, ModelView) and isinstance(value, dict):
@@ -724,8 +820,10 @@ def _fix_discriminator(value: dict[str, Any], view: UnionView, path: str, ctx: C
     `"search"`. The tag is matched like an enum value (and refused like one)."""
     key = tag_key(value, view)
     tags = tag_values(view)
-    if key is None or not tags:
+    if not tags:
         return None
+    if key is None:
+        return _fix_tag_key(value, view, tuple(tags), path, ctx)
     tag = value[key]
     if any(_same(tag, t) for t in tags):
         return None
@@ -735,6 +833,46 @@ def _fix_discriminator(value: dict[str, Any], view: UnionView, path: str, ctx: C
     fixed = dict(value)
     fixed[key] = matched.value
     return Coercion(fixed, matched.repairs)
+
+
+def _fix_tag_key(
+    value: dict[str, Any], view: UnionView, tags: tuple[Any, ...], path: str, ctx: CallContext
+) -> Coercion | None:
+    """A discriminated union whose tag key is misspelled (`{"tpye": "finish"}` for the discriminator `type`).
+
+    Two facts together make it a repair rather than a guess: the key is one edit (or one swap) from the
+    discriminator, and its value is one of the tags as written (or in another case). The rename is recorded as a
+    fuzzy key repair. A key that some member declares, or several keys that qualify, are left alone."""
+    disc = view.discriminator
+    if disc is None or not ctx.policy.allows("key_fuzzy"):
+        return None
+    models = [o for o in view.options if isinstance(o, ModelView)]
+    declared = {k for o in models for k in o.key_to_field}
+    written = next((o.fields[disc].primary_key for o in models if disc in o.fields), disc)
+    target = normalise_key(disc)
+    found: list[tuple[str, Any]] = []
+    for key, tag in value.items():
+        norm = normalise_key(key)
+        if key in declared or len(norm) < MIN_PREFIX or OSA.distance(norm, target) != 1:
+            continue
+        if any(_same(tag, t) for t in tags):
+            found.append((key, tag))
+            continue
+        matched = match_choice(tag, ChoiceView(values=tags), path, ctx)
+        if matched is not None and matched.error is None and all(r.kind == "enum_value" for r in matched.repairs):
+            found.append((key, matched.value))
+    if len(found) != 1:
+        return None
+    key, tag = found[0]
+    renamed = {(written if k == key else k): (tag if k == key else v) for k, v in value.items()}
+    similarity = OSA.normalized_similarity(normalise_key(key), target)
+    note = f"the discriminator of the union, one edit away, holding the tag {tag!r}"
+    repairs = [Repair.make("key_fuzzy", path + pointer([key]), key, written, confidence=similarity, note=note)]
+    if not _same(value[key], tag):
+        repairs.append(Repair.make("enum_value", path + pointer([written]), value[key], tag, confidence=1.0))
+    if not all(ctx.policy.allows(r.kind) for r in repairs):
+        return None
+    return Coercion(renamed, tuple(repairs))
 
 
 class CoerceStage:
