@@ -252,20 +252,26 @@ class Conformer:
     def _model(self, obj: dict[str, Any], model: ModelView, path: list[str | int]) -> dict[str, Any]:
         key_to_field = model.key_to_field
         unknown = [k for k in obj if k not in key_to_field]
+        given = self._given(obj, model, path)
         renames: dict[str, str] = {}
         refused: set[str] = set()
+        twins: set[str] = set()
         if unknown:
-            renames, refused = self._choose_mappings(obj, model, unknown, path)
+            renames, refused, twins = self._choose_mappings(obj, model, unknown, given, path)
         out: dict[str, Any] = {}
         changed = bool(renames)
-        strays = [k for k in unknown if k not in renames and k not in refused]
+        strays = [k for k in unknown if k not in renames and k not in refused and k not in twins]
         if strays:
             self._strays(obj, model, strays, renames, path)
         for key, value in obj.items():
             new_key = renames.get(key, key)
             name = key_to_field.get(new_key)
             if name is None:
-                if not self._drop_unknown(model):
+                if key in twins and model.extra == "forbid" and self.policy.allows("drop_unknown_key"):
+                    changed = True
+                    note = "the same value is given under the field's own key"
+                    self.repairs.append(Repair.make("drop_unknown_key", pointer([*path, key]), key, None, note=note))
+                elif not self._drop_unknown(model):
                     out[new_key] = value
                 else:
                     changed = True
@@ -333,17 +339,61 @@ class Conformer:
         policy says to drop them, which is itself a recorded, lossy repair."""
         return self.policy.unknown_keys == "drop" and model.extra != "allow" and self.policy.allows("drop_unknown_key")
 
+    def _given(self, obj: dict[str, Any], model: ModelView, path: list[str | int]) -> dict[str, str]:
+        """Each field the object gives under one of its own direct keys → that key. Two declared keys of one field
+        (`ticket_id` and `ticketId` for `AliasChoices`) holding different values are refused: Pydantic would take
+        the first it finds and drop the other without a word."""
+        given: dict[str, str] = {}
+        for key, value in obj.items():
+            name = model.key_to_field.get(key)
+            if name is None or key in model.fields[name].path_keys:
+                continue
+            first = given.setdefault(name, key)
+            if first != key and not same_value(obj[first], value):
+                self._two_values(model, name, first, key, obj, path)
+        return given
+
+    def _two_values(
+        self, model: ModelView, name: str, first: str, second: str, obj: dict[str, Any], path: list[str | int]
+    ) -> None:
+        self.errors.append(
+            ErrorDetail(
+                path=pointer([*path, second]),
+                kind="ambiguous_key",
+                message=f"keys {first!r} and {second!r} both give the field {name!r} of {model.name}, with different "
+                f"values ({_short(obj[first])} and {_short(obj[second])}); refusing to pick one",
+                got=[first, second],
+            )
+        )
+
     def _choose_mappings(
-        self, obj: dict[str, Any], model: ModelView, unknown: list[str], path: list[str | int]
-    ) -> tuple[dict[str, str], set[str]]:
-        """Renames to apply ({key: new key}) and the keys refused as ambiguous (already reported)."""
+        self, obj: dict[str, Any], model: ModelView, unknown: list[str], given: dict[str, str], path: list[str | int]
+    ) -> tuple[dict[str, str], set[str], set[str]]:
+        """Renames to apply ({key: new key}), the keys refused (already reported), and the twins: keys that spell a
+        field given under another key with the same value, which need no rename and are no strangers either.
+
+        A key whose strongest non-fuzzy evidence names a field the object already gives is that field written
+        twice. With a different value it is refused in every policy (which value is the answer?); the evidence
+        is used even when the policy would not let it rename, because refusing is not a repair."""
         proposals = self.propose(obj, model, unknown, pointer(path), self.ctx)
         refused: set[str] = set()
+        twins: set[str] = set()
         if not proposals:
-            return {}, refused
+            return {}, refused, twins
         present = {model.key_to_field[k] for k in obj if k in model.key_to_field}
+        for key in unknown:
+            named = _spelled_field(key, proposals, model)
+            if named is None or named not in given:
+                continue
+            if same_value(obj[given[named]], obj[key]):
+                twins.add(key)
+            else:
+                self._two_values(model, named, given[named], key, obj, path)
+                refused.add(key)
         best: dict[str, KeyMapping] = {}
         for key in unknown:
+            if key in refused or key in twins:
+                continue
             options = [
                 p
                 for p in proposals
@@ -381,6 +431,11 @@ class Conformer:
             by_field.setdefault(mapping.field, []).append(mapping)
         renames: dict[str, str] = {}
         for fname, group in by_field.items():
+            if len(group) > 1 and all(same_value(obj[g.key], obj[group[0].key]) for g in group[1:]):
+                # one value written under several spellings: rename the best-evidenced one, the rest are twins
+                group = sorted(group, key=lambda g: (g.rank, -g.confidence))
+                twins.update(g.key for g in group[1:])
+                group = group[:1]
             if len(group) > 1:
                 keys = ", ".join(repr(g.key) for g in group)
                 self.errors.append(
@@ -406,7 +461,40 @@ class Conformer:
                     note=winner.note,
                 )
             )
-        return renames, refused
+        return renames, refused, twins
+
+
+_GUESSES = frozenset({"key_fuzzy"})
+"""Proposal kinds that are a guess about a key, not evidence of what it names: a near-miss of a field the object
+already gives is left to the unknown-key rule rather than read as the field written twice."""
+
+
+def _spelled_field(key: str, proposals: list[KeyMapping], model: ModelView) -> str | None:
+    """The field a key's strongest evidence names (an alias table, a case or style variant), if exactly one."""
+    mine = [p for p in proposals if p.key == key and p.field in model.fields and p.kind not in _GUESSES]
+    if not mine:
+        return None
+    top = min(p.rank for p in mine)
+    named = {p.field for p in mine if p.rank == top}
+    return named.pop() if len(named) == 1 else None
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON values: `true` is not `1`, `1` is `1.0`, objects compare by keys and values."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _null_means_default(fv: FieldView) -> bool:

@@ -65,6 +65,11 @@ class Person(BaseModel):
     first_name: str = Field("", validation_alias=AliasPath("names", 0))
 
 
+class Ticket2(BaseModel):
+    ticket_id: str = Field(validation_alias=AliasChoices("ticket_id", "ticketId"))
+    summary: str = ""
+
+
 class Contact(BaseModel):
     phone: str = Field(validation_alias="phoneNumber")
 
@@ -481,6 +486,44 @@ KEY_STYLE = [
         "/city_name",
         mode="strict",
     ),
+    refused(
+        "a case variant of a given field with another value: which action?",
+        ToolCall,
+        '{"action": "get_weather", "Action": "get_forecast", "arguments": {"city": "Rome"}}',
+        "ambiguous_key",
+        "/Action",
+        error_cls=AmbiguousMatchError,
+        message_has=("'action' and 'Action'",),
+    ),
+    refused(
+        "strict: a case variant of a given field with another value is refused, not ignored",
+        ToolCall,
+        '{"action": "get_weather", "Action": "get_forecast", "arguments": {"city": "Rome"}}',
+        "ambiguous_key",
+        "/Action",
+        error_cls=AmbiguousMatchError,
+        mode="strict",
+    ),
+    ok(
+        "a case variant of a given field with the same value",
+        ToolCall,
+        '{"action": "get_weather", "Action": "get_weather"}',
+        ToolCall(action="get_weather"),
+    ),
+    ok(
+        "strict: a case variant of a given field with the same value",
+        ToolCall,
+        '{"action": "get_weather", "Action": "get_weather"}',
+        ToolCall(action="get_weather"),
+        mode="strict",
+    ),
+    ok(
+        "two recased spellings of one missing field with the same value: one is renamed",
+        Weather,
+        '{"cityName": "Oslo", "CityName": "Oslo", "temperature_c": 1}',
+        Weather(city_name="Oslo", temperature_c=1),
+        ("key_case", "/cityName", "cityName", "city_name"),
+    ),
 ]
 
 DECLARED_ALIASES = [
@@ -527,6 +570,31 @@ DECLARED_ALIASES = [
         CamelByName,
         '{"cityName": "Rome", "zip_code": "1"}',
         CamelByName(city_name="Rome", zip_code="1"),
+        mode="strict",
+    ),
+    refused(
+        "two declared spellings of one field with different values",
+        Ticket2,
+        '{"ticket_id": "ZD-1", "ticketId": "ZD-2", "summary": "Duplicate ids"}',
+        "ambiguous_key",
+        "/ticketId",
+        error_cls=AmbiguousMatchError,
+        message_has=("'ticket_id' and 'ticketId'", "ticket_id"),
+    ),
+    refused(
+        "strict: two declared spellings of one field with different values",
+        Ticket2,
+        '{"ticket_id": "ZD-1", "ticketId": "ZD-2"}',
+        "ambiguous_key",
+        "/ticketId",
+        error_cls=AmbiguousMatchError,
+        mode="strict",
+    ),
+    ok(
+        "two declared spellings of one field with the same value",
+        Ticket2,
+        '{"ticket_id": "ZD-1", "ticketId": "ZD-1"}',
+        Ticket2(ticket_id="ZD-1"),
         mode="strict",
     ),
 ]
@@ -632,6 +700,39 @@ ALIAS_TABLES = [
         '{"Tool": "search", "arguments": {}}',
         ToolCall(action="search"),
         ("key_case", "/Tool", "Tool", "action"),
+    ),
+    refused(
+        "a plugin alias source beside its field with another value: which tool?",
+        ToolCall,
+        '{"tool": "delete_file", "action": "archive_file", "arguments": {"path": "/tmp/report.pdf"}}',
+        "ambiguous_key",
+        "/tool",
+        error_cls=AmbiguousMatchError,
+    ),
+    refused(
+        "strict: the plugin table does not rename, but still says what 'tool' means",
+        ToolCall,
+        '{"tool": "delete_file", "action": "archive_file", "arguments": {"path": "/tmp/report.pdf"}}',
+        "ambiguous_key",
+        "/tool",
+        error_cls=AmbiguousMatchError,
+        mode="strict",
+    ),
+    refused(
+        "a call alias source beside its field with another value",
+        Command,
+        '{"cmd": "ls", "command": "rm -rf /"}',
+        "ambiguous_key",
+        "/cmd",
+        error_cls=AmbiguousMatchError,
+        aliases={"cmd": "command"},
+        mode="strict",
+    ),
+    ok(
+        "a plugin alias source beside its field with the same value",
+        ToolCall,
+        '{"tool": "search", "action": "search"}',
+        ToolCall(action="search"),
     ),
 ]
 

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from resilient_parse import Parser, Policy
 from resilient_parse.conform import Conformer
@@ -213,9 +213,71 @@ def test_walker_refuses_a_key_equally_close_to_two_fields() -> None:
 
 
 def test_walker_does_not_rename_onto_a_present_field() -> None:
-    out = conform({"action": "a", "Action": "b", "arguments": {}, "dependencies": [], "delay_minutes": 0}, Step)
+    """`Action` beside `action` with the same value is the field written twice: nothing to rename, nothing lost."""
+    out = conform({"action": "a", "Action": "a", "arguments": {}, "dependencies": [], "delay_minutes": 0}, Step)
     assert out.repairs == [] and out.errors == []
-    assert out.tree == {"action": "a", "Action": "b", "arguments": {}, "dependencies": [], "delay_minutes": 0}
+    assert out.tree == {"action": "a", "Action": "a", "arguments": {}, "dependencies": [], "delay_minutes": 0}
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_walker_refuses_a_case_variant_of_a_present_field_with_another_value(mode: str) -> None:
+    out = conform({"action": "get_weather", "Action": "get_forecast"}, Step, mode=mode)
+    assert out.repairs == []
+    assert [(e.kind, e.path, e.got) for e in out.errors] == [("ambiguous_key", "/Action", ["action", "Action"])]
+    assert "'action' and 'Action'" in out.errors[0].message and "get_forecast" in out.errors[0].message
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_walker_refuses_a_plugin_alias_source_beside_its_field_with_another_value(mode: str) -> None:
+    """Strict does not let the plugin table rename `tool`, but the table still says what `tool` means."""
+    out = conform({"tool": "delete_file", "action": "archive_file"}, Step, mode=mode)
+    assert [(e.kind, e.path, e.got) for e in out.errors] == [("ambiguous_key", "/tool", ["action", "tool"])]
+
+
+def test_walker_refuses_two_declared_keys_of_one_field_with_different_values() -> None:
+    class Ticket(BaseModel):
+        ticket_id: str = Field(validation_alias=AliasChoices("ticket_id", "ticketId"))
+
+    out = conform({"ticket_id": "ZD-1", "ticketId": "ZD-2"}, Ticket, mode="strict")
+    assert [(e.kind, e.path, e.got) for e in out.errors] == [("ambiguous_key", "/ticketId", ["ticket_id", "ticketId"])]
+
+
+def test_walker_accepts_two_declared_keys_of_one_field_with_the_same_value() -> None:
+    class Ticket(BaseModel):
+        ticket_id: str = Field(validation_alias=AliasChoices("ticket_id", "ticketId"))
+
+    tree = {"ticket_id": "ZD-1", "ticketId": "ZD-1"}
+    out = conform(tree, Ticket, mode="strict")
+    assert out.errors == [] and out.repairs == [] and out.tree is tree
+
+
+def test_walker_renames_one_of_two_spellings_holding_the_same_value() -> None:
+    out = conform({"Action": "a", "ACTION": "a"}, Step)
+    assert out.errors == []
+    assert [(r.kind, r.path) for r in out.repairs] == [("key_case", "/Action")]
+    assert out.tree == {"action": "a", "ACTION": "a"}
+
+
+def test_walker_still_refuses_two_spellings_of_a_missing_field_with_different_values() -> None:
+    out = conform({"Action": "a", "ACTION": "b"}, Step)
+    assert [(e.kind, e.path) for e in out.errors] == [("ambiguous_key", "/action")]
+
+
+def test_an_explicit_alias_to_another_field_is_not_a_second_spelling() -> None:
+    """The call's table says `tool` means `target`; the plugin table's `tool` → `action` does not count."""
+    out = conform({"tool": "x", "action": "y"}, Own, aliases={"tool": "target"})
+    assert out.errors == []
+    assert out.tree == {"target": "x", "action": "y"}
+
+
+def test_a_twin_is_dropped_where_the_model_forbids_extra_keys() -> None:
+    class Closed(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        action: str
+
+    out = conform({"action": "a", "Action": "a"}, Closed)
+    assert out.errors == [] and out.tree == {"action": "a"}
+    assert [(r.kind, r.path) for r in out.repairs] == [("drop_unknown_key", "/Action")]
 
 
 def test_walker_drops_unknown_keys_only_when_the_policy_says_so() -> None:

@@ -40,6 +40,8 @@ __all__ = [
     "AlignStage",
     "CommonAliases",
     "alias_proposals",
+    "given_field_evidence",
+    "given_fields",
     "meaning_differs",
     "normalise_key",
     "propose",
@@ -293,9 +295,11 @@ def _field_for(model: ModelView, name: str) -> str | None:
     return fname
 
 
-def alias_proposals(key: str, model: ModelView, ctx: CallContext) -> list[KeyMapping]:
+def alias_proposals(key: str, model: ModelView, ctx: CallContext, *, evidence: bool = False) -> list[KeyMapping]:
     """The alias-table proposal for `key` at this level: call > parser > model's own > plugins; the first table
-    whose target field exists here decides."""
+    whose target field exists here decides. Plugin tables count only under policies with `plugin_aliases` —
+    unless `evidence` is asked for (see `given_field_evidence`), when the built-in `COMMON_ALIASES` stand in for
+    plugin tables the policy keeps out of the context."""
     entries = ctx.aliases_for(key)
     for entry in entries:
         if entry.explicit and (fname := _field_for(model, entry.field)) is not None:
@@ -304,17 +308,38 @@ def alias_proposals(key: str, model: ModelView, ctx: CallContext) -> list[KeyMap
     own = model.own_aliases.get(key)
     if own is not None and (fname := _field_for(model, own)) is not None:
         return [KeyMapping(key, fname, "key_alias", RANK_EXPLICIT_ALIAS, 1.0, note=f"{model.name}'s own aliases")]
-    for entry in entries:
-        if not entry.explicit and (fname := _field_for(model, entry.field)) is not None:
-            return [KeyMapping(key, fname, "key_plugin_alias", RANK_PLUGIN_ALIAS, 1.0, note=entry.origin)]
+    if not (evidence or ctx.policy.plugin_aliases):
+        return []
+    plugin_entries = [(e.field, e.origin) for e in entries if not e.explicit]
+    if evidence and not ctx.policy.plugin_aliases and not plugin_entries and key in COMMON_ALIASES:
+        plugin_entries = [(COMMON_ALIASES[key], "plugin:rp.common_aliases")]
+    for target, origin in plugin_entries:
+        if (fname := _field_for(model, target)) is not None:
+            return [KeyMapping(key, fname, "key_plugin_alias", RANK_PLUGIN_ALIAS, 1.0, note=origin)]
     return []
+
+
+def given_field_evidence(key: str, model: ModelView, ctx: CallContext, given: set[str]) -> list[KeyMapping]:
+    """Proposals that `key` is another spelling of a field the object already gives under its own key — an alias
+    table's source (`tool` beside `action`) or a case/style variant (`Action` beside `action`) — whatever the
+    policy allows. The core never renames onto a given field; it refuses the object when the two spellings hold
+    different values, and refusing is not a repair, so strict mode gathers this evidence too (plugin tables
+    included: a strict policy does not let them rename, but they still say what a key means)."""
+    if not given:
+        return []
+    aliased = alias_proposals(key, model, ctx, evidence=True)
+    if aliased:
+        return [m for m in aliased if m.field in given]
+    return [m for m in _style_proposals(key, normalise_key(key), model, ctx, evidence=True) if m.field in given]
 
 
 def _renamable(model: ModelView, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(n for n in names if model.fields[n].renamable)
 
 
-def _style_proposals(key: str, norm: str, model: ModelView, ctx: CallContext) -> list[KeyMapping]:
+def _style_proposals(
+    key: str, norm: str, model: ModelView, ctx: CallContext, *, evidence: bool = False
+) -> list[KeyMapping]:
     """`Action`/`cityName`/`city-name`/`cityname` for a field, or `Tool` for the alias `tool`."""
     names = _renamable(model, model.spellings.get(norm, ()))
     if not names:
@@ -325,7 +350,7 @@ def _style_proposals(key: str, norm: str, model: ModelView, ctx: CallContext) ->
     for spelling in dict.fromkeys((norm, key.lower(), key.strip())):
         if spelling == key:
             continue
-        for m in alias_proposals(spelling, model, ctx):
+        for m in alias_proposals(spelling, model, ctx, evidence=evidence):
             out.append(KeyMapping(key, m.field, "key_case", RANK_CASE, 0.99, note=f"via alias {spelling!r}"))
         if out:
             break
@@ -354,30 +379,52 @@ def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, mar
     return KeyMapping(key, best_field, "key_fuzzy", RANK_FUZZY, best_score, note=note)
 
 
+def given_fields(obj: Mapping[str, Any], model: ModelView) -> set[str]:
+    """The fields an object gives under one of their own direct keys (not through an `AliasPath` container)."""
+    given: set[str] = set()
+    for k in obj:
+        fname = model.key_to_field.get(k)
+        if fname is not None and k not in model.fields[fname].path_keys:
+            given.add(fname)
+    return given
+
+
 def propose(obj: Mapping[str, Any], model: ModelView, unknown: list[str], ctx: CallContext) -> list[KeyMapping]:
-    """Every proposal for every unknown key; kinds the policy refuses are not even computed."""
+    """Every proposal for every unknown key. Kinds the policy refuses are computed only as evidence that a key
+    spells a field the object already gives (`given_field_evidence`), never to rename."""
     policy = ctx.policy
     allow_case = policy.allows("key_case")
     allow_fuzzy = policy.allows("key_fuzzy")
+    given = given_fields(obj, model) if unknown else set()
     proposals: list[KeyMapping] = []
     for key in unknown:
-        aliased = alias_proposals(key, model, ctx)
-        proposals.extend(aliased)
-        if aliased and aliased[0].rank == RANK_EXPLICIT_ALIAS:
-            continue
-        norm = normalise_key(key)
-        if allow_case:
-            styled = _style_proposals(key, norm, model, ctx)
-            proposals.extend(styled)
-            if styled or aliased:
-                continue
-        elif aliased:
-            continue
-        if allow_fuzzy:
-            fuzzy = _fuzzy_proposal(key, norm, model, policy.fuzzy_key_threshold, policy.fuzzy_margin)
-            if fuzzy is not None:
-                proposals.append(fuzzy)
+        found = _proposals_for(key, model, ctx, allow_case, allow_fuzzy)
+        decided = any(p.rank == RANK_EXPLICIT_ALIAS or (p.field in given and p.kind != "key_fuzzy") for p in found)
+        if given and not decided:
+            found.extend(given_field_evidence(key, model, ctx, given))
+        proposals.extend(found)
     return proposals
+
+
+def _proposals_for(
+    key: str, model: ModelView, ctx: CallContext, allow_case: bool, allow_fuzzy: bool
+) -> list[KeyMapping]:
+    aliased = alias_proposals(key, model, ctx)
+    if aliased and aliased[0].rank == RANK_EXPLICIT_ALIAS:
+        return aliased
+    norm = normalise_key(key)
+    if allow_case:
+        styled = _style_proposals(key, norm, model, ctx)
+        if styled or aliased:
+            return aliased + styled
+    elif aliased:
+        return aliased
+    if allow_fuzzy:
+        policy = ctx.policy
+        fuzzy = _fuzzy_proposal(key, norm, model, policy.fuzzy_key_threshold, policy.fuzzy_margin)
+        if fuzzy is not None:
+            return [fuzzy]
+    return []
 
 
 COMMON_ALIASES = {
