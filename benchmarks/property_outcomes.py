@@ -42,7 +42,7 @@ def classify(parser: Parser, ex: S.Example, mut: S.Mutation) -> tuple[str, str]:
     except Exception as exc:  # the point of counting: anything else escaping is a bug
         return "crash", f"{type(exc).__name__}: {exc}"
     got = S.adapter(ex.spec).dump_python(result.value, mode="json")
-    if got == ex.tree:
+    if got == mut.expected_tree:
         return "equal", ""
     return "different", f"repairs={[r.kind for r in result.repairs]} got={json.dumps(got)[:300]}"
 
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             bad = outcome in ("different", "crash") or (mut.lossless and outcome != "equal")
             if bad and len(surprises[(mut.kind, mode)]) < args.show:
                 surprises[(mut.kind, mode)].append(
-                    {"outcome": outcome, "detail": detail, "text": mut.text[:400], "expected": ex.tree}
+                    {"outcome": outcome, "detail": detail, "text": mut.text[:400], "expected": mut.expected_tree}
                 )
         done += 1
 

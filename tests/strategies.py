@@ -549,16 +549,41 @@ def _mutation(name: str, lossless: bool) -> Callable[[MutateFn], MutateFn]:
     return register
 
 
-def _styled(name: str, lossless: bool, **probs: float) -> None:
+def _styled(name: str, lossless: bool, needs: str = "", **probs: float) -> None:
+    """A mutation that re-emits the tree with one style knob on. `needs`: a text this mutation can only act on
+    (a quote, a newline); when no string holds one, one string leaf is given it — the expected tree changes too."""
+
     def fn(ex: Example, rnd: random.Random) -> Mutation | None:
+        tree = ex.tree
+        if needs and not _any_string_holds(tree, needs):
+            leaves = [path for path, kind in sites(ex.spec, tree).leaves if kind == "str"]
+            if not leaves:
+                return None
+            tree = replace_at(tree, rnd.choice(leaves), lambda v: f"{v}{rnd.choice(_NEEDS[needs])}")
         p = rnd.choice((0.3, 0.6, 1.0))
         style = Style(indent=rnd.choice((None, None, 2)), **{k: p * v for k, v in probs.items()})
-        text = Emitter(style, rnd).emit(ex.tree)
+        text = Emitter(style, rnd).emit(tree)
         if style.applied == 0:
             return None
-        return Mutation(name, lossless, text, ex.tree)
+        return Mutation(name, lossless, text, tree)
 
     MUTATIONS[name] = (lossless, fn)
+
+
+_NEEDS = {
+    '"': ('He said "hi"', '"quoted"', 'a "b" c', 'x"'),
+    "\n": ("line\nbreak", "\n", "a\tb\nc", "end\n"),
+}
+
+
+def _any_string_holds(tree: Any, needle: str) -> bool:
+    if isinstance(tree, str):
+        return needle in tree
+    if isinstance(tree, dict):
+        return any(_any_string_holds(v, needle) for v in tree.values())
+    if isinstance(tree, list):
+        return any(_any_string_holds(v, needle) for v in tree)
+    return False
 
 
 _styled("single_quotes", True, single_quotes=1.0)
@@ -567,12 +592,12 @@ _styled("python_literals", True, python_literals=1.0)
 _styled("trailing_commas", True, trailing_commas=1.0)
 _styled("missing_commas", True, drop_commas=1.0)
 _styled("comments", True, comments=1.0)
-_styled("raw_control_chars", True, raw_controls=1.0)
+_styled("raw_control_chars", True, needs="\n", raw_controls=1.0)
 _styled("number_format", True, number_format=1.0)
 _styled("invisible_chars", True, invisible=1.0)
 _styled("fullwidth_punct", True, fullwidth=1.0)
 _styled("double_commas", False, double_commas=1.0)
-_styled("unescaped_quotes", False, unescaped_quotes=1.0)
+_styled("unescaped_quotes", False, needs='"', unescaped_quotes=1.0)
 
 _PROSE_BEFORE = ("Here is the JSON:\n", "Sure! Here you go:\n\n", "Result:", "The object you asked for is ")
 _PROSE_AFTER = ("", "\nLet me know if you need anything else.", "\n\nHope this helps!", " (as requested)")
