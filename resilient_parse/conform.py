@@ -5,8 +5,12 @@ the keys that are neither field names nor declared aliases, then picks — and r
 two keys compete for one field, or when the field is already present. For each value that does not already fit
 its type it asks `rp_coerce_value` (a few times in a row at most: a JSON string holding a wrapper holding a list).
 A key that matches nothing follows the model's `extra` setting, except that it is not left for Pydantic to drop
-silently when it could be the value of an optional field the object leaves out. Refusals are collected as
-`ErrorDetail`s with JSON Pointers; repairs as `Repair`s naming the path, the value or key before and after.
+silently when it could be the value of an optional field the object leaves out. One field written under two
+spellings with different values — two declared keys (`ticket_id`, `ticketId`), a case or style variant beside the
+field (`Action` beside `action`), an alias table's source beside its target (`tool` beside `action`) — is refused
+in every policy, using evidence the policy would not let rename with (refusing is not a repair); with the same
+value it is one field written twice, kept once. Refusals are collected as `ErrorDetail`s with JSON Pointers;
+repairs as `Repair`s naming the path, the value or key before and after.
 
 The input tree is never mutated: changed containers are copied, unchanged ones are shared. Every node is visited
 once, so the walk is linear in the size of the tree; policies decide which repair kinds apply (`policy.allows`).
@@ -17,7 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -381,8 +385,12 @@ class Conformer:
         if not proposals:
             return {}, refused, twins
         present = {model.key_to_field[k] for k in obj if k in model.key_to_field}
+        by_key: dict[str, list[KeyMapping]] = {}
+        for p in proposals:
+            if p.field in model.fields:
+                by_key.setdefault(p.key, []).append(p)
         for key in unknown:
-            named = _spelled_field(key, proposals, model)
+            named = _spelled_field(by_key.get(key, ()))
             if named is None or named not in given:
                 continue
             if same_value(obj[given[named]], obj[key]):
@@ -396,12 +404,8 @@ class Conformer:
                 continue
             options = [
                 p
-                for p in proposals
-                if p.key == key
-                and p.field in model.fields
-                and p.field not in present
-                and model.fields[p.field].renamable
-                and self.policy.allows(p.kind)
+                for p in by_key.get(key, ())
+                if p.field not in present and model.fields[p.field].renamable and self.policy.allows(p.kind)
             ]
             if not options:
                 continue
@@ -469,9 +473,9 @@ _GUESSES = frozenset({"key_fuzzy"})
 already gives is left to the unknown-key rule rather than read as the field written twice."""
 
 
-def _spelled_field(key: str, proposals: list[KeyMapping], model: ModelView) -> str | None:
+def _spelled_field(proposals: Iterable[KeyMapping]) -> str | None:
     """The field a key's strongest evidence names (an alias table, a case or style variant), if exactly one."""
-    mine = [p for p in proposals if p.key == key and p.field in model.fields and p.kind not in _GUESSES]
+    mine = [p for p in proposals if p.kind not in _GUESSES]
     if not mine:
         return None
     top = min(p.rank for p in mine)

@@ -6,7 +6,8 @@ returns None rather than a no-op when the value is already as good as it gets. E
 (lenient policies only; the policy is asked per kind), recorded with its JSON path, the value before and the value
 after. A coercion is refused — an error naming the allowed values or the reason — when it would be a guess: a
 hedged enum ("neutral or positive"), a prefix that fits two values, "06/07/2024", "1,234" for a float, a unit that
-is not the field's unit, a percentage for a field whose scale is unknown.
+is not the field's unit, a percentage for a field whose scale is unknown, a string that reads as several items
+("eco, bathroom") where a list is expected.
 """
 
 from __future__ import annotations
