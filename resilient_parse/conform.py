@@ -163,6 +163,8 @@ class Conformer:
         self.coerce = coerce
         self.repairs: list[Repair] = []
         self.errors: list[ErrorDetail] = []
+        self._error_paths: set[str] = set()
+        self._errors_seen = 0
 
     def run(self, tree: Any, view: TypeView) -> ConformResult:
         out = self.walk(tree, view, None, [])
@@ -196,14 +198,25 @@ class Conformer:
                 return self.walk(value, option, fld, path)
         return value
 
+    def _refused_here(self, where: str) -> bool:
+        """Whether an error was already reported at this path (the set follows `errors` incrementally)."""
+        if self._errors_seen < len(self.errors):
+            self._error_paths.update(e.path for e in self.errors[self._errors_seen :])
+            self._errors_seen = len(self.errors)
+        return where in self._error_paths
+
     @staticmethod
     def _worth_reshaping(value: Any, view: TypeView) -> bool:
-        """A dict that fits by type but not by content: a wrapper around the model ({"result": {...}}), or a
-        discriminated union whose tag is misspelled."""
+        """A dict that fits by type but not by content: a wrapper around the model ({"result": {...}}), a
+        discriminated union whose tag is misspelled, or an object some of whose values do not fit their fields —
+        offered whole once, so a value can be read against its siblings (`"2 cups"` beside `"unit": "cups"`)."""
         if not isinstance(value, dict) or not value:
             return False
         if isinstance(view, ModelView):
-            return bool(view.fields) and not any(k in view.key_to_field for k in value)
+            if not view.fields:
+                return False
+            known = [(view.key_to_field[k], v) for k, v in value.items() if k in view.key_to_field]
+            return not known or any(not fits(v, view.fields[name].type) for name, v in known)
         if isinstance(view, UnionView) and view.discriminator:
             return _tagged_option(value, view) is None
         return False
@@ -215,7 +228,10 @@ class Conformer:
         return new if any(a is not b for a, b in zip(new, items)) else items
 
     def _coerce(self, value: Any, view: TypeView, fld: FieldView | None, path: list[str | int]) -> Any:
-        result = self.coerce(value, view, fld, pointer(path), self.ctx)
+        where = pointer(path)
+        if self._refused_here(where):
+            return value  # already refused here (read against its siblings): no second verdict
+        result = self.coerce(value, view, fld, where, self.ctx)
         if result is None:
             return value
         if result.error is not None:

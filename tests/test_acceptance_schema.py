@@ -293,6 +293,17 @@ class Forecast(BaseModel):
     days: int = 1
 
 
+class Ingredient(BaseModel):
+    name: str
+    quantity: float
+    unit: str | None = None
+
+
+class Listing(BaseModel):
+    price: float
+    currency: Literal["USD", "EUR"] = "USD"
+
+
 class Deadline(BaseModel):
     at: dt.datetime
 
@@ -1245,6 +1256,50 @@ NUMBERS = [
         ("number_from_string", "/days", "3 days", 3),
     ),
     refused("another unit for a field named after its unit", Forecast, '{"days": "3 weeks"}', "unit_mismatch", "/days"),
+    ok(
+        "a unit that agrees with the object's unit field",
+        Ingredient,
+        '{"name": "flour", "quantity": "2 cups", "unit": "cups"}',
+        Ingredient(name="flour", quantity=2.0, unit="cups"),
+        ("number_from_string", "/quantity", "2 cups", 2.0),
+    ),
+    refused(
+        "a unit that contradicts the object's unit field",
+        Ingredient,
+        '{"name": "flour", "quantity": "2 cups", "unit": "grams"}',
+        "unit_mismatch",
+        "/quantity",
+        message_has=("'unit' says 'grams'",),
+    ),
+    refused(
+        "a unit the object does not state is not dropped",
+        Ingredient,
+        '{"name": "flour", "quantity": "2 cups"}',
+        "float_parsing",
+        "/quantity",
+    ),
+    ok(
+        "a currency code that agrees with the object's currency field",
+        Listing,
+        '{"price": "12.99 EUR", "currency": "EUR"}',
+        Listing(price=12.99, currency="EUR"),
+        ("number_from_string", "/price", "12.99 EUR", 12.99),
+    ),
+    refused(
+        "a currency code that contradicts the object's currency field",
+        Listing,
+        '{"price": "12.99 EUR", "currency": "USD"}',
+        "unit_mismatch",
+        "/price",
+        message_has=("'currency' says 'USD'",),
+    ),
+    refused(
+        "a euro sign that contradicts the object's currency field",
+        Listing,
+        '{"price": "1.250,00 €", "currency": "USD"}',
+        "unit_mismatch",
+        "/price",
+    ),
 ]
 
 DATES = [

@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from benchmarks.corpus.models import AgentStep, FinishAction, Invoice, Product, SupportTicket, ToolCall, WeatherQuery
+from benchmarks.corpus.models import (
+    AgentStep,
+    FinishAction,
+    Invoice,
+    Item,
+    Product,
+    SupportTicket,
+    ToolCall,
+    WeatherQuery,
+)
 from benchmarks.corpus_loader import load_corpus
 from resilient_parse import AmbiguousMatchError, ParseError, Parser, SchemaMismatchError
 
@@ -25,7 +34,7 @@ class Row:
     id: str
     text: str
     target: Any
-    lenient: BaseModel | type[ParseError]
+    lenient: BaseModel | list[Item] | type[ParseError]
     strict: BaseModel | type[ParseError]
     kind: str | None = None  # an error kind both modes must name, when they fail
     path: str | None = None  # … at this JSON Pointer
@@ -126,6 +135,23 @@ ROWS = [
         ),
         strict=SchemaMismatchError,
     ),
+    # was: lenient "/0/quantity: Input should be a valid number" — the unit the object states was not consulted
+    Row(
+        "nested-011",
+        '[{"name": "flour", "quantity": "2 cups", "unit": "cups"}, {"Name": "salt", "quantity": 1, "unit": "pinch"}]',
+        list[Item],
+        lenient=[Item(name="flour", quantity=2.0, unit="cups"), Item(name="salt", quantity=1.0, unit="pinch")],
+        strict=SchemaMismatchError,
+    ),
+    # refused before too, but only because the field's unit was unknown; now because the object contradicts itself
+    Row(
+        "coerce-018",
+        '{"name": "Wireless charger", "price": "12.99 EUR", "currency": "USD", "in_stock": true}',
+        Product,
+        lenient=SchemaMismatchError,
+        strict=SchemaMismatchError,
+        path="/price",
+    ),
 ]
 PARSERS = {"strict": Parser("strict", entrypoints=False), "lenient": Parser("lenient", entrypoints=False)}
 
@@ -134,7 +160,7 @@ PARSERS = {"strict": Parser("strict", entrypoints=False), "lenient": Parser("len
 @pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])
 def test_corpus_case(row: Row, mode: str) -> None:
     expected = row.strict if mode == "strict" else row.lenient
-    if isinstance(expected, BaseModel):
+    if not isinstance(expected, type):
         result = PARSERS[mode].parse_result(row.text, row.target, aliases=row.aliases)
         assert result.value == expected
         if mode == "strict":
@@ -159,6 +185,14 @@ def test_the_refusal_names_both_keys_and_the_field(row: Row) -> None:
     first, second = detail["got"]
     assert repr(first) in detail["message"] and repr(second) in detail["message"]
     assert "the field" in detail["message"]
+
+
+def test_the_contradicting_currency_is_named() -> None:
+    row = next(r for r in ROWS if r.id == "coerce-018")
+    with pytest.raises(SchemaMismatchError) as info:
+        PARSERS["lenient"].parse_result(row.text, row.target)
+    assert [(e["kind"], e["path"]) for e in info.value.errors] == [("unit_mismatch", "/price")]
+    assert "'currency' says 'USD'" in info.value.errors[0]["message"]
 
 
 def test_the_misspelled_tag_key_is_a_recorded_fuzzy_rename() -> None:

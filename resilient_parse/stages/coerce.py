@@ -718,7 +718,7 @@ def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx
         if decoded is not None:
             return _changed(value, decoded, "decode_json_string", path, ctx, confidence=0.95)
     if isinstance(expected, ModelView) and isinstance(value, dict):
-        return unwrap(value, expected, path, ctx)
+        return unwrap(value, expected, path, ctx) or read_against_siblings(value, expected, path, ctx)
     if isinstance(expected, ListView | TupleView):
         if isinstance(value, dict):
             unwrapped = unwrap(value, expected, path, ctx)
@@ -736,6 +736,97 @@ def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx
     if isinstance(expected, UnionView):
         return _coerce_union(value, expected, fld, path, ctx)
     return None
+
+
+_UNIT_FIELD_WORDS = frozenset({"unit", "units", "uom", "currency"})
+
+
+def _unit_fields(model: ModelView) -> list[FieldView]:
+    """Fields that state the unit or currency of the object's amounts (`unit`, `currency`, `price_currency`)."""
+    return [f for f in model.fields.values() if normalise_key(f.name).split("_")[-1] in _UNIT_FIELD_WORDS]
+
+
+def _same_unit(written: str, stated: str) -> bool:
+    """`cups` and `cup`, `kg` and `kilograms`, `EUR` and `€`: the same unit or currency, in any case."""
+    a, b = written.strip().casefold(), stated.strip().casefold()
+    a, b = _CURRENCY.get(a, UNIT_WORDS.get(a, a)), _CURRENCY.get(b, UNIT_WORDS.get(b, b))
+    return a == b or a.rstrip("s") == b.rstrip("s")
+
+
+def read_against_siblings(obj: dict[str, Any], model: ModelView, path: str, ctx: CallContext) -> Coercion | None:
+    """Amounts written with a unit or currency, read against the field of the same object that states it.
+
+    `{"quantity": "2 cups", "unit": "cups"}` → 2.0 (the unit is not lost: the object says it), and
+    `{"price": "12.99 EUR", "currency": "USD"}` is refused: the object contradicts itself. A number field whose
+    own name declares a unit is left to the field-level reading; so is an amount whose object states no unit."""
+    units = _unit_fields(model)
+    if not units or not ctx.policy.allows("number_from_string"):
+        return None
+    stated: list[tuple[str, str, bool]] = []  # (key, stated value, whether it is a currency field)
+    for fv in units:
+        key = next((k for k in fv.input_keys if k in obj and k not in fv.path_keys), None)
+        if key is not None and isinstance(obj[key], str) and obj[key].strip():
+            stated.append((key, obj[key], normalise_key(fv.name).endswith("currency")))
+    if not stated:
+        return None
+    fixed: dict[str, Any] | None = None
+    repairs: list[Repair] = []
+    for key, value in obj.items():
+        amount = model.field_for_key(key)
+        if amount is None or not isinstance(value, str) or amount in units or _field_unit(amount) is not None:
+            continue
+        view = amount.type
+        if not (isinstance(view, ScalarView) and view.py_type in (int, float, Decimal)):
+            continue
+        read = _amount_and_unit(value)
+        if read is None:
+            continue
+        raw, written, is_currency = read
+        here = path + pointer([key])
+        about = [(k, v) for k, v, currency in stated if currency == is_currency]
+        if len(about) != 1:
+            continue
+        unit_key, unit_value = about[0]
+        if not _same_unit(written, unit_value):
+            message = f"{value!r} is in {written}, but the object's {unit_key!r} says {unit_value!r}"
+            return _refuse(here, "unit_mismatch", message, value)
+        code = _CURRENCY.get(written, written.casefold())
+        if is_currency and code not in _DOLLAR_STYLE_CODES and _DOT_THOUSAND.match(raw):
+            message = f"{raw!r} could be a thousands separator or a decimal point"
+            return _refuse(here, "ambiguous_number", message, value)
+        number, problem = _plain_number(raw, view.py_type is int or code in _DOLLAR_STYLE_CODES)
+        if problem:
+            return _refuse(here, "ambiguous_number", problem, value)
+        if number is None:
+            continue
+        result, problem = _as_python_number(number, view.py_type is int, raw)
+        if problem or result is None:
+            continue
+        note = f"{written!r} agrees with the object's {unit_key!r}"
+        repairs.append(Repair.make("number_from_string", here, value, result, confidence=0.9, note=note))
+        fixed = dict(obj) if fixed is None else fixed
+        fixed[key] = result
+    return Coercion(fixed, tuple(repairs)) if fixed is not None else None
+
+
+_AMOUNT = re.compile(
+    r"^(?:(?P<before>[$€£¥]|[A-Za-z]{3}\s))?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<after>[$€£¥]|[A-Za-z]+)?\.?$"
+)
+
+
+def _amount_and_unit(value: str) -> tuple[str, str, bool] | None:
+    """The digits of an amount and the one unit or currency written with it (`2 cups`, `12.99 EUR`, `€5`), and
+    whether that is a currency."""
+    m = _AMOUNT.match(value.strip())
+    if m is None or (m.group("before") and m.group("after")):
+        return None
+    written = (m.group("before") or m.group("after") or "").strip()
+    if not written:
+        return None
+    is_currency = written in _CURRENCY or written.casefold() in _CURRENCY_CODES
+    if m.group("before") and not is_currency:
+        return None
+    return m.group("num").strip(), written, is_currency
 
 
 PATTERN_CASE_KIND = "pattern_case"
