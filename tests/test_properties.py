@@ -403,3 +403,51 @@ def test_json_repair_does_not_swallow_a_closing_brace_into_a_string() -> None:
     except ParseError:
         return
     assert value == Outer(p=Place(loc='R"hx'))
+
+
+class Row2(BaseModel):
+    a: list[int]
+    b: str
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_row_cut_out_of_a_list_with_a_broken_row_is_not_the_answer(mode: str) -> None:
+    """Row 2 has an unescaped quote. Row 3 alone, wrapped back into a list, drops rows 1 and 2."""
+    text = r'[{"a": [1], "b": "ok"}, {"a": [], "b": ""k\\]+l"}, {"a": [2], "b": "z"}]'
+    try:
+        value = PARSERS[mode].parse(text, list[Row2])
+    except ParseError:
+        return
+    assert value == [Row2(a=[1], b="ok"), Row2(a=[], b='"k\\]+l'), Row2(a=[2], b="z")]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_span_cut_at_a_bracket_inside_a_broken_string_is_not_repaired_into_an_answer(mode: str) -> None:
+    """The scanner ends the list at the `]` inside `""k]"`; json-repair then closes what is left: b='k'."""
+    try:
+        value = PARSERS[mode].parse('[{"a": [], "b": ""k]"}]', list[Row2])
+    except ParseError:
+        return
+    assert value == [Row2(a=[], b='"k]')]
+
+
+def test_lenient_does_not_close_output_cut_after_a_complete_value_onto_a_default() -> None:
+    """`{"a": "x"` may have gone on with `, "b": 5`: closing it and taking b=0 is a guess the text cannot back.
+    (If closing here is a deliberate, documented ambiguity, this test is the place to say so.)"""
+    with pytest.raises(ParseError):
+        PARSERS["lenient"].parse('{"a": "x"', Item)
+
+
+class Person(BaseModel):
+    owner: str
+
+
+class Team(BaseModel):
+    owner: Person
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_explicit_alias_onto_a_model_field_keeps_the_inner_object(mode: str) -> None:
+    """`assignee` -> `owner` at the top; the inner object's own `owner` key is already right."""
+    result = PARSERS[mode].parse_result('{"assignee": {"owner": "B"}}', Team, aliases={"assignee": "owner"})
+    assert result.value == Team(owner=Person(owner="B"))
