@@ -194,8 +194,6 @@ class Parser:
             ("parser", self.aliases, True),
             *((f"plugin:{name}", table, False) for name, table in self._plugin_aliases),
         ):
-            if not explicit and not self.policy.plugin_aliases:
-                continue
             for source, target in table.items():
                 merged.setdefault(source, []).append(AliasEntry(source, target, origin, explicit))
         return MappingProxyType({k: tuple(v) for k, v in merged.items()})

@@ -303,9 +303,8 @@ def _field_for(model: ModelView, name: str) -> str | None:
 
 def alias_proposals(key: str, model: ModelView, ctx: CallContext, *, evidence: bool = False) -> list[KeyMapping]:
     """The alias-table proposal for `key` at this level: call > parser > model's own > plugins; the first table
-    whose target field exists here decides. Plugin tables count only under policies with `plugin_aliases` —
-    unless `evidence` is asked for (see `given_field_evidence`), when the built-in `COMMON_ALIASES` stand in for
-    plugin tables the policy keeps out of the context."""
+    whose target field exists here decides. Plugin tables rename only under policies with `plugin_aliases`, but
+    count as `evidence` of what a key means under every policy (see `given_field_evidence`)."""
     entries = ctx.aliases_for(key)
     for entry in entries:
         if entry.explicit and (fname := _field_for(model, entry.field)) is not None:
@@ -317,8 +316,6 @@ def alias_proposals(key: str, model: ModelView, ctx: CallContext, *, evidence: b
     if not (evidence or ctx.policy.plugin_aliases):
         return []
     plugin_entries = [(e.field, e.origin) for e in entries if not e.explicit]
-    if evidence and not ctx.policy.plugin_aliases and not plugin_entries and key in COMMON_ALIASES:
-        plugin_entries = [(COMMON_ALIASES[key], "plugin:rp.common_aliases")]
     for target, origin in plugin_entries:
         if (fname := _field_for(model, target)) is not None:
             return [KeyMapping(key, fname, "key_plugin_alias", RANK_PLUGIN_ALIAS, 1.0, note=origin)]
