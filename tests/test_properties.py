@@ -451,3 +451,18 @@ def test_an_explicit_alias_onto_a_model_field_keeps_the_inner_object(mode: str) 
     """`assignee` -> `owner` at the top; the inner object's own `owner` key is already right."""
     result = PARSERS[mode].parse_result('{"assignee": {"owner": "B"}}', Team, aliases={"assignee": "owner"})
     assert result.value == Team(owner=Person(owner="B"))
+
+
+class Escaped(BaseModel):
+    a: str
+    t: str
+    c: str | None = None
+
+
+def test_json_repair_reading_does_not_add_a_quote_after_an_escape() -> None:
+    """Inside a list, json-repair reads the valid `"\u001f["` as '\x1f["' — a character the text never held."""
+    try:
+        value = PARSERS["lenient"].parse('[{"a": "",, "t": "\\u001f[", "c": null}]', list[Escaped])
+    except ParseError:
+        return
+    assert value == [Escaped(a="", t="\x1f[")]
