@@ -56,7 +56,7 @@ CASES: tuple[Case, ...] = (
     Case("many_think_tags", lambda n: "<think>" * n + '{"a": "x"}', 5_000),
     Case("many_close_think_tags", lambda n: "</think>" * n + '{"a": "x",}', 5_000),
     Case("backslash_run_in_string", lambda n: '{"a": "' + "\\" * (2 * n) + '"}', 50_000),
-    Case("backslash_run_odd_unclosed", lambda n: '{"a": "' + "\\" * (2 * n + 1) + '"}', 50_000),
+    Case("backslash_run_odd_unclosed", lambda n: '{"a": "' + "\\" * (2 * n + 1) + '"}', 100_000),
     Case("backslash_run_bare", lambda n: "\\" * n, 50_000),
     Case("quote_run", lambda n: '"' * n, 50_000),
     Case("single_quote_run_as_value", lambda n: "{'a': " + "'" * n + "}", 20_000),

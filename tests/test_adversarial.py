@@ -27,7 +27,7 @@ from resilient_parse.policy import LENIENT, STRICT
 MODES = ("lenient", "strict")
 PARSERS = {mode: Parser(mode, entrypoints=False) for mode in MODES}
 # below this, a timing is mostly scheduler noise on a shared machine; growth is measured from here up
-NOISE_FLOOR_S = 0.005
+NOISE_FLOOR_S = 0.01
 
 
 def _param(case: Case) -> object:
