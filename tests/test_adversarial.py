@@ -2,7 +2,8 @@
 time linear in the input size.
 
 The timing cases live in benchmarks/adversarial_timing.py (which prints the table); here each is asserted to grow
-at most twice as fast as its input (t(8n) / t(n) < 16 for 8x the characters). The slow ones are marked `slow`:
+at most twice as fast as its input (t(8n) / t(n) < 16 for 8x the characters), in CPU time of this process, and
+measured a second time before failing. The slow ones are marked `slow`:
 `pytest -m slow tests/test_adversarial.py`.
 """
 
@@ -37,9 +38,12 @@ def _param(case: Case) -> object:
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_parse_time_grows_linearly_with_hostile_input(case: Case) -> None:
-    timing = measure(case, reps=2)
+    timing = measure(case, reps=2, clock=time.process_time)
     size_growth = timing.sizes[-1] / timing.sizes[0]
     growth = timing.seconds[-1] / max(timing.seconds[0], NOISE_FLOOR_S)
+    if growth >= 2 * size_growth:  # once more: a quadratic scan fails again, a burst of machine noise does not
+        timing = measure(case, reps=3, clock=time.process_time)
+        growth = timing.seconds[-1] / max(timing.seconds[0], NOISE_FLOOR_S)
     assert growth < 2 * size_growth, (
         f"{case.name}: {timing.sizes[0]:,} chars took {timing.seconds[0]:.4f}s, {timing.sizes[-1]:,} chars "
         f"{timing.seconds[-1]:.4f}s ({growth:.1f}x for {size_growth:.0f}x the input)"
