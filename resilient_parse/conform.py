@@ -569,7 +569,7 @@ def _tagged_option(value: dict[str, Any], view: UnionView) -> ModelView | None:
     return None
 
 
-def _field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
+def field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
     """The field a key names in a model as evidence for choosing a union member: exactly, through an alias table
     whose target is a field here, or in another spelling."""
     name = model.key_to_field.get(key)
@@ -589,7 +589,7 @@ def _field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
 def _fit_score(obj: dict[str, Any], model: ModelView, ctx: CallContext) -> tuple[int, int]:
     """How well an object's keys match a model: keys it names (exactly, by an alias table, or by spelling), minus
     strangers when the model forbids extras; then fewer missing required fields."""
-    named = {_field_of(k, model, ctx) for k in obj} - {None}
-    known = sum(1 for k in obj if _field_of(k, model, ctx) is not None)
+    named = {field_of(k, model, ctx) for k in obj} - {None}
+    known = sum(1 for k in obj if field_of(k, model, ctx) is not None)
     missing = sum(1 for f in model.fields.values() if f.required and f.name not in named)
     return (known - (len(obj) - known) if model.extra == "forbid" else known, -missing)

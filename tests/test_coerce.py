@@ -316,6 +316,28 @@ def test_unwrap_leaves_an_object_that_has_its_own_fields() -> None:
     assert unwrap({"name": "x", "data": {"name": "y"}}, view, "", ctx(target=Item)) is None
 
 
+class Person(BaseModel):
+    owner: str
+
+
+class Team(BaseModel):
+    owner: Person
+
+
+def test_unwrap_leaves_a_key_an_alias_table_names_as_a_field() -> None:
+    """`assignee` -> `owner` (a call alias): `{"assignee": {"owner": "B"}}` is Team's field written under another
+    name, not a wrapper around `{"owner": "B"}` (which would make `"B"` the Person)."""
+    view = build_view(Team)
+    assert isinstance(view, ModelView)
+    c = LENIENT.context(Team, aliases={"assignee": "owner"})
+    assert unwrap({"assignee": {"owner": "B"}}, view, "", c) is None
+
+
+def test_an_alias_onto_a_model_field_renames_the_outer_key_and_keeps_the_inner_object() -> None:
+    value = LENIENT.parse('{"assignee": {"owner": "B"}}', Team, aliases={"assignee": "owner"})
+    assert value == Team(owner=Person(owner="B"))
+
+
 def test_unwrap_a_list_from_a_single_key_object() -> None:
     view = build_view(list[Item])
     assert isinstance(view, ListView)

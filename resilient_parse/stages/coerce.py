@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 from rapidfuzz.distance import OSA
 
-from resilient_parse.conform import fits, tag_key, tag_values
+from resilient_parse.conform import field_of, fits, tag_key, tag_values
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import ErrorDetail
 from resilient_parse.hookspecs import hookimpl
@@ -635,8 +635,12 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
     the model's fields wins; a tie is no answer."""
     if not ctx.policy.allows("unwrap_wrapper") or not value:
         return None
-    if isinstance(expected, ModelView) and _known_keys(value, expected) > 0:
-        return None  # the "wrapper" is (partly) the object itself
+    if isinstance(expected, ModelView) and (
+        _known_keys(value, expected) > 0 or any(field_of(key, expected, ctx) is not None for key in value)
+    ):
+        # the "wrapper" is (partly) the object itself: a key names a field, directly or through an alias table
+        # (`{"assignee": {...}}` with `assignee` → `owner` is the field owner, not a wrapper around the model)
+        return None
     candidates = _envelope_content(value)
     envelope = bool(candidates)
     if not candidates:
