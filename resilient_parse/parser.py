@@ -32,18 +32,22 @@ from resilient_parse.errors import (
     ParseError,
     RefusalError,
     SchemaMismatchError,
+    TruncatedOutputError,
     UnrecoverableSyntaxError,
 )
 from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
-from resilient_parse.repairs import Repair, total_cost
+from resilient_parse.repairs import Repair, pointer, total_cost
 from resilient_parse.revisit import revisit
 from resilient_parse.schema import (
+    AnyView,
+    DictView,
     ListView,
     ModelView,
     SchemaFacts,
     TupleView,
     TypeView,
+    UnionView,
     build_view,
     iter_views,
     schema_facts,
@@ -75,6 +79,52 @@ def _progress(error: ParseError, cand: Candidate) -> int:
     if progress == 1 and _LOOKS_LIKE_OBJECT.search(cand.text[:2000]):
         return 2
     return progress
+
+
+def _inside_failed_answer(cand: Candidate, failures: list[_Failure]) -> bool:
+    """Whether `cand` lies inside a candidate that is recognisably the whole answer (the whole text or a fence) and
+    failed as one broken value: a piece cut out of a broken answer is not the answer. Several values side by side
+    (the whole failed only because text follows its first value) are not one broken value."""
+    for failure in failures:
+        outer = failure.candidate
+        if outer.source not in ("whole", "fence") or failure.progress < _STAGE_PROGRESS["schema"]:
+            continue
+        if any(d.kind == "trailing_text" for d in failure.error.details):
+            continue
+        if outer.start <= cand.start and cand.end <= outer.end and (cand.start, cand.end) != (outer.start, outer.end):
+            return True
+    return False
+
+
+def _refuse_cut_fields(tree: Any, view: TypeView, json_text: str) -> None:
+    """Closing truncated output is honest only when nothing of the schema was cut: every object that was left
+    open (the right-most chain of the tree) must already hold every field of its model. Otherwise a field that
+    was cut off would silently become its default."""
+    node, current = tree, view
+    parts: list[str | int] = []
+    while isinstance(node, dict) and node:
+        if isinstance(current, UnionView) and len(current.options) == 1:
+            current = current.options[0]
+        if isinstance(current, ModelView):
+            missing = [f.name for f in current.fields.values() if not any(k in node for k in f.input_keys)]
+            if missing:
+                where = pointer(parts)
+                raise TruncatedOutputError(
+                    f"the output was cut off inside {where or 'the root object'}; "
+                    f"{', '.join(missing)} may have been cut off with it",
+                    [ErrorDetail(path=where, kind="truncated", message=f"cut off before {', '.join(missing)}")],
+                    candidate=json_text,
+                )
+        key = next(reversed(node))
+        parts.append(key)
+        node = node[key]
+        if isinstance(current, ModelView):
+            fv = current.field_for_key(key)
+            current = fv.type if fv is not None else AnyView()
+        elif isinstance(current, DictView):
+            current = current.value
+        else:
+            current = AnyView()
 
 
 def _join_json_lines(text: str, found: list[Candidate]) -> Candidate | None:
@@ -396,6 +446,7 @@ class Parser:
                 except ParseError as exc:
                     tier_failures.append(_Failure(cand, exc, _progress(exc, cand)))
             failures.extend(tier_failures)
+            successes = [s for s in successes if not _inside_failed_answer(s.candidate, tier_failures)]
             if successes:
                 break
             if any(f.progress >= _STAGE_PROGRESS["schema"] for f in tier_failures):
@@ -483,6 +534,8 @@ class Parser:
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
         loaded = self.host.parse(cand.text, ctx)
         self._check_policy(loaded.repairs, cand)
+        if any(r.kind == "close_truncated" for r in loaded.repairs):
+            _refuse_cut_fields(loaded.tree, plan.view, loaded.json_text)
         repairs.extend(loaded.repairs)
         if loaded.repairs:
             quick = self._validate_exact(loaded.json_text, plan)

@@ -620,17 +620,24 @@ CASES: list[Case] = [
     ),
     Case(
         "truncated-in-fence-after-number-and-newline",
-        '```json\n{\n  "name": "Bob",\n  "age": 30\n',
+        '```json\n{\n  "name": "Bob",\n  "age": 30,\n  "email": null\n',
         Person,
         Err(TruncatedOutputError, "truncated"),
         Ok(BOB, ("close_truncated",)),
+    ),
+    Case(
+        "truncated-before-an-optional-field-could-be-written",
+        '```json\n{\n  "name": "Bob",\n  "age": 30\n',
+        Person,
+        Err(TruncatedOutputError, "truncated"),
+        Err(TruncatedOutputError, "truncated"),  # email may have been cut off: closing would default it
     ),
     Case(
         "truncated-missing-required-field",
         '{"name": "Ann", "address": {"country": "Norway"',
         Customer,
         Err(TruncatedOutputError, "truncated"),
-        Err(SchemaMismatchError, "missing", "/address/city"),
+        Err(TruncatedOutputError, "truncated", "/address"),  # city was cut off: closing cannot bring it back
     ),
     Case(
         "truncated-inside-key",
@@ -1023,6 +1030,6 @@ def test_strict_never_records_a_lossy_repair_on_any_case() -> None:
 
 
 def test_lenient_marks_its_guesses_as_lossy() -> None:
-    result = PARSERS["lenient"].parse_result('{"name": "Bob", "age": 30\n', Person)
+    result = PARSERS["lenient"].parse_result('{"name": "Bob", "age": 30, "email": null\n', Person)
     closes = [r for r in result.repairs if r.kind == "close_truncated"]
     assert len(closes) == 1 and not closes[0].lossless
