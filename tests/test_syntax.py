@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -466,6 +467,33 @@ def test_json_repair_output_that_turns_a_closing_brace_into_text_is_refused() ->
     # json-repair reads loc as `R"hx"}` and closes the object itself: structure the model wrote became data
     with pytest.raises(UnrecoverableSyntaxError, match="turns a closing bracket into text"):
         load_json('{"p": {"c": null, "loc": "R"hx"}}', ctx("lenient"))
+
+
+def test_json_repair_output_that_adds_a_quote_to_a_string_is_refused() -> None:
+    # json-repair (asked because of the doubled comma) reads `"\u001f["` as '\x1f["': the closing quote the text
+    # wrote became part of the value
+    with pytest.raises(UnrecoverableSyntaxError, match="a string the text does not hold"):
+        load_json('[{"a": "",, "t": "\\u001f[", "c": null}]', ctx("lenient"))
+
+
+def test_json_repair_output_that_keeps_a_closing_quote_as_text_is_refused() -> None:
+    # `"C:\q"x"}` read as 'C:\\q"x"': the quote before `}` closes the string, it is not the value's
+    with pytest.raises(UnrecoverableSyntaxError, match="a string the text does not hold"):
+        load_json('{"a": "C:\\q"x"}', ctx("lenient"))
+
+
+def test_json_repair_is_not_asked_to_close_a_candidate_the_text_goes_on_after() -> None:
+    # the scanner ends the span at the `]` inside `""k]"`; json-repair would close `[{"a": [], "b": ""k]` as b='k'
+    whole = '[{"a": [], "b": ""k]"}]'
+    span = '[{"a": [], "b": ""k]'
+    within = replace(ctx("lenient"), text=whole)
+    with pytest.raises(UnrecoverableSyntaxError, match="a piece of a longer answer"):
+        load_json(span, within)
+
+
+def test_json_repair_still_reads_a_candidate_followed_by_prose() -> None:
+    within = replace(ctx("lenient"), text='Here: {"q": "He said "hi" to me"} — done.')
+    assert load_json('{"q": "He said "hi" to me"}', within).tree == {"q": 'He said "hi" to me'}
 
 
 @pytest.mark.parametrize("opener", ["{", "[", '{"a": '])

@@ -553,6 +553,15 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         if _json_repair_work(text) > JSON_REPAIR_MAX_WORK:
             failure.message += " (the text has too many unquoted members for json-repair to guess at in bounded time)"
             raise _as_error(failure) from None
+        goes_on = _cut_from_a_longer_answer(text, ctx.text)
+        if goes_on is not None:
+            # `[{"b": ""k]` cut out of `[{"b": ""k]"}]` at a bracket inside a broken string: closing the piece
+            # would make an answer of a part of one
+            failure.message += (
+                f"; the text goes on after this candidate with {goes_on!r}, so it is a piece of a longer answer and "
+                "json-repair is not asked to close it"
+            )
+            raise _as_error(failure) from None
         return _json_repair(text, failure)
     try:
         tree = json.loads(fixed)
@@ -589,6 +598,13 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
         # `"loc": "R"hx"}}` read as the string R"hx"} and an invented '}': the text's structure became data
         failure.message += (
             f"; json-repair's reading turns a closing bracket into text ({swallowed!r}), so it is not used"
+        )
+        raise _as_error(failure)
+    invented = _invented_string(text, tree)
+    if invented is not None:
+        # `"t": "\u001f["` read as '\x1f["': the closing quote the text wrote became part of the value
+        failure.message += (
+            f"; json-repair's reading has a string the text does not hold ({invented!r}), so it is not used"
         )
         raise _as_error(failure)
     lost = _lost_content(text, fixed)
@@ -718,6 +734,118 @@ def _swallowed_structure(tree: object) -> str | None:
         elif isinstance(node, str) and '"' in node and _QUOTE_THEN_CLOSER.search(node):
             return node if len(node) <= 60 else node[:59] + "…"
     return None
+
+
+# how the text goes on right after a candidate that is only the front of the answer: a closing bracket, perhaps
+# after a quote (`"}]` after `[{"b": ""k]`) — not a quote alone, which may be prose quoting the JSON
+_GOES_ON = re.compile("[ \t\r\n]*((?:[\"'\u201c\u201d\uff02][ \t\r\n]*)?[}\\]\uff5d\uff3d][^\n]{0,8})")
+_MAX_PLACES = 8
+
+
+def _cut_from_a_longer_answer(candidate: str, whole: str) -> str | None:
+    """What follows the candidate in the whole text when that is a closing bracket (perhaps after a quote): the
+    scanner ended the candidate at a bracket the text had not closed yet (one inside a broken string), so the
+    candidate is the front of a longer answer, not an answer. None for the whole text, or one followed by prose."""
+    if not whole or not candidate or len(candidate) >= len(whole):
+        return None
+    at = whole.find(candidate)
+    for _ in range(_MAX_PLACES):
+        if at < 0:
+            return None
+        follows = _GOES_ON.match(whole, at + len(candidate))
+        if follows is not None:
+            return follows.group(1)
+        at = whole.find(candidate, at + 1)
+    return None
+
+
+_ESCAPE_IN_TEXT = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+_DECODED_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "'": "'", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_STRUCTURE_AFTER = frozenset(",:}]\uff0c\uff1a\uff5d\uff3d")
+_STRUCTURE_BEFORE = frozenset(",:{[\uff0c\uff1a\uff5b\uff3b")
+_MAX_TRIES = 32
+
+
+def _decode_escapes(text: str) -> str:
+    """The text with its backslash escapes read as JSON reads them (`\\u00e9` as é, `\\"` as a quote); an escape
+    JSON does not know stays as written. Each `\\uXXXX` is read alone, as json-repair reads it."""
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if len(code) == 5:
+            return chr(int(code[1:], 16))
+        return _DECODED_ESCAPES.get(code, m.group())
+
+    return _ESCAPE_IN_TEXT.sub(one, text)
+
+
+def _strings_in_order(tree: object) -> list[str]:
+    """The keys and string values of a tree, in document order (without recursion)."""
+    found: list[str] = []
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            found.append(node)
+        elif isinstance(node, dict):
+            for key, value in reversed(node.items()):
+                stack.append(value)
+                stack.append(key)
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return found
+
+
+def _invented_string(text: str, tree: object) -> str | None:
+    """A key or string value of json-repair's tree that the text does not hold: not written anywhere (raw, or with
+    its escapes read), or only where a quote at its edge is the string's own delimiter (`"\\u001f["` read as
+    '\\x1f["'). Honest readings hold text that is there: an inner quote (`"say "hi" now"`), a closing quote
+    added after `"Bob, ` (the value is `Bob`), a bare word. Strings are looked for in order from where the last
+    one was found, so the search is linear for the usual tree."""
+    readings = [text]
+    if "\\" in text:
+        readings.append(_decode_escapes(text))
+    cursors = [0] * len(readings)
+    for value in _strings_in_order(tree):
+        if not value:
+            continue
+        for i, reading in enumerate(readings):
+            at = _written_at(reading, value, cursors[i])
+            if at < 0 and cursors[i]:
+                at = _written_at(reading, value, 0)
+            if at >= 0:
+                cursors[i] = at + len(value)
+                break
+        else:
+            return value if len(value) <= 60 else value[:59] + "…"
+    return None
+
+
+def _written_at(reading: str, value: str, start: int) -> int:
+    """Where `value` is written in `reading` from `start` on, with no quote at its edge standing for the string's
+    delimiter (a quote at its end followed by `,` `}` `]` `:`, or at its start after `{` `[` `,` `:`); -1 if
+    nowhere (after a bounded number of tries)."""
+    first_quote = value[0] in _QUOTES
+    last_quote = value[-1] in _QUOTES
+    at = reading.find(value, start)
+    for _ in range(_MAX_TRIES):
+        if at < 0 or not (first_quote or last_quote):
+            return at
+        ok = True
+        if last_quote:
+            after = at + len(value)
+            while after < len(reading) and reading[after] in " \t\r\n":
+                after += 1
+            ok = after < len(reading) and reading[after] not in _STRUCTURE_AFTER
+        if ok and first_quote:
+            before = at - 1
+            while before >= 0 and reading[before] in " \t\r\n":
+                before -= 1
+            ok = before >= 0 and reading[before] not in _STRUCTURE_BEFORE
+        if ok:
+            return at
+        at = reading.find(value, at + 1)
+    return -1
 
 
 def _lost_content(text: str, repaired: str) -> Counter[str]:
