@@ -342,14 +342,21 @@ class Conformer:
                 for f in missing
                 if (value is not None and fits(value, f.type)) or model.spellings.get(norm, ()) == (f.name,)
             ]
-            if not meant:
-                continue
+            if meant:
+                why = f"it may mean {', '.join(meant)} (not given)"
+            else:
+                # `{"response": {"name": "x"}}`: the stray wraps the object's own missing fields, and dropping it
+                # would leave their defaults in place of the values written inside
+                wrapped = [f.name for f in missing if isinstance(value, dict) and _gives_field(value, f)]
+                if not wrapped:
+                    continue
+                why = f"its object holds {', '.join(wrapped)} (not given here) as if it wrapped the answer"
             self.errors.append(
                 ErrorDetail(
                     path=pointer([*path, key]),
                     kind="unknown_key",
-                    message=f"key {key!r} matches no field of {model.name}; it may mean {', '.join(meant)} (not "
-                    "given), so dropping it could change the object",
+                    message=f"key {key!r} matches no field of {model.name}; {why}, so dropping it could change the "
+                    "object",
                     got=key,
                 )
             )
@@ -515,6 +522,11 @@ def same_value(a: Any, b: Any) -> bool:
 def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _gives_field(obj: dict[str, Any], fv: FieldView) -> bool:
+    """Whether an object holds a value under one of the field's own keys."""
+    return any(k in obj for k in fv.input_keys)
 
 
 def _null_means_default(fv: FieldView) -> bool:

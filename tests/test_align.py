@@ -313,6 +313,23 @@ def test_walker_drops_a_stray_that_could_not_be_any_missing_field() -> None:
     assert out.errors == []
 
 
+class Named(BaseModel):
+    name: str | None = None
+
+
+def test_strict_walker_refuses_a_stray_that_wraps_the_missing_fields() -> None:
+    """`{"response": {"name": ""}}`: strict may not unwrap it, and dropping `response` would give name=None — a
+    different object than the one written inside the wrapper."""
+    out = conform({"response": {"name": ""}}, Named, mode="strict")
+    assert [(e.kind, e.path) for e in out.errors] == [("unknown_key", "/response")]
+    assert "holds name" in out.errors[0].message
+
+
+def test_walker_still_drops_a_stray_object_that_holds_none_of_the_fields() -> None:
+    out = conform({"meta": {"source": "web"}}, Named, mode="strict")
+    assert out.errors == []
+
+
 def test_walker_ignores_a_stray_null() -> None:
     out = conform({"action": "a", "delay_secs": None}, Step)
     assert out.errors == []
