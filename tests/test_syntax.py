@@ -365,6 +365,18 @@ def test_strict_refuses_to_close_output_cut_after_a_complete_member() -> None:
 
 
 @pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    "text", ['{"amount": [-', '{"amount": -', '{"amount": [1e+', '{"amount": [-.', '{"amount": [+\n']
+)
+def test_output_cut_before_a_numbers_digits_is_an_error_not_an_empty_list(mode: str, text: str) -> None:
+    # json-repair would read `{"amount": [-` as {"amount": []}: the number that was being written is gone
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json(text, ctx(mode))
+    assert info.value.errors[0]["kind"] == "truncated"
+    assert info.value.errors[0]["path"].startswith("/amount")
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
 def test_output_cut_after_a_comma_is_an_error_in_both_modes(mode: str) -> None:
     with pytest.raises(TruncatedOutputError):
         load_json('{"name": "Bob", "age": 30,', ctx(mode))

@@ -59,6 +59,8 @@ _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
 _SQ_CLOSERS = frozenset(",:}]\n")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
+# the start of a number that the text ends in before it could be read (a sign, a dot, an exponent without digits)
+_CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*)'(?=[ \t\r]*(?:[,:}\]\n]|$))")
 
 # failures json-repair must not paper over: it would drop elided items, read `undefined` as a string, or split
@@ -479,6 +481,10 @@ def repair_syntax(
             out.append(fixed)
             end_value(pos)
             continue
+        if stack and not expecting_key() and _CUT_NUMBER.fullmatch(text, at) is not None:
+            # `[-`, `[1e+`, `[-.` at the very end: a number was cut before its digits, not a stray character
+            begin_value(at)
+            raise fail("the output ends inside a number", at, "truncated", truncated=True)
         raise fail(f"unexpected character {tok!r}", at)
 
     if state == _DONE:
