@@ -475,6 +475,12 @@ def test_json_repair_output_that_drops_a_quote_is_refused() -> None:
         load_json('{"a": 1, "s": ""x"}', ctx("lenient"))
 
 
+def test_json_repair_output_that_drops_a_minus_sign_is_refused() -> None:
+    # `- 5` (a space after the sign) is read by json-repair as 5: the sign the model wrote is gone
+    with pytest.raises(UnrecoverableSyntaxError, match="1 minus sign"):
+        load_json('{"a": [- 5]}', ctx("lenient"))
+
+
 def test_json_repair_output_that_turns_a_closing_brace_into_text_is_refused() -> None:
     # json-repair reads loc as `R"hx"}` and closes the object itself: structure the model wrote became data
     with pytest.raises(UnrecoverableSyntaxError, match="turns a closing bracket into text"):

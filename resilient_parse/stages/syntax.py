@@ -700,6 +700,10 @@ def _content(text: str) -> Counter[str]:
     quotes = sum(rest.count(q) for q in _QUOTES)
     if quotes:
         counts["quotes"] = quotes
+    # a minus sign not read as part of a number (`[- 5]`): json-repair dropping it turns -5 into 5
+    minus = rest.count("-")
+    if minus:
+        counts["minus"] = minus
     counts.update(f"#{n}" for n in numbers)
     # an escape that stands for a control character (`\\f`) must not come back as a backslash and a letter
     counts.update(m.group() for m in _ESCAPE_PAIR.finditer(rest) if m.group()[1] in "bfnrt")
@@ -722,6 +726,7 @@ def _describe(lost: Counter[str]) -> str:
     parts += [f"numbers {', '.join(numbers[:5])}"] if numbers else []
     parts += [f"escapes {' '.join(escapes)}"] if escapes else []
     parts += [f"{lost['quotes']} quote(s)"] if lost["quotes"] else []
+    parts += [f"{lost['minus']} minus sign(s)"] if lost["minus"] else []
     return "; ".join(parts)
 
 
