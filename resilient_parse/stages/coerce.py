@@ -524,21 +524,7 @@ _MONTH_NAMES = [
 
 def _month_word(word: str) -> bool:
     word = word.lower().rstrip(".")
-    full = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-    return any(f.startswith(word) for f in full) or word == "sept"
+    return any(f.startswith(word) for f in _MONTH_NAMES) or word == "sept"
 
 
 def _safe_date(y: int, m: int, d: int) -> _dt.date | None:
