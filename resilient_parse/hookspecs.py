@@ -28,6 +28,7 @@ from resilient_parse.context import (
 )
 from resilient_parse.errors import ParseError
 from resilient_parse.policy import Policy
+from resilient_parse.repairs import Repair
 from resilient_parse.schema import FieldView, ModelView, TypeView
 
 PROJECT = "resilient_parse"
@@ -88,6 +89,18 @@ def rp_coerce_value(
 
 
 @hookspec
+def rp_repair_value(value: Any, ctx: CallContext) -> tuple[Any, list[Repair]] | None:
+    """Fix a validated object that Pydantic accepts but that is semantically off in a way you can repair honestly
+    (a tool name one typo away from exactly one registered tool, a step reference written "s2").
+
+    Called after validation on every path — the fast path too — and before the semantic validators. All
+    implementations are called in turn, each receiving the previous one's value; return `(new_value, repairs)`
+    to replace the object (build a new one, never mutate the one you got, and record every change as a
+    `Repair`), or None to leave it. A result whose repairs the policy does not allow is ignored.
+    """
+
+
+@hookspec
 def rp_semantic_validators(target: Any, ctx: CallContext) -> list[SemanticValidator] | None:
     """Return checks to run on the validated object (a plan's dependency graph, a tool whitelist …).
 
@@ -124,6 +137,7 @@ HOOK_NAMES = (
     "rp_parse",
     "rp_propose_key_mappings",
     "rp_coerce_value",
+    "rp_repair_value",
     "rp_semantic_validators",
     "rp_build_feedback",
     "rp_on_event",

@@ -417,9 +417,24 @@ class Parser:
         value = self._validate_exact(text, plan)
         if value is INVALID:
             return None
-        if checks:
+        repairs: list[Repair] = []
+        if self.host.repairs_values:
+            ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
+            value = self._finish(value, repairs, text, checks, ctx)
+        elif checks:
             run_semantic_checks(checks, value, text)
-        return ParseResult(value=value, repairs=(), candidate=text, json_text=text, mode=self.policy.name)
+        return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
+
+    def _finish(
+        self, value: Any, repairs: list[Repair], json_text: str, checks: Sequence[SemanticValidator], ctx: CallContext
+    ) -> Any:
+        """After Pydantic: the plugins' value repairs (`rp_repair_value`), then the semantic validators."""
+        if self.host.repairs_values:
+            value, fixes = self.host.repair_value(value, ctx)
+            repairs.extend(fixes)
+        if checks:
+            run_semantic_checks(checks, value, json_text)
+        return value
 
     def _slow_path(
         self,
@@ -530,7 +545,7 @@ class Parser:
         if cand.text != ctx.text:
             quick = self._validate_exact(cand.text, plan)
             if quick is not INVALID:
-                run_semantic_checks(checks, quick, cand.text)
+                quick = self._finish(quick, repairs, cand.text, checks, ctx)
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
         loaded = self.host.parse(cand.text, ctx)
         self._check_policy(loaded.repairs, cand)
@@ -540,7 +555,7 @@ class Parser:
         if loaded.repairs:
             quick = self._validate_exact(loaded.json_text, plan)
             if quick is not INVALID:
-                run_semantic_checks(checks, quick, loaded.json_text)
+                quick = self._finish(quick, repairs, loaded.json_text, checks, ctx)
                 return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
         conformed = Conformer(ctx, self.host.propose_key_mappings, self.host.coerce_value).run(loaded.tree, plan.view)
         json_text = loaded.json_text
@@ -557,7 +572,7 @@ class Parser:
         if conformed.errors:
             # Pydantic accepted the object without the values we refused to guess at (e.g. an optional field)
             raise self._refusal_error(conformed.errors, json_text, repairs)
-        run_semantic_checks(checks, value, json_text)
+        value = self._finish(value, repairs, json_text, checks, ctx)
         return _Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
 
     def _second_pass(
