@@ -158,7 +158,8 @@ def test_a_tool_hint_one_typo_from_two_tools_is_refused_as_ambiguous() -> None:
 
 
 def test_with_the_open_model_a_tool_outside_the_whitelist_is_a_semantic_error_with_a_suggestion() -> None:
-    parser = Parser(plugins=[PlannerPlugin(PlannerConfig(tools=TOOLS))])
+    # strict: lenient repairs the typo through rp_repair_value (test_planner_value_repair.py)
+    parser = Parser("strict", plugins=[PlannerPlugin(PlannerConfig(tools=TOOLS))])
     with pytest.raises(SemanticCheckError) as info:
         parser.parse(tool_plan("web_serch"), TaskPlan)
     assert "did you mean web_search?" in info.value.errors[0]["message"]

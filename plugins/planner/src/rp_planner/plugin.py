@@ -185,6 +185,30 @@ class PlannerPlugin:
         return None
 
     @hookimpl
+    def rp_repair_value(self, value: Any, ctx: CallContext) -> tuple[Any, list[Repair]] | None:
+        """Tool hints one edit from exactly one whitelisted tool, in a plan Pydantic already accepted (plain
+        `TaskPlan`, where the tool field is any string): fixed on a copy and recorded."""
+        tools = self.config.tools
+        if not tools or not self.config.repair_references or not isinstance(value, TaskPlan):
+            return None
+        if not ctx.policy.allows(REPAIR_KIND):
+            return None
+        steps = list(value.steps)
+        repairs: list[Repair] = []
+        for i, step in enumerate(steps):
+            if step.tool is None or step.tool in tools:
+                continue
+            match = match_tool(step.tool, tools)
+            if match is None:
+                continue  # none or several near tools: the validator reports it with the choices
+            note = f"tool hint {step.tool!r} is one edit from the registered tool {match!r}"
+            repairs.append(Repair.make(REPAIR_KIND, f"/steps/{i}/tool", step.tool, match, note=note))
+            steps[i] = step.model_copy(update={"tool": match})
+        if not repairs:
+            return None
+        return value.model_copy(update={"steps": steps}), repairs
+
+    @hookimpl
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
         if not self._has_plan(ctx.schema):
             return None
