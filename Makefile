@@ -19,8 +19,8 @@ install: $(VENV)/.installed
 
 lint: install
 	$(BIN)/ruff check resilient_parse plugins tests benchmarks
-	$(BIN)/ruff format --check resilient_parse
-	$(BIN)/mypy resilient_parse
+	$(BIN)/ruff format --check resilient_parse plugins tests benchmarks
+	$(BIN)/mypy resilient_parse plugins/planner/src/rp_planner plugins/toolcalls/src/rp_toolcalls
 
 test: lint
 	$(BIN)/python -m pytest -q tests $(PLUGIN_DIRS)
