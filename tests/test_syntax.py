@@ -614,3 +614,13 @@ def test_a_long_candidate_with_inner_quotes_still_goes_to_json_repair() -> None:
     assert 10_000 < len(text) < JSON_REPAIR_MAX_CHARS
     loaded = load_json(text, ctx("lenient"))
     assert loaded.tree == [{"id": i, "text": 'He said "hi" to me'} for i in range(400)]
+
+
+def test_json_repair_is_not_used_when_its_reading_splits_one_value_into_several() -> None:
+    # `["x"y"]` has no comma: json-repair's ['x', 'y'] invents one
+    with pytest.raises(UnrecoverableSyntaxError, match="commas the text does not have"):
+        load_json('["x"y"]', ctx("lenient"))
+
+
+def test_json_repair_still_reads_an_inner_quote_that_needs_no_new_separator() -> None:
+    assert load_json('["He said "hi" there"]', ctx("lenient")).tree == ['He said "hi" there']

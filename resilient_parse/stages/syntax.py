@@ -613,6 +613,13 @@ def _json_repair(text: str, failure: SyntaxFailure) -> LoadResult:
             f"; json-repair's reading has a string the text does not hold ({invented!r}), so it is not used"
         )
         raise _as_error(failure)
+    invented_structure = _invented_structure(text, fixed)
+    if invented_structure is not None:
+        # `["He said "hi" there"]` read as three items: json-repair wrote separators the text never wrote
+        failure.message += (
+            f"; json-repair's reading adds {invented_structure} the text does not have, so it is not used"
+        )
+        raise _as_error(failure)
     lost = _lost_content(text, fixed)
     if lost:
         # json-repair dropped text it could not place (`"Short", sweet and "fun"`): its object is not the answer
@@ -639,6 +646,21 @@ JSON_REPAIR_MAX_WORK = 2_000_000
 # or '}' to decide whether the comma ends the value — many such members before a far delimiter cost n² steps
 _BARE_MEMBER = re.compile(r",[ \t\r\n]*[A-Za-z_][\w-]*[ \t\r\n]*:[ \t\r\n]*(?!(?:true|false|null)\b)[A-Za-z_]")
 _REPAIR_STOP = re.compile("[\"'\u201c\u201d}]")
+
+
+_OUTPUT_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _invented_structure(text: str, fixed: str) -> str | None:
+    """A description of the separators json-repair's output has more of than the whole text has (anywhere, even
+    inside strings: a generous bound), or None. Splitting one value into several, or inventing a key, shows here."""
+    structure = _OUTPUT_STRINGS.sub("", fixed)
+    for sign, names in ((",", "commas"), (":", "colons")):
+        wide = "\uff0c\u3001" if sign == "," else "\uff1a"
+        written = sum(text.count(c) for c in sign + wide)
+        if structure.count(sign) > written:
+            return f"{structure.count(sign) - written} {names}"
+    return None
 
 
 def _json_repair_work(text: str) -> int:
