@@ -81,6 +81,64 @@ def _progress(error: ParseError, cand: Candidate) -> int:
     return progress
 
 
+_PLACEHOLDER = re.compile(r'"<([A-Za-z][A-Za-z0-9_ -]{1,40})>"')
+_PLACEHOLDER_WORDS = frozenset(
+    [
+        "value",
+        "string",
+        "str",
+        "number",
+        "int",
+        "integer",
+        "float",
+        "bool",
+        "boolean",
+        "name",
+        "text",
+        "type",
+        "id",
+        "description",
+        "answer",
+        "result",
+        "key",
+        "date",
+        "time",
+        "url",
+        "email",
+        "tool",
+        "param",
+        "arg",
+        "argument",
+        "list",
+        "array",
+        "object",
+        "field",
+        "query",
+        "content",
+        "title",
+        "summary",
+    ]
+)
+
+
+def _refuse_template_echo(json_text: str) -> None:
+    """An answer whose keys or values are the prompt's unfilled placeholders (`"<tool_name>"`, `"<value>"`) is the
+    answer format echoed back, not an answer — even when it validates. Two distinct placeholders are needed, so a
+    lone `"<unknown>"` or an HTML tag in real content passes."""
+    found = {
+        m.group(1)
+        for m in _PLACEHOLDER.finditer(json_text)
+        if any(c in m.group(1) for c in "_ -") or m.group(1).lower() in _PLACEHOLDER_WORDS
+    }
+    if len(found) >= 2:
+        names = ", ".join(f"<{p}>" for p in sorted(found)[:5])
+        raise SchemaMismatchError(
+            f"the output is the answer template with its placeholders unfilled ({names})",
+            [ErrorDetail(path="", kind="template_echo", message=f"placeholders instead of values: {names}")],
+            candidate=json_text,
+        )
+
+
 def _inside_failed_answer(cand: Candidate, failures: list[_Failure]) -> bool:
     """Whether `cand` lies inside a candidate that is recognisably the whole answer (the whole text or a fence) and
     failed as one broken value: a piece cut out of a broken answer is not the answer. Several values side by side
@@ -302,6 +360,16 @@ class Parser:
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
+        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and '"<' not in text:
+            # the hot path of a valid answer, without building a ParseResult nobody reads
+            try:
+                plan = self.plan(target)
+                if not plan.validators and not self.host.repairs_values:
+                    value = self._validate_exact(text, plan)
+                    if value is not INVALID:
+                        return value
+            except Exception:  # anything unusual: the full path below reports it properly
+                pass
         return self.parse_result(text, target, aliases=aliases).value
 
     def parse_result(
@@ -417,19 +485,28 @@ class Parser:
         value = self._validate_exact(text, plan)
         if value is INVALID:
             return None
+        if not (checks or self.host.repairs_values or '"<' in text):
+            return ParseResult(value=value, repairs=(), candidate=text, json_text=text, mode=self.policy.name)
         repairs: list[Repair] = []
+        ctx = None
         if self.host.repairs_values:
             ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
-            value = self._finish(value, repairs, text, checks, ctx)
-        elif checks:
-            run_semantic_checks(checks, value, text)
+        value = self._finish(value, repairs, text, checks, ctx)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
 
     def _finish(
-        self, value: Any, repairs: list[Repair], json_text: str, checks: Sequence[SemanticValidator], ctx: CallContext
+        self,
+        value: Any,
+        repairs: list[Repair],
+        json_text: str,
+        checks: Sequence[SemanticValidator],
+        ctx: CallContext | None,
     ) -> Any:
-        """After Pydantic: the plugins' value repairs (`rp_repair_value`), then the semantic validators."""
-        if self.host.repairs_values:
+        """After Pydantic: the template-echo check, the plugins' value repairs (`rp_repair_value`), then the
+        semantic validators."""
+        if '"<' in json_text:
+            _refuse_template_echo(json_text)
+        if ctx is not None and self.host.repairs_values:
             value, fixes = self.host.repair_value(value, ctx)
             repairs.extend(fixes)
         if checks:
