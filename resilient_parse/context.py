@@ -95,6 +95,9 @@ class Coercion:
 SemanticValidator = Callable[[Any], Iterable[ErrorDetail] | None]
 """Runs after Pydantic on the validated object; returns (or yields) the problems it finds."""
 
+ValueRepairer = Callable[[Any], tuple[Any, list[Repair]] | None]
+"""Runs after Pydantic, before the validators: returns (a new object, the repairs that made it) or None."""
+
 
 @dataclass(frozen=True)
 class Event:

@@ -25,10 +25,10 @@ from resilient_parse.context import (
     KeyMapping,
     LoadResult,
     SemanticValidator,
+    ValueRepairer,
 )
 from resilient_parse.errors import ParseError
 from resilient_parse.policy import Policy
-from resilient_parse.repairs import Repair
 from resilient_parse.schema import FieldView, ModelView, TypeView
 
 PROJECT = "resilient_parse"
@@ -89,14 +89,15 @@ def rp_coerce_value(
 
 
 @hookspec
-def rp_repair_value(value: Any, ctx: CallContext) -> tuple[Any, list[Repair]] | None:
-    """Fix a validated object that Pydantic accepts but that is semantically off in a way you can repair honestly
-    (a tool name one typo away from exactly one registered tool, a step reference written "s2").
+def rp_value_repairers(target: Any, ctx: CallContext) -> list[ValueRepairer] | None:
+    """Return repairers for objects Pydantic accepts but that are semantically off in a way you can repair
+    honestly (a tool name one typo away from exactly one registered tool, a step reference written "s2").
 
-    Called after validation on every path — the fast path too — and before the semantic validators. All
-    implementations are called in turn, each receiving the previous one's value; return `(new_value, repairs)`
-    to replace the object (build a new one, never mutate the one you got, and record every change as a
-    `Repair`), or None to leave it. A result whose repairs the policy does not allow is ignored.
+    All implementations are called once per target and parser (the result is cached, so targets you do not
+    care about cost nothing: return None). Each repairer receives the validated object — on every path, the fast
+    path too — before the semantic validators, and returns `(new_object, repairs)` or None. Build a new object,
+    never mutate the one you got, and record every change as a `Repair`; a result whose repairs the policy
+    (``ctx.policy``) does not allow is ignored. Repairers run in turn, each on the previous one's result.
     """
 
 
@@ -137,7 +138,7 @@ HOOK_NAMES = (
     "rp_parse",
     "rp_propose_key_mappings",
     "rp_coerce_value",
-    "rp_repair_value",
+    "rp_value_repairers",
     "rp_semantic_validators",
     "rp_build_feedback",
     "rp_on_event",

@@ -21,7 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
 from resilient_parse.conform import Conformer
-from resilient_parse.context import AliasEntry, CallContext, Candidate, SemanticValidator
+from resilient_parse.context import AliasEntry, CallContext, Candidate, SemanticValidator, ValueRepairer
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -232,6 +232,7 @@ class TargetPlan:
     view: TypeView
     facts: SchemaFacts
     validators: tuple[SemanticValidator, ...]
+    repairers: tuple[ValueRepairer, ...] = ()
     allow_models: bool = False  # some model declares extra="allow"
     ignore_models: bool = False  # some model ignores extra keys (Pydantic's default)
     spellings: tuple[tuple[str, ...], ...] = ()  # fields with several declared keys: '"ticket_id"', '"ticketId"'
@@ -334,6 +335,7 @@ class Parser:
             ) from exc
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
+        repairers = tuple(self.host.value_repairers(target, ctx))
         models = [v for v in iter_views(view) if isinstance(v, ModelView) and v.fields]
         spellings = tuple(
             tuple(f'"{key}"' for key in fv.input_keys)
@@ -347,6 +349,7 @@ class Parser:
             view,
             schema_facts(view),
             tuple(validators),
+            repairers,
             allow_models=any(m.extra == "allow" for m in models),
             ignore_models=any(m.extra == "ignore" for m in models),
             spellings=spellings,
@@ -360,11 +363,11 @@ class Parser:
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
-        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and '"<' not in text:
+        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and "<" not in text:
             # the hot path of a valid answer, without building a ParseResult nobody reads
             try:
                 plan = self.plan(target)
-                if not plan.validators and not self.host.repairs_values:
+                if not plan.validators and not plan.repairers:
                     value = self._validate_exact(text, plan)
                     if value is not INVALID:
                         return value
@@ -485,30 +488,25 @@ class Parser:
         value = self._validate_exact(text, plan)
         if value is INVALID:
             return None
-        if not (checks or self.host.repairs_values or '"<' in text):
-            return ParseResult(value=value, repairs=(), candidate=text, json_text=text, mode=self.policy.name)
         repairs: list[Repair] = []
-        ctx = None
-        if self.host.repairs_values:
-            ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
-        value = self._finish(value, repairs, text, checks, ctx)
+        if checks or plan.repairers or "<" in text:
+            value = self._finish(value, repairs, text, checks, plan)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
 
     def _finish(
-        self,
-        value: Any,
-        repairs: list[Repair],
-        json_text: str,
-        checks: Sequence[SemanticValidator],
-        ctx: CallContext | None,
+        self, value: Any, repairs: list[Repair], json_text: str, checks: Sequence[SemanticValidator], plan: TargetPlan
     ) -> Any:
-        """After Pydantic: the template-echo check, the plugins' value repairs (`rp_repair_value`), then the
-        semantic validators."""
-        if '"<' in json_text:
+        """After Pydantic: the template-echo check, the plugins' value repairers, then the semantic validators."""
+        if "<" in json_text:
             _refuse_template_echo(json_text)
-        if ctx is not None and self.host.repairs_values:
-            value, fixes = self.host.repair_value(value, ctx)
-            repairs.extend(fixes)
+        for repair in plan.repairers:
+            result = repair(value)
+            if result is None:
+                continue
+            new_value, fixes = result
+            if fixes and all(self.policy.allows(r.kind, r.lossless) for r in fixes):
+                value = new_value
+                repairs.extend(fixes)
         if checks:
             run_semantic_checks(checks, value, json_text)
         return value
@@ -622,7 +620,7 @@ class Parser:
         if cand.text != ctx.text:
             quick = self._validate_exact(cand.text, plan)
             if quick is not INVALID:
-                quick = self._finish(quick, repairs, cand.text, checks, ctx)
+                quick = self._finish(quick, repairs, cand.text, checks, plan)
                 return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
         loaded = self.host.parse(cand.text, ctx)
         self._check_policy(loaded.repairs, cand)
@@ -632,7 +630,7 @@ class Parser:
         if loaded.repairs:
             quick = self._validate_exact(loaded.json_text, plan)
             if quick is not INVALID:
-                quick = self._finish(quick, repairs, loaded.json_text, checks, ctx)
+                quick = self._finish(quick, repairs, loaded.json_text, checks, plan)
                 return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
         conformed = Conformer(ctx, self.host.propose_key_mappings, self.host.coerce_value).run(loaded.tree, plan.view)
         json_text = loaded.json_text
@@ -649,7 +647,7 @@ class Parser:
         if conformed.errors:
             # Pydantic accepted the object without the values we refused to guess at (e.g. an optional field)
             raise self._refusal_error(conformed.errors, json_text, repairs)
-        value = self._finish(value, repairs, json_text, checks, ctx)
+        value = self._finish(value, repairs, json_text, checks, plan)
         return _Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
 
     def _second_pass(

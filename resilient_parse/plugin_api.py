@@ -15,6 +15,7 @@ from resilient_parse.context import (
     KeyMapping,
     LoadResult,
     SemanticValidator,
+    ValueRepairer,
 )
 from resilient_parse.errors import ErrorDetail
 from resilient_parse.feedback import condense, format_feedback, schema_for_paths
@@ -67,6 +68,7 @@ __all__ = [
     "TupleView",
     "TypeView",
     "UnionView",
+    "ValueRepairer",
     "condense",
     "details_from_validation_error",
     "format_feedback",

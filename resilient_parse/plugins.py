@@ -22,10 +22,10 @@ from resilient_parse.context import (
     KeyMapping,
     LoadResult,
     SemanticValidator,
+    ValueRepairer,
 )
 from resilient_parse.errors import ParseError, PluginError
 from resilient_parse.policy import Policy
-from resilient_parse.repairs import Repair
 from resilient_parse.schema import FieldView, ModelView, TypeView
 
 log = logging.getLogger("resilient_parse")
@@ -92,7 +92,6 @@ class PluginHost:
             raise PluginError(f"a plugin implements a hook that does not exist: {exc}") from exc
         self.pm = pm
         self.observed = bool(pm.hook.rp_on_event.get_hookimpls())
-        self.repairs_values = bool(pm.hook.rp_repair_value.get_hookimpls())
 
     @property
     def names(self) -> list[str]:
@@ -144,19 +143,12 @@ class PluginHost:
             value=value, expected=expected, field=field, path=path, ctx=ctx
         )
 
-    def repair_value(self, value: Any, ctx: CallContext) -> tuple[Any, list[Repair]]:
-        """Run every `rp_repair_value` implementation in turn (last registered first, as pluggy orders them);
-        results whose repairs the policy refuses are ignored."""
-        repairs: list[Repair] = []
-        for impl in reversed(self.pm.hook.rp_repair_value.get_hookimpls()):
-            result = impl.function(value=value, ctx=ctx)
-            if not isinstance(result, tuple) or len(result) != 2:
-                continue  # None: nothing to repair
-            new_value, fixes = result[0], list(result[1])
-            if fixes and all(ctx.policy.allows(r.kind, r.lossless) for r in fixes):
-                value = new_value
-                repairs.extend(fixes)
-        return value, repairs
+    def value_repairers(self, target: Any, ctx: CallContext) -> list[ValueRepairer]:
+        repairers: list[ValueRepairer] = []
+        for group in self.pm.hook.rp_value_repairers(target=target, ctx=ctx):
+            if group:
+                repairers.extend(group)
+        return repairers
 
     def semantic_validators(self, target: Any, ctx: CallContext) -> list[SemanticValidator]:
         validators: list[SemanticValidator] = []

@@ -1,4 +1,4 @@
-"""rp_repair_value: plugins fix what Pydantic accepts but is semantically off — recorded, policy-checked, on
+"""rp_value_repairers: plugins fix what Pydantic accepts but is semantically off — recorded, policy-checked, on
 every path, before the semantic validators."""
 
 from typing import Any
@@ -22,7 +22,11 @@ class FixToolTypos:
     rp_name = "fix-tool-typos"
 
     @hookimpl
-    def rp_repair_value(self, value: Any, ctx: CallContext) -> tuple[Any, list[Repair]] | None:
+    def rp_value_repairers(self, target: Any, ctx: CallContext) -> list[Any] | None:
+        return [self.fix] if target is Step else None
+
+    @staticmethod
+    def fix(value: Any) -> tuple[Any, list[Repair]] | None:
         if not isinstance(value, Step) or value.tool in TOOLS:
             return None
         near = [t for t in TOOLS if len(t) == len(value.tool) and sum(a != b for a, b in zip(t, value.tool)) == 1]
@@ -70,3 +74,13 @@ def test_strict_ignores_a_lossy_value_repair_and_the_validator_reports() -> None
 def test_the_callers_value_is_not_mutated_and_unrelated_values_pass_untouched() -> None:
     result = _parser("lenient").parse_result('{"tool": "read_file"}', Step)
     assert result.value == Step(tool="read_file") and result.repairs == ()
+
+
+class Other(BaseModel):
+    tool: str
+
+
+def test_targets_the_plugin_does_not_ask_for_get_no_repairers() -> None:
+    parser = _parser("lenient")
+    assert parser.plan(Other).repairers == ()
+    assert parser.parse('{"tool": "web_seerch"}', Other) == Other(tool="web_seerch")

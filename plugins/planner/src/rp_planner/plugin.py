@@ -185,13 +185,19 @@ class PlannerPlugin:
         return None
 
     @hookimpl
-    def rp_repair_value(self, value: Any, ctx: CallContext) -> tuple[Any, list[Repair]] | None:
-        """Tool hints one edit from exactly one whitelisted tool, in a plan Pydantic already accepted (plain
-        `TaskPlan`, where the tool field is any string): fixed on a copy and recorded."""
-        tools = self.config.tools
-        if not tools or not self.config.repair_references or not isinstance(value, TaskPlan):
+    def rp_value_repairers(self, target: Any, ctx: CallContext) -> list[Any] | None:
+        """For targets that are plans, with a whitelist: fix tool hints in plans Pydantic already accepted."""
+        if not self.config.tools or not self.config.repair_references or not self._has_plan(ctx.schema):
             return None
         if not ctx.policy.allows(REPAIR_KIND):
+            return None
+        return [self._repair_tools]
+
+    def _repair_tools(self, value: Any) -> tuple[Any, list[Repair]] | None:
+        """Tool hints one edit from exactly one whitelisted tool, in a plain `TaskPlan` (where the tool field is any
+        string): fixed on a copy and recorded."""
+        tools = self.config.tools
+        if not tools or not isinstance(value, TaskPlan):
             return None
         steps = list(value.steps)
         repairs: list[Repair] = []
