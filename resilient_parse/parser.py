@@ -82,43 +82,11 @@ def _progress(error: ParseError, cand: Candidate) -> int:
 
 
 _PLACEHOLDER = re.compile(r'"<([A-Za-z][A-Za-z0-9_ -]{1,40})>"')
-_PLACEHOLDER_WORDS = frozenset(
-    [
-        "value",
-        "string",
-        "str",
-        "number",
-        "int",
-        "integer",
-        "float",
-        "bool",
-        "boolean",
-        "name",
-        "text",
-        "type",
-        "id",
-        "description",
-        "answer",
-        "result",
-        "key",
-        "date",
-        "time",
-        "url",
-        "email",
-        "tool",
-        "param",
-        "arg",
-        "argument",
-        "list",
-        "array",
-        "object",
-        "field",
-        "query",
-        "content",
-        "title",
-        "summary",
-    ]
+_PLACEHOLDER_TEXT = (
+    "value string str number int integer float bool boolean name text type id description answer result key "
+    "date time url email tool param arg argument list array object field query content title summary"
 )
+_PLACEHOLDER_WORDS = frozenset(_PLACEHOLDER_TEXT.split())
 
 
 def _refuse_template_echo(json_text: str) -> None:
