@@ -529,11 +529,6 @@ def _gives_field(obj: dict[str, Any], fv: FieldView) -> bool:
     return any(k in obj for k in fv.input_keys)
 
 
-def _null_means_default(fv: FieldView) -> bool:
-    """`null` for a field that has a default but does not accept None (`"tags": null` for `tags: list = []`)."""
-    return not fv.required and not _accepts_none(fv.type)
-
-
 def _accepts_none(view: TypeView) -> bool:
     return isinstance(view, AnyView | NoneView) or (isinstance(view, UnionView) and view.nullable)
 

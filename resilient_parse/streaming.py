@@ -305,22 +305,6 @@ def _error_offset(message: str, text: str) -> int | None:
     return min(len(text), pos + column - 1)
 
 
-def _rightmost(tree: Any) -> tuple[Any, Any, Any]:
-    """(container, key, leaf) at the end of the document: the last value of the last member, all the way down."""
-    parent: Any = None
-    key: Any = None
-    node = tree
-    while True:
-        if isinstance(node, dict) and node:
-            key = next(reversed(node))
-            parent, node = node, node[key]
-        elif isinstance(node, list) and node:
-            key = len(node) - 1
-            parent, node = node, node[-1]
-        else:
-            return parent, key, node
-
-
 def _wants_text(view: TypeView, path: Sequence[Any]) -> bool:
     """Whether the value at `path` (keys as written) is a `str` (or Any) for the target — for every union member
     the path can lead through. A key the schema does not know answers no."""
