@@ -16,6 +16,7 @@ from pydantic import TypeAdapter
 from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
 from resilient_parse.hookspecs import hookimpl
+from resilient_parse.repairs import split_pointer
 
 MAX_ERRORS = 10
 MAX_GOT_CHARS = 60
@@ -54,11 +55,7 @@ _VERBATIM = frozenset({"default", "examples", "enum", "const", "required"})
 
 def _pointer_order(path: str) -> list[tuple[int, int | str]]:
     """Document order for pointers: /steps/2 before /steps/10."""
-    return [(0, int(p)) if p.isdigit() else (1, p) for p in path.split("/")[1:]]
-
-
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+    return [(0, int(p)) if p.isdigit() else (1, p) for p in split_pointer(path)]
 
 
 def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
@@ -124,7 +121,7 @@ def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
             continue
         shown.add(shape)
         node: Any = full
-        for part in (_unescape(p) for p in path.split("/")[1:]) if path else ():
+        for part in split_pointer(path):
             node = step(node, part)
             if node is None:
                 break

@@ -21,9 +21,8 @@ from resilient_parse.errors import ErrorDetail
 from resilient_parse.feedback import condense, format_feedback, schema_for_paths
 from resilient_parse.hookspecs import HOOK_NAMES, hookimpl
 from resilient_parse.policy import LENIENT, STRICT, Policy
-from resilient_parse.repairs import KINDS, Repair, RepairKind, pointer
+from resilient_parse.repairs import KINDS, Repair, RepairKind, escape_token, pointer, split_pointer
 from resilient_parse.revisit import resolve as value_and_view_at
-from resilient_parse.revisit import split_pointer
 from resilient_parse.schema import (
     AnyView,
     ChoiceView,
@@ -71,6 +70,7 @@ __all__ = [
     "ValueRepairer",
     "condense",
     "details_from_validation_error",
+    "escape_token",
     "format_feedback",
     "hookimpl",
     "iter_views",

@@ -155,8 +155,20 @@ def total_cost(repairs: tuple[Repair, ...] | list[Repair]) -> float:
     return sum(r.severity for r in repairs)
 
 
+def escape_token(key: str) -> str:
+    """One RFC 6901 reference token: `~` and `/` escaped."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
 def pointer(parts: tuple[str | int, ...] | list[str | int]) -> str:
     """RFC 6901 JSON Pointer for a path of keys and indices."""
     if not parts:
         return ""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "".join("/" + escape_token(str(p)) for p in parts)
+
+
+def split_pointer(path: str) -> list[str]:
+    """The reference tokens of an RFC 6901 JSON Pointer, unescaped ("" is the root: no tokens)."""
+    if not path:
+        return []
+    return [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]

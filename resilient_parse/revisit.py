@@ -14,7 +14,7 @@ from typing import Any
 
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import ErrorDetail
-from resilient_parse.repairs import Repair
+from resilient_parse.repairs import Repair, split_pointer
 from resilient_parse.schema import DictView, FieldView, ListView, ModelView, TupleView, TypeView, UnionView
 
 CoerceValue = Callable[[Any, TypeView, "FieldView | None", str, CallContext], "Coercion | None"]
@@ -26,12 +26,6 @@ class Revisit:
     tree: Any
     repairs: list[Repair] = field(default_factory=list)
     refusals: list[ErrorDetail] = field(default_factory=list)
-
-
-def split_pointer(path: str) -> list[str]:
-    if not path:
-        return []
-    return [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
 
 
 def resolve(tree: Any, view: TypeView, parts: list[str]) -> tuple[Any, TypeView | None, FieldView | None]:

@@ -22,6 +22,7 @@ from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
 from resilient_parse.feedback import condense, schema_for_paths
 from resilient_parse.hookspecs import hookimpl
+from resilient_parse.repairs import split_pointer
 
 MARKER = "Answer with an RFC 6902 JSON Patch"
 _NOT_PATCHABLE = frozenset({"syntax", "truncated", "no_candidate", "empty", "refusal", "schema_echo", "too_deep"})
@@ -34,14 +35,10 @@ class PatchFailedError(ParseError):
     kind = "patch_failed"
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def _tokens(path: Any) -> list[str]:
     if not isinstance(path, str) or (path and not path.startswith("/")):
         raise ValueError(f"{path!r} is not a JSON Pointer")
-    return [_unescape(t) for t in path.split("/")[1:]] if path else []
+    return split_pointer(path)
 
 
 def _index(container: list[Any], token: str, *, adding: bool) -> int:

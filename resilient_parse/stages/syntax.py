@@ -20,7 +20,7 @@ import json_repair
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.hookspecs import hookimpl
-from resilient_parse.repairs import Repair
+from resilient_parse.repairs import Repair, escape_token
 
 _TOKEN = re.compile(
     r"""
@@ -122,7 +122,7 @@ def _segment(frame: _Frame) -> str | None:
     if frame.key is None:
         return None
     if frame.part_of is not frame.key:
-        frame.part = _decode_key(frame.key).replace("~", "~0").replace("/", "~1")
+        frame.part = escape_token(_decode_key(frame.key))
         frame.part_of = frame.key
     return frame.part
 

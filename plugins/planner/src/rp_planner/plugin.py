@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair, hookimpl
 from resilient_parse.feedback import format_feedback
+from resilient_parse.plugin_api import escape_token, split_pointer
 from resilient_parse.schema import (
     ChoiceView,
     DictView,
@@ -58,27 +59,19 @@ def find_plans(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str
     if isinstance(value, BaseModel):
         for name, info in type(value).model_fields.items():
             key = info.alias if isinstance(info.alias, str) else name
-            yield from find_plans(getattr(value, name, None), f"{path}/{_escape(key)}", depth + 1)
+            yield from find_plans(getattr(value, name, None), f"{path}/{escape_token(key)}", depth + 1)
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
             yield from find_plans(item, f"{path}/{i}", depth + 1)
     elif isinstance(value, dict):
         for k, item in value.items():
-            yield from find_plans(item, f"{path}/{_escape(str(k))}", depth + 1)
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _unescape(part: str) -> str:
-    return part.replace("~1", "/").replace("~0", "~")
+            yield from find_plans(item, f"{path}/{escape_token(str(k))}", depth + 1)
 
 
 def locate_field(root: TypeView, path: str) -> tuple[ModelView, str, int] | None:
     """The model and field a JSON Pointer falls in, and how many list levels below the field it points (0 for the
     field's own value, 1 for an item of a list field). None when the path leaves the schema."""
-    parts = [_unescape(p) for p in path.split("/")[1:]] if path else []
+    parts = split_pointer(path)
     view: TypeView = root
     found: tuple[ModelView, str, int] | None = None
     for part in parts:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from resilient_parse import CallContext, Candidate, Coercion, ErrorDetail, ParseError, Parser, Policy, hookimpl
 from resilient_parse.feedback import format_feedback
+from resilient_parse.plugin_api import split_pointer
 from resilient_parse.schema import FieldView, ListView, ModelView, TypeView, UnionView, iter_views
 from resilient_parse.stages.validate import details_from_validation_error
 from rp_toolcalls.calls import resolve_name
@@ -201,7 +202,7 @@ class ToolCallsPlugin:
 
 def _parent_is_call(root: TypeView, path: str) -> bool:
     """Whether the JSON Pointer `path` ends at the `name` field of a `ToolCall` model."""
-    parts = path.split("/")[1:]
+    parts = split_pointer(path)
     view: TypeView = root
     parent: TypeView | None = None
     for part in parts:
