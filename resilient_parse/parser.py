@@ -49,7 +49,6 @@ from resilient_parse.schema import (
     TypeView,
     UnionView,
     build_view,
-    iter_views,
     schema_facts,
 )
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
@@ -201,9 +200,6 @@ class TargetPlan:
     facts: SchemaFacts
     validators: tuple[SemanticValidator, ...]
     repairers: tuple[ValueRepairer, ...] = ()
-    allow_models: bool = False  # some model declares extra="allow"
-    ignore_models: bool = False  # some model ignores extra keys (Pydantic's default)
-    spellings: tuple[tuple[str, ...], ...] = ()  # fields with several declared keys: '"ticket_id"', '"ticketId"'
 
 
 @dataclass(frozen=True)
@@ -304,24 +300,7 @@ class Parser:
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
         repairers = tuple(self.host.value_repairers(target, ctx))
-        models = [v for v in iter_views(view) if isinstance(v, ModelView) and v.fields]
-        spellings = tuple(
-            tuple(f'"{key}"' for key in fv.input_keys)
-            for model in models
-            for fv in model.fields.values()
-            if len(fv.input_keys) > 1
-        )
-        return TargetPlan(
-            target,
-            adapter,
-            view,
-            schema_facts(view),
-            tuple(validators),
-            repairers,
-            allow_models=any(m.extra == "allow" for m in models),
-            ignore_models=any(m.extra == "ignore" for m in models),
-            spellings=spellings,
-        )
+        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), repairers)
 
     # -- public API ----------------------------------------------------------------------------------------------
 
@@ -433,24 +412,27 @@ class Parser:
         `extra="allow"` we fall back to scanning the keys. Likewise a document that writes one field under two
         declared spellings (`ticket_id` and `ticketId`) takes the repair path, where differing values are
         refused. `Policy.guard_ignored_keys` turns the guard off."""
-        guard = plan.ignore_models and self.policy.guard_ignored_keys
+        facts = plan.facts
+        guard = facts.ignore_models and self.policy.guard_ignored_keys
+        pydantic_guards = guard and _EXTRA_OVERRIDE and not facts.allow_models
         try:
-            if guard and _EXTRA_OVERRIDE and not plan.allow_models:
+            if pydantic_guards:
                 value = plan.adapter.validate_json(json_text, extra="forbid")
             else:
                 value = plan.adapter.validate_json(json_text)
         except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
             return INVALID
-        if guard and not (_EXTRA_OVERRIDE and not plan.allow_models):
-            if plan.facts.open_keys:
-                return INVALID
-            known = plan.facts.known_keys
-            if not all(k in known for k in _KEY_PATTERN.findall(json_text)):
-                return INVALID
-        for keys in plan.spellings:
+        if guard and not pydantic_guards and not self._keys_all_known(json_text, facts):
+            return INVALID
+        for keys in facts.quoted_spellings:
             if sum(1 for key in keys if key in json_text) > 1:
                 return INVALID
         return value
+
+    @staticmethod
+    def _keys_all_known(json_text: str, facts: SchemaFacts) -> bool:
+        """The slower stray-key check, for when Pydantic cannot be asked (old Pydantic, extra="allow" models)."""
+        return not facts.open_keys and all(k in facts.known_keys for k in _KEY_PATTERN.findall(json_text))
 
     def _fast_path(self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> ParseResult[Any] | None:
         value = self._validate_exact(text, plan)

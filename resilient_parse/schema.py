@@ -216,7 +216,9 @@ class SchemaFacts:
 
     known_keys: frozenset[str]
     open_keys: bool  # a free-form dict, Any, or extra="allow" somewhere: arbitrary keys are legitimate
-    silent_drop_possible: bool  # some model ignores extras and has optional fields a stray key might have meant
+    allow_models: bool  # some model declares extra="allow"
+    ignore_models: bool  # some model with fields ignores extra keys (Pydantic's default): a stray key could vanish
+    quoted_spellings: tuple[tuple[str, ...], ...]  # each field with several declared keys: '"ticket_id"', '"ticketId"'
 
 
 _SCALARS: tuple[type, ...] = (
@@ -480,15 +482,18 @@ def iter_views(root: TypeView) -> Iterator[TypeView]:
 
 def schema_facts(root: TypeView) -> SchemaFacts:
     known: set[str] = set()
-    open_keys = False
-    silent_drop = False
+    open_keys = allow_models = ignore_models = False
+    spellings: list[tuple[str, ...]] = []
     for view in iter_views(root):
         if isinstance(view, ModelView):
             known.update(view.key_to_field)
             if view.extra == "allow":
-                open_keys = True
-            if view.extra != "forbid" and any(not f.required for f in view.fields.values()):
-                silent_drop = True
+                open_keys = allow_models = True
+            if view.extra == "ignore" and view.fields:
+                ignore_models = True
+            spellings.extend(
+                tuple(f'"{key}"' for key in fv.input_keys) for fv in view.fields.values() if len(fv.input_keys) > 1
+            )
         elif isinstance(view, (DictView, AnyView)):
             open_keys = True
-    return SchemaFacts(known_keys=frozenset(known), open_keys=open_keys, silent_drop_possible=silent_drop)
+    return SchemaFacts(frozenset(known), open_keys, allow_models, ignore_models, tuple(spellings))

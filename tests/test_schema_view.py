@@ -235,7 +235,7 @@ def test_schema_facts() -> None:
 
     facts = schema_facts(build_view(Outer))
     assert {"name", "inner", "note", "meta"} <= facts.known_keys
-    assert facts.open_keys and facts.silent_drop_possible
+    assert facts.open_keys and facts.ignore_models
 
 
 def test_literal_of_enum_members_holds_json_values() -> None:
