@@ -202,6 +202,12 @@ class TargetPlan:
     repairers: tuple[ValueRepairer, ...] = ()
 
 
+def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
+    """Whether a validated value must still go through `Parser._finish` (validators, value repairers, or a '<'
+    that may be an echoed template's placeholder) — on the fast path, usually not."""
+    return bool(checks) or bool(plan.repairers) or "<" in json_text
+
+
 @dataclass(frozen=True)
 class _Success:
     candidate: Candidate
@@ -310,11 +316,11 @@ class Parser:
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
-        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and "<" not in text:
+        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars:
             # the hot path of a valid answer, without building a ParseResult nobody reads
             try:
                 plan = self.plan(target)
-                if not plan.validators and not plan.repairers:
+                if not _needs_finishing(text, plan, plan.validators):
                     value = self._validate_exact(text, plan)
                     if value is not INVALID:
                         return value
@@ -439,7 +445,7 @@ class Parser:
         if value is INVALID:
             return None
         repairs: list[Repair] = []
-        if checks or plan.repairers or "<" in text:
+        if _needs_finishing(text, plan, checks):
             value = self._finish(value, repairs, text, checks, plan)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
 
