@@ -30,7 +30,7 @@ from typing import Any, Literal
 from pydantic import TypeAdapter, ValidationError
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
-from resilient_parse.cli import TargetError, resolve_target
+from resilient_parse.targets import TargetError, resolve_target
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent / "corpus" / "default.jsonl"
 MODELS_MODULE = "benchmarks.corpus.models"

@@ -248,7 +248,7 @@ def test_speed_measures_small_documents_quickly(tmp_path: Path) -> None:
 
 
 def schema_type(schema: dict[str, Any]) -> Any:
-    from resilient_parse.cli import model_from_json_schema
+    from resilient_parse.targets import model_from_json_schema
 
     return model_from_json_schema(schema)
 
@@ -308,7 +308,7 @@ def test_schema_property_names_that_are_not_identifiers_keep_their_names() -> No
 
 
 def test_schema_recursive_ref_is_refused_clearly() -> None:
-    from resilient_parse.cli import SchemaError
+    from resilient_parse.targets import SchemaError
 
     schema = {
         "$ref": "#/$defs/Node",
@@ -319,7 +319,7 @@ def test_schema_recursive_ref_is_refused_clearly() -> None:
 
 
 def test_schema_remote_ref_is_refused_clearly() -> None:
-    from resilient_parse.cli import SchemaError
+    from resilient_parse.targets import SchemaError
 
     with pytest.raises(SchemaError, match="only local references into \\$defs"):
         schema_type({"$ref": "https://example.com/schema.json"})
