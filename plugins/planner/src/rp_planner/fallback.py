@@ -8,7 +8,7 @@ attempt (outcome "default", never "valid" or "corrected"); the plan itself is ma
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -82,6 +82,13 @@ class PlanOutcome:
         return self.source == "fallback"
 
 
+def _loop(export: object) -> Callable[..., Any]:
+    """`resilient_parse` exports the correction loop lazily (a module `__getattr__`, so importing the core — and
+    this plugin — stays light), and type checkers see such a name as `object`: it is the loop function."""
+    assert callable(export)
+    return export
+
+
 def plan_with_fallback(
     llm: Any,
     messages: Sequence[Mapping[str, Any]],
@@ -93,7 +100,7 @@ def plan_with_fallback(
 ) -> PlanOutcome:
     """Ask for a plan through `resilient_parse.correct_result`; when corrections run out, use `fallback`.
     Quota and refusal errors are not swallowed: the loop raises them as usual."""
-    from resilient_parse.correction import correct_result
+    from resilient_parse import correct_result
 
     fallback.last_error = None
 
@@ -101,7 +108,7 @@ def plan_with_fallback(
         fallback.last_error = error
         return fallback.build(target)
 
-    result = correct_result(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
+    result = _loop(correct_result)(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
     plan = result.value
     if result.outcome == "default":
         return PlanOutcome(plan, "fallback", result.outcome, fallback.last_error, result)
@@ -118,7 +125,7 @@ async def aplan_with_fallback(
     **options: Any,
 ) -> PlanOutcome:
     """The async twin of `plan_with_fallback` (`llm` may be sync or async)."""
-    from resilient_parse.correction import acorrect_result
+    from resilient_parse import acorrect_result
 
     fallback.last_error = None
 
@@ -126,7 +133,7 @@ async def aplan_with_fallback(
         fallback.last_error = error
         return fallback.build(target)
 
-    result = await acorrect_result(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
+    result = await _loop(acorrect_result)(llm, messages, target, parser=parser, on_exhausted=on_exhausted, **options)
     if result.outcome == "default":
         return PlanOutcome(result.value, "fallback", result.outcome, fallback.last_error, result)
     return PlanOutcome(result.value, "model", result.outcome, None, result)

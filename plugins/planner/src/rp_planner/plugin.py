@@ -18,9 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair, hookimpl
-from resilient_parse.feedback import format_feedback
-from resilient_parse.plugin_api import escape_token, split_pointer
-from resilient_parse.schema import (
+from resilient_parse.plugin_api import (
     ChoiceView,
     DictView,
     FieldView,
@@ -28,7 +26,10 @@ from resilient_parse.schema import (
     ModelView,
     TypeView,
     UnionView,
+    escape_token,
+    format_feedback,
     iter_views,
+    split_pointer,
 )
 from rp_planner.checks import check_plan
 from rp_planner.config import PlannerConfig

@@ -8,22 +8,24 @@ for result in registry.run(llm_text):
     messages.append({"role": "tool", "content": result.observation})
 """
 
-from rp_toolcalls.calls import ParsedCall, normalise_name, parse_arguments, parse_calls, resolve_name
+from rp_toolcalls.calls import normalise_name, parse_arguments, parse_calls, resolve_name
 from rp_toolcalls.formats import RawCall, extract_calls, python_call
 from rp_toolcalls.models import ToolCall, call_model
 from rp_toolcalls.plugin import PLUGIN_NAME, ToolCallsPlugin, default_plugin
-from rp_toolcalls.registry import Tool, ToolRegistry
+from rp_toolcalls.registry import ToolRegistry
 from rp_toolcalls.results import (
     INPUT_INVALID,
     QUOTA_EXHAUSTED,
     TOOL_FAILED,
     ErrorKind,
+    ParsedCall,
     ToolError,
     ToolFailed,
     ToolInputInvalid,
     ToolQuotaExhausted,
     ToolResult,
 )
+from rp_toolcalls.tools import Tool, ToolSet
 
 __all__ = [
     "INPUT_INVALID",
@@ -42,6 +44,7 @@ __all__ = [
     "ToolQuotaExhausted",
     "ToolRegistry",
     "ToolResult",
+    "ToolSet",
     "call_model",
     "default_plugin",
     "extract_calls",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,37 +20,22 @@ from rapidfuzz import fuzz
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
 from rp_toolcalls.formats import RawCall, extract_calls
-from rp_toolcalls.registry import Tool, ToolRegistry
-from rp_toolcalls.results import INPUT_INVALID, ToolError
+from rp_toolcalls.results import INPUT_INVALID, ParsedCall, ToolError
+from rp_toolcalls.tools import Tool, ToolSet
 
 NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
 WRAP_KIND = "wrap_single_argument"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[\s\-.]+")
 
-
-@dataclass(frozen=True)
-class ParsedCall:
-    """One call, matched and validated — or with the typed error that says why it cannot run."""
-
-    index: int
-    raw: RawCall
-    tool: str | None
-    arguments: BaseModel | None = None
-    repairs: tuple[Repair, ...] = ()
-    error: ToolError | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None and self.tool is not None and self.arguments is not None
-
-    @property
-    def id(self) -> str | None:
-        return self.raw.id
-
-    @property
-    def format(self) -> str:
-        return self.raw.format
+__all__ = [
+    "ParsedCall",
+    "normalise_name",
+    "parse_arguments",
+    "parse_call",
+    "parse_calls",
+    "resolve_name",
+]
 
 
 def normalise_name(name: str) -> str:
@@ -152,7 +137,7 @@ def _invalid(tool: Tool, message: str, details: tuple[ErrorDetail, ...]) -> Tool
     )
 
 
-def parse_calls(text: str, registry: ToolRegistry, parser: Parser) -> list[ParsedCall]:
+def parse_calls(text: str, registry: ToolSet, parser: Parser) -> list[ParsedCall]:
     """Every call in `text`, each matched to a registered tool and its arguments validated (or an error)."""
     out: list[ParsedCall] = []
     for i, raw in enumerate(extract_calls(text, parser)):
@@ -160,7 +145,7 @@ def parse_calls(text: str, registry: ToolRegistry, parser: Parser) -> list[Parse
     return out
 
 
-def parse_call(index: int, raw: RawCall, registry: ToolRegistry, parser: Parser) -> ParsedCall:
+def parse_call(index: int, raw: RawCall, registry: ToolSet, parser: Parser) -> ParsedCall:
     if raw.error is not None:
         feedback = f"{raw.error}. Write the call as valid JSON."
         return ParsedCall(index, raw, None, error=ToolError(INPUT_INVALID, "unreadable_call", raw.error, feedback))

@@ -16,12 +16,11 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from resilient_parse import QuotaExhaustedError
-from rp_toolcalls.calls import ParsedCall
-from rp_toolcalls.registry import Tool, ToolRegistry
 from rp_toolcalls.results import (
     INPUT_INVALID,
     QUOTA_EXHAUSTED,
     TOOL_FAILED,
+    ParsedCall,
     ToolError,
     ToolFailed,
     ToolInputInvalid,
@@ -29,6 +28,7 @@ from rp_toolcalls.results import (
     ToolResult,
     observation_text,
 )
+from rp_toolcalls.tools import Tool, ToolSet
 
 
 class _Timeout(Exception):
@@ -102,7 +102,7 @@ def _failure(call: ParsedCall, exc: BaseException, timeout: float | None, starte
     return _error_result(call, ToolError(TOOL_FAILED, "exception", message), started, exc)
 
 
-def _finish(call: ParsedCall, tool: Tool, value: Any, registry: ToolRegistry, started: float) -> ToolResult:
+def _finish(call: ParsedCall, tool: Tool, value: Any, registry: ToolSet, started: float) -> ToolResult:
     if tool.output_model is not None:
         try:
             value = TypeAdapter(tool.output_model).validate_python(value)
@@ -113,7 +113,7 @@ def _finish(call: ParsedCall, tool: Tool, value: Any, registry: ToolRegistry, st
     return ToolResult("ok", tool.name, call.id, value, observation, None, call.repairs, time.monotonic() - started)
 
 
-def _ready(call: ParsedCall, registry: ToolRegistry, started: float) -> tuple[Tool, BaseModel] | ToolResult:
+def _ready(call: ParsedCall, registry: ToolSet, started: float) -> tuple[Tool, BaseModel] | ToolResult:
     if call.error is not None:
         return _error_result(call, call.error, started)
     tool = registry.get(call.tool) if call.tool is not None else None
@@ -126,7 +126,7 @@ def _ready(call: ParsedCall, registry: ToolRegistry, started: float) -> tuple[To
     return tool, call.arguments
 
 
-def execute(call: ParsedCall, registry: ToolRegistry, *, timeout: float | None = None) -> ToolResult:
+def execute(call: ParsedCall, registry: ToolSet, *, timeout: float | None = None) -> ToolResult:
     """Run one parsed call and wrap the outcome in an envelope."""
     started = time.monotonic()
     ready = _ready(call, registry, started)
@@ -146,7 +146,7 @@ def execute(call: ParsedCall, registry: ToolRegistry, *, timeout: float | None =
     return _finish(call, tool, value, registry, started)
 
 
-async def aexecute(call: ParsedCall, registry: ToolRegistry, *, timeout: float | None = None) -> ToolResult:
+async def aexecute(call: ParsedCall, registry: ToolSet, *, timeout: float | None = None) -> ToolResult:
     """The async twin of `execute`: `async def` tools are awaited (and cancelled on timeout); synchronous tools
     run in a worker thread."""
     started = time.monotonic()

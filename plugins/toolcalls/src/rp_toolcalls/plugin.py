@@ -19,10 +19,17 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from resilient_parse import CallContext, Candidate, Coercion, ErrorDetail, ParseError, Parser, Policy, hookimpl
-from resilient_parse.feedback import format_feedback
-from resilient_parse.plugin_api import split_pointer
-from resilient_parse.schema import FieldView, ListView, ModelView, TypeView, UnionView, iter_views
-from resilient_parse.stages.validate import details_from_validation_error
+from resilient_parse.plugin_api import (
+    FieldView,
+    ListView,
+    ModelView,
+    TypeView,
+    UnionView,
+    details_from_validation_error,
+    format_feedback,
+    iter_views,
+    split_pointer,
+)
 from rp_toolcalls.calls import resolve_name
 from rp_toolcalls.formats import RawCall, extract_calls, load_json
 from rp_toolcalls.models import ToolCall

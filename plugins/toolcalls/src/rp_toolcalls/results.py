@@ -10,6 +10,9 @@ says what to do next.
 No traceback or exception text from inside a tool reaches the model: a tool that wants the model to read a
 message raises `ToolFailed(message)` or `ToolInputInvalid(message)`; anything else becomes a generic message
 naming only the exception type, and the exception itself stays on the result (`result.exception`) for logs.
+
+`ParsedCall` (a call read, matched and validated: what `calls` produces and `execute` consumes) lives here too,
+so that reading and running share it without importing each other.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from resilient_parse import Repair
+from rp_toolcalls.formats import RawCall
 
 ErrorKind = Literal["input_invalid", "tool_failed", "quota_exhausted"]
 INPUT_INVALID: ErrorKind = "input_invalid"
@@ -76,6 +82,30 @@ class ToolError:
 
 
 @dataclass(frozen=True)
+class ParsedCall:
+    """One call, matched and validated — or with the typed error that says why it cannot run."""
+
+    index: int
+    raw: RawCall
+    tool: str | None
+    arguments: BaseModel | None = None
+    repairs: tuple[Repair, ...] = ()
+    error: ToolError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.tool is not None and self.arguments is not None
+
+    @property
+    def id(self) -> str | None:
+        return self.raw.id
+
+    @property
+    def format(self) -> str:
+        return self.raw.format
+
+
+@dataclass(frozen=True)
 class ToolResult:
     """The envelope for one call. `observation` is the text to put in front of the model next."""
 
@@ -112,8 +142,6 @@ class ToolResult:
 
 
 def _jsonable(data: Any) -> Any:
-    from pydantic import BaseModel
-
     if isinstance(data, BaseModel):
         return data.model_dump(mode="json")
     try:
