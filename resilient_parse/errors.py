@@ -117,7 +117,7 @@ class ParseError(Exception):
 
     def feedback(self) -> str:
         """The message to send back to the model so it can fix its answer."""
-        from resilient_parse.feedback import format_feedback
+        from resilient_parse.stages.feedback import format_feedback
 
         return format_feedback(self, self.candidate)
 

@@ -57,6 +57,26 @@ def rp_extract_candidates(text: str, ctx: CallContext) -> list[Candidate] | None
 
 
 @hookspec(firstresult=True)
+def rp_select_candidates(text: str, candidates: list[Candidate], ctx: CallContext) -> list[Candidate] | None:
+    """Rank the extracted candidates into the order the pipeline tries them, best first.
+
+    Called once per parse with every candidate the `rp_extract_candidates` implementations found. Stops at the
+    first non-None result; the built-in adds the whole text when it is one JSON string and a JSON Lines answer
+    joined for a list target, keeps one candidate per distinct text and sorts by `tier`, then `order`. Never drop a
+    candidate the text may designate: a dropped answer lets a lower-ranked example win.
+    """
+
+
+@hookspec(firstresult=True)
+def rp_explain_no_candidate(text: str, ctx: CallContext) -> ParseError | None:
+    """Return the error for an output that holds no candidate at all (a refusal, empty text, prose).
+
+    Stops at the first non-None result; the built-in recognises refusals ("I'm sorry, I can't …") as
+    `RefusalError`, which the correction loop does not re-ask.
+    """
+
+
+@hookspec(firstresult=True)
 def rp_parse(text: str, ctx: CallContext) -> LoadResult | None:
     """Read one candidate's text into a JSON tree, repairing syntax as far as ``ctx.policy`` allows.
 
@@ -135,6 +155,8 @@ def rp_on_event(event: Event, ctx: CallContext | None) -> None:
 HOOK_NAMES = (
     "rp_register_aliases",
     "rp_extract_candidates",
+    "rp_select_candidates",
+    "rp_explain_no_candidate",
     "rp_parse",
     "rp_propose_key_mappings",
     "rp_coerce_value",

@@ -8,12 +8,11 @@ target takes the fast path straight through `TypeAdapter.validate_json`.
 from __future__ import annotations
 
 import inspect
-import itertools
 import json
 import re
 import threading
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -28,9 +27,7 @@ from resilient_parse.errors import (
     ErrorDetail,
     InputTooLargeError,
     InvalidInputError,
-    NoCandidateError,
     ParseError,
-    RefusalError,
     SchemaMismatchError,
     TruncatedOutputError,
     UnrecoverableSyntaxError,
@@ -42,14 +39,22 @@ from resilient_parse.revisit import revisit
 from resilient_parse.schema import (
     AnyView,
     DictView,
-    ListView,
     ModelView,
     SchemaFacts,
-    TupleView,
     TypeView,
     UnionView,
     build_view,
     schema_facts,
+)
+from resilient_parse.stages.select import (
+    Failure,
+    Success,
+    answer_was_read,
+    best_failure,
+    choose_answer,
+    inside_failed_answer,
+    progress,
+    refuse_template_echo,
 )
 from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
@@ -62,63 +67,6 @@ INVALID: Any = object()
 """What `_validate_exact` returns for a document that does not validate (None is a valid value of many targets)."""
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
-_REFUSAL = re.compile(
-    r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
-    r"i won'?t|as an ai|unfortunately,? i)",
-    re.IGNORECASE,
-)
-_STAGE_PROGRESS = {"syntax": 1, "truncated": 1, "schema": 2, "ambiguous": 2, "semantic": 3}
-_LOOKS_LIKE_OBJECT = re.compile(r"""["']?[A-Za-z_][\w\- ]*["']?\s*:""")
-
-
-def _progress(error: ParseError, cand: Candidate) -> int:
-    """How far a candidate got. A candidate that is recognisably the JSON answer but broken (truncated, bad
-    syntax) counts as "read": a lower-ranked draft that happens to validate must not replace it."""
-    progress = _STAGE_PROGRESS.get(error.kind, 0)
-    if progress == 1 and _LOOKS_LIKE_OBJECT.search(cand.text[:2000]):
-        return 2
-    return progress
-
-
-_PLACEHOLDER = re.compile(r'"<([A-Za-z][A-Za-z0-9_ -]{1,40})>"')
-_PLACEHOLDER_TEXT = (
-    "value string str number int integer float bool boolean name text type id description answer result key "
-    "date time url email tool param arg argument list array object field query content title summary"
-)
-_PLACEHOLDER_WORDS = frozenset(_PLACEHOLDER_TEXT.split())
-
-
-def _refuse_template_echo(json_text: str) -> None:
-    """An answer whose keys or values are the prompt's unfilled placeholders (`"<tool_name>"`, `"<value>"`) is the
-    answer format echoed back, not an answer — even when it validates. Two distinct placeholders are needed, so a
-    lone `"<unknown>"` or an HTML tag in real content passes."""
-    found = {
-        m.group(1)
-        for m in _PLACEHOLDER.finditer(json_text)
-        if any(c in m.group(1) for c in "_ -") or m.group(1).lower() in _PLACEHOLDER_WORDS
-    }
-    if len(found) >= 2:
-        names = ", ".join(f"<{p}>" for p in sorted(found)[:5])
-        raise SchemaMismatchError(
-            f"the output is the answer template with its placeholders unfilled ({names})",
-            [ErrorDetail(path="", kind="template_echo", message=f"placeholders instead of values: {names}")],
-            candidate=json_text,
-        )
-
-
-def _inside_failed_answer(cand: Candidate, failures: list[_Failure]) -> bool:
-    """Whether `cand` lies inside a candidate that is recognisably the whole answer (the whole text or a fence) and
-    failed as one broken value: a piece cut out of a broken answer is not the answer. Several values side by side
-    (the whole failed only because text follows its first value) are not one broken value."""
-    for failure in failures:
-        outer = failure.candidate
-        if outer.source not in ("whole", "fence") or failure.progress < _STAGE_PROGRESS["schema"]:
-            continue
-        if any(d.kind == "trailing_text" for d in failure.error.details):
-            continue
-        if outer.start <= cand.start and cand.end <= outer.end and (cand.start, cand.end) != (outer.start, outer.end):
-            return True
-    return False
 
 
 def _refuse_cut_fields(tree: Any, view: TypeView, json_text: str) -> None:
@@ -150,22 +98,6 @@ def _refuse_cut_fields(tree: Any, view: TypeView, json_text: str) -> None:
             current = current.value
         else:
             current = AnyView()
-
-
-def _join_json_lines(text: str, found: list[Candidate]) -> Candidate | None:
-    """Several objects one after another, separated only by white space or commas (JSON Lines), read as one list
-    — offered only when the target is a list."""
-    spans = sorted(
-        (c for c in found if c.source == "span" and c.tier >= 0 and c.text.startswith("{")), key=lambda c: c.start
-    )
-    if len(spans) < 2:
-        return None
-    for left, right in itertools.pairwise(spans):
-        if left.end > right.start or text[left.end : right.start].strip(" \t\r\n,"):
-            return None
-    body = "[" + ",".join(c.text for c in spans) + "]"
-    repair = Repair.make("join_values", "", f"{len(spans)} separate values", "one list", offset=spans[0].start)
-    return Candidate(body, spans[0].start, spans[-1].end, "joined", min(c.tier for c in spans), 0, (repair,))
 
 
 @dataclass(frozen=True)
@@ -206,23 +138,6 @@ def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[Semantic
     """Whether a validated value must still go through `Parser._finish` (validators, value repairers, or a '<'
     that may be an echoed template's placeholder) — on the fast path, usually not."""
     return bool(checks) or bool(plan.repairers) or "<" in json_text
-
-
-@dataclass(frozen=True)
-class _Success:
-    candidate: Candidate
-    value: Any
-    repairs: tuple[Repair, ...]
-    json_text: str
-    cost: float
-
-
-@dataclass
-class _Failure:
-    candidate: Candidate
-    error: ParseError
-    progress: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _check_alias_table(table: Any, where: str) -> dict[str, str]:
@@ -454,7 +369,7 @@ class Parser:
     ) -> Any:
         """After Pydantic: the template-echo check, the plugins' value repairers, then the semantic validators."""
         if "<" in json_text:
-            _refuse_template_echo(json_text)
+            refuse_template_echo(json_text)
         for repair in plan.repairers:
             result = repair(value)
             if result is None:
@@ -479,28 +394,24 @@ class Parser:
         self.host.emit("parse_started", ctx, length=len(text))
         candidates = self._candidates(text, ctx)
         if not candidates:
-            error = self._no_candidate(text)
+            error = self.host.explain_no_candidate(text, ctx)
             self.host.emit("parse_failed", ctx, kind=error.kind)
             raise error
-        successes: list[_Success] = []
-        failures: list[_Failure] = []
+        successes: list[Success] = []
+        failures: list[Failure] = []
         for tier in sorted({c.tier for c in candidates}, reverse=True):
-            tier_failures: list[_Failure] = []
+            tier_failures: list[Failure] = []
             for cand in (c for c in candidates if c.tier == tier):
                 try:
                     successes.append(self._attempt(cand, plan, ctx, checks))
                 except ParseError as exc:
-                    tier_failures.append(_Failure(cand, exc, _progress(exc, cand)))
+                    tier_failures.append(Failure(cand, exc, progress(exc, cand)))
             failures.extend(tier_failures)
-            successes = [s for s in successes if not _inside_failed_answer(s.candidate, tier_failures)]
-            if successes:
-                break
-            if any(f.progress >= _STAGE_PROGRESS["schema"] for f in tier_failures):
-                # the text's best-designated answer was read but is wrong: a lower-ranked draft or example
-                # that happens to validate is not the answer
+            successes = [s for s in successes if not inside_failed_answer(s.candidate, tier_failures)]
+            if successes or answer_was_read(tier_failures):
                 break
         if successes:
-            chosen = self._choose(successes, plan)
+            chosen = choose_answer(successes, plan.adapter)
             self.host.emit("parse_succeeded", ctx, repairs=len(chosen.repairs), source=chosen.candidate.source)
             return ParseResult(
                 value=chosen.value,
@@ -509,75 +420,22 @@ class Parser:
                 json_text=chosen.json_text,
                 mode=self.policy.name,
             )
-        best = max(failures, key=lambda f: (f.candidate.tier, f.progress, -f.candidate.order))
-        error = best.error
-        error.attempts = tuple(
-            {
-                "source": f.candidate.source,
-                "offset": f.candidate.start,
-                "kind": f.error.kind,
-                "message": f.error.message,
-            }
-            for f in failures
-        )
+        error = best_failure(failures)
         self.host.emit("parse_failed", ctx, kind=error.kind)
         raise error
 
     def _candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
-        found = self.host.extract_candidates(text, ctx)
-        stripped = text.strip()
-        if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
-            found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
-        if isinstance(ctx.schema, ListView | TupleView) and self.policy.allows("join_values"):
-            joined = _join_json_lines(text, found)
-            if joined is not None:
-                found.append(joined)
-        unique: dict[str, Candidate] = {}
-        for cand in found:
-            prev = unique.get(cand.text)
-            if prev is None or (cand.tier, -cand.order) > (prev.tier, -prev.order):
-                unique[cand.text] = cand
-        ranked = sorted(unique.values(), key=lambda c: (-c.tier, c.order))
-        return ranked[: self.policy.max_candidates]
-
-    def _no_candidate(self, text: str) -> ParseError:
-        if _REFUSAL.search(text.strip()):
-            return RefusalError(
-                "the model refused to answer",
-                [
-                    ErrorDetail(
-                        path="",
-                        kind="refusal",
-                        message="the output is a refusal, not JSON",
-                        got=text.strip()[:120],
-                    )
-                ],
-            )
-        if not text.strip():
-            return NoCandidateError(
-                "the output is empty", [ErrorDetail(path="", kind="empty", message="no text at all")]
-            )
-        return NoCandidateError(
-            "no JSON object or array found in the output",
-            [
-                ErrorDetail(
-                    path="",
-                    kind="no_candidate",
-                    message="no '{' or '[' starts a JSON value",
-                    got=text.strip()[:120],
-                )
-            ],
-        )
+        return self.host.select_candidates(text, self.host.extract_candidates(text, ctx), ctx)
 
     def _attempt(
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
-    ) -> _Success:
+    ) -> Success:
         repairs = list(cand.repairs)
         if cand.text != ctx.text:
             quick = self._validate_exact(cand.text, plan)
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, cand.text, checks, plan)
-                return _Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
+                return Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
         loaded = self.host.parse(cand.text, ctx)
         self._check_policy(loaded.repairs, cand)
         if any(r.kind == "close_truncated" for r in loaded.repairs):
@@ -587,7 +445,7 @@ class Parser:
             quick = self._validate_exact(loaded.json_text, plan)
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, loaded.json_text, checks, plan)
-                return _Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
+                return Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))
         conformed = Conformer(ctx, self.host.propose_key_mappings, self.host.coerce_value).run(loaded.tree, plan.view)
         json_text = loaded.json_text
         if conformed.repairs:
@@ -604,7 +462,7 @@ class Parser:
             # Pydantic accepted the object without the values we refused to guess at (e.g. an optional field)
             raise self._refusal_error(conformed.errors, json_text, repairs)
         value = self._finish(value, repairs, json_text, checks, plan)
-        return _Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
+        return Success(cand, value, tuple(repairs), json_text, total_cost(repairs))
 
     def _second_pass(
         self,
@@ -656,33 +514,3 @@ class Parser:
                     for r in refused
                 ],
             )
-
-    def _choose(self, successes: list[_Success], plan: TargetPlan) -> _Success:
-        top = max(s.candidate.tier for s in successes)
-        group = [s for s in successes if s.candidate.tier == top]
-        cheapest = min(s.cost for s in group)
-        best = [s for s in group if s.cost - cheapest < 1e-9]
-        if len(best) == 1:
-            return best[0]
-        distinct: list[_Success] = []
-        dumped: list[bytes] = []
-        for s in best:
-            key = plan.adapter.dump_json(s.value)
-            if key not in dumped:
-                dumped.append(key)
-                distinct.append(s)
-        if len(distinct) > 1:
-            offsets = ", ".join(str(s.candidate.start) for s in distinct)
-            raise AmbiguousMatchError(
-                f"{len(distinct)} different JSON values in the output fit the target equally well "
-                f"(at offsets {offsets}); the text does not say which is the answer",
-                [
-                    ErrorDetail(
-                        path="",
-                        kind="ambiguous_candidates",
-                        message=f"equally good candidates at offsets {offsets}",
-                    )
-                ],
-                candidate=distinct[0].json_text,
-            )
-        return min(best, key=lambda s: s.candidate.order)

@@ -34,15 +34,17 @@ ENTRY_POINT_GROUP = "resilient_parse"
 
 def builtin_plugins() -> list[tuple[str, object]]:
     """The default stage plugins, in registration order."""
-    from resilient_parse.feedback import FeedbackStage
     from resilient_parse.stages.align import AlignStage, CommonAliases
     from resilient_parse.stages.coerce import CoerceStage
     from resilient_parse.stages.extract import ExtractStage
+    from resilient_parse.stages.feedback import FeedbackStage
+    from resilient_parse.stages.select import SelectStage
     from resilient_parse.stages.syntax import SyntaxStage
     from resilient_parse.stages.syntax_bulk import BulkSyntaxStage
 
     return [
         ("rp.extract", ExtractStage()),
+        ("rp.select", SelectStage()),
         ("rp.syntax", SyntaxStage()),
         ("rp.syntax_bulk", BulkSyntaxStage()),
         ("rp.align", AlignStage()),
@@ -119,6 +121,18 @@ class PluginHost:
                 found.extend(group)
         return found
 
+    def select_candidates(self, text: str, candidates: list[Candidate], ctx: CallContext) -> list[Candidate]:
+        ranked = self.pm.hook.rp_select_candidates(text=text, candidates=candidates, ctx=ctx)
+        return list(ranked) if ranked is not None else candidates
+
+    def explain_no_candidate(self, text: str, ctx: CallContext) -> ParseError:
+        error = self.pm.hook.rp_explain_no_candidate(text=text, ctx=ctx)
+        if not isinstance(error, ParseError):
+            from resilient_parse.errors import NoCandidateError
+
+            return NoCandidateError("no JSON value found in the output")
+        return error
+
     def parse(self, text: str, ctx: CallContext) -> LoadResult:
         result = self.pm.hook.rp_parse(text=text, ctx=ctx)
         if result is None:
@@ -160,7 +174,7 @@ class PluginHost:
     def build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str:
         text = self.pm.hook.rp_build_feedback(failure=failure, candidate=candidate, ctx=ctx)
         if not isinstance(text, str):
-            from resilient_parse.feedback import format_feedback
+            from resilient_parse.stages.feedback import format_feedback
 
             return format_feedback(failure, candidate)
         return text

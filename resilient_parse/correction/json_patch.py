@@ -20,7 +20,7 @@ from typing import Any
 
 from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
-from resilient_parse.feedback import condense, schema_for_paths
+from resilient_parse.stages.feedback import condense, schema_for_paths
 from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import split_pointer
 
