@@ -14,7 +14,6 @@ live in `resilient_parse.bench`, imported only when they run.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -108,16 +107,16 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Run corpora through our parser and the installed peers; print the comparison."""
-    runner = importlib.import_module("benchmarks.runner")
-    code: int = runner.main(args)
-    return code
+    from resilient_parse.bench import runner  # imported here: `import resilient_parse.cli` stays light
+
+    return runner.main(args)
 
 
 def cmd_speed(args: argparse.Namespace) -> int:
     """Throughput on valid and broken documents against json.loads, validate_json and json-repair."""
-    speed = importlib.import_module("benchmarks.speed")
-    code: int = speed.main(args)
-    return code
+    from resilient_parse.bench import speed
+
+    return speed.main(args)
 
 
 class _ArgumentParser(argparse.ArgumentParser):

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from benchmarks.corpus.models import ToolCall
-from benchmarks.corpus_loader import Case, load_corpus
-from benchmarks.peers import System, select
-from benchmarks.report_html import render
-from benchmarks.runner import (
+from resilient_parse.bench.corpus.models import ToolCall
+from resilient_parse.bench.corpus_loader import Case, load_corpus
+from resilient_parse.bench.peers import System, select
+from resilient_parse.bench.report import render
+from resilient_parse.bench.runner import (
     CaseResult,
     by_category,
     classify,

@@ -1,4 +1,4 @@
-"""Integrity of the bundled benchmark corpus (benchmarks/corpus/default.jsonl).
+"""Integrity of the bundled benchmark corpus (resilient_parse/bench/corpus/default.jsonl).
 
 These tests check the corpus as data: every line is a well-formed case whose expectation is a valid object of its
 target. They deliberately say nothing about how our parser scores on it; that is what `resilient-parse bench`
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-import benchmarks.corpus.models as corpus_models
-from benchmarks.corpus_loader import load_corpus
+import resilient_parse.bench.corpus.models as corpus_models
+from resilient_parse.bench.corpus_loader import load_corpus
 
-CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "corpus" / "default.jsonl"
+CORPUS = Path(__file__).resolve().parent.parent / "resilient_parse" / "bench" / "corpus" / "default.jsonl"
 REQUIRED = {"id": str, "category": str, "target": str, "input": str}
 OPTIONAL = {"expected_strict", "aliases", "note", "mode"}
 CATEGORIES = {

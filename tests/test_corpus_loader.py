@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.corpus_loader import DEFAULT_CORPUS, CorpusError, load_corpus
+from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, CorpusError, load_corpus
 
 GOOD = {
     "id": "fence-1",
@@ -32,7 +32,7 @@ def load_error(path: Path) -> str:
 
 
 def test_a_well_formed_line_becomes_a_case_with_its_target_resolved(tmp_path: Path) -> None:
-    from benchmarks.corpus.models import ToolCall
+    from resilient_parse.bench.corpus.models import ToolCall
 
     [case] = load_corpus([write(tmp_path, GOOD)])
     assert (case.id, case.category, case.target) == ("fence-1", "fences", ToolCall)
@@ -52,10 +52,10 @@ def test_null_expected_means_the_input_must_be_rejected(tmp_path: Path) -> None:
 
 
 def test_import_path_and_list_targets_resolve(tmp_path: Path) -> None:
-    from benchmarks.corpus.models import ToolCall
+    from resilient_parse.bench.corpus.models import ToolCall
 
     lines = [
-        {**GOOD, "id": "a", "target": "benchmarks.corpus.models:ToolCall"},
+        {**GOOD, "id": "a", "target": "resilient_parse.bench.corpus.models:ToolCall"},
         {**GOOD, "id": "b", "target": "list[ToolCall]", "input": "[]", "expected": []},
     ]
     a, b = load_corpus([write(tmp_path, *lines)])

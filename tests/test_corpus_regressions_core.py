@@ -1,8 +1,9 @@
 """Regressions from the bundled benchmark corpus that the extraction and syntax stages once got wrong.
 
-Each case is the corpus input written out (a check below keeps it identical to `benchmarks/corpus/default.jsonl`),
-with the object each mode must return, or the error it must raise. The wrong answers they used to give are in the
-comments: garbage from json-repair, a silently truncated value, an invented string "undefined".
+Each case is the corpus input written out (a check below keeps it identical to
+`resilient_parse/bench/corpus/default.jsonl`), with the object each mode must return, or the error it must raise.
+The wrong answers they used to give are in the comments: garbage from json-repair, a silently truncated value, an
+invented string "undefined".
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from benchmarks.corpus.models import Event, MovieReview, SentimentResult, TaskPlan, ToolCall, WeatherQuery
-from benchmarks.corpus_loader import load_corpus
 from resilient_parse import ParseError, Parser, UnrecoverableSyntaxError
+from resilient_parse.bench.corpus.models import Event, MovieReview, SentimentResult, TaskPlan, ToolCall, WeatherQuery
+from resilient_parse.bench.corpus_loader import load_corpus
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Regressions from the bundled benchmark corpus that the alignment and coercion stages once got wrong.
 
-Each case is the corpus input written out (a check below keeps it identical to `benchmarks/corpus/default.jsonl`),
-with the object each mode must return, or the error it must raise. The wrong answers they used to give are in the
-comments: one of two disagreeing spellings silently kept, a comma-separated string made one tag, a currency sign
-after the number or a unit-named field not read.
+Each case is the corpus input written out (a check below keeps it identical to
+`resilient_parse/bench/corpus/default.jsonl`), with the object each mode must return, or the error it must raise.
+The wrong answers they used to give are in the comments: one of two disagreeing spellings silently kept, a
+comma-separated string made one tag, a currency sign after the number or a unit-named field not read.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from benchmarks.corpus.models import (
+from resilient_parse import AmbiguousMatchError, ParseError, Parser, SchemaMismatchError
+from resilient_parse.bench.corpus.models import (
     AgentStep,
     FinishAction,
     Invoice,
@@ -25,8 +26,7 @@ from benchmarks.corpus.models import (
     ToolCall,
     WeatherQuery,
 )
-from benchmarks.corpus_loader import load_corpus
-from resilient_parse import AmbiguousMatchError, ParseError, Parser, SchemaMismatchError
+from resilient_parse.bench.corpus_loader import load_corpus
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ One case per line, a JSON object:
     id          str, unique across the corpora loaded together
     category    str, what the case exercises ("fences", "truncation", ...); the report groups by it
     target      the type to parse into: "package.module:Name", "list[package.module:Name]", or a bare "Name"
-                (or "list[Name]") from benchmarks.corpus.models
+                (or "list[Name]"), one of the bundled corpus models in resilient_parse.bench.corpus.models
     input       str, the model's output exactly as it came
     expected    the object as JSON (field names, not aliases), or null: the input must be rejected
     expected_strict   optional: what strict mode must return when it differs from `expected` (null: reject)
@@ -15,11 +15,14 @@ One case per line, a JSON object:
     aliases     optional object {"key the model writes": "field name"}, passed to our parser (peers ignore it)
     note        optional str, why the expectation is what it is
 
-Blank lines are skipped. Every malformed line is a `CorpusError` naming the file and the line.
+Blank lines are skipped. Every malformed line is a `CorpusError` naming the file and the line. The bundled corpus
+(`DEFAULT_CORPUS`, read when no file is given) and its models ship inside the package, under
+resilient_parse/bench/corpus/.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -33,7 +36,7 @@ from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from resilient_parse.targets import TargetError, resolve_target
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent / "corpus" / "default.jsonl"
-MODELS_MODULE = "benchmarks.corpus.models"
+MODELS_MODULE = "resilient_parse.bench.corpus.models"
 REQUIRED = ("id", "category", "target", "input", "expected")
 OPTIONAL = ("expected_strict", "mode", "aliases", "note")
 MODES = ("both", "strict", "lenient")
@@ -80,8 +83,23 @@ class Case:
 
 @lru_cache(maxsize=256)
 def target_for(spec: str) -> Any:
-    """The type a corpus target spec names (bare names come from the corpus's own models)."""
-    return resolve_target(spec, default_module=MODELS_MODULE)
+    """The type a corpus target spec names (bare names are the bundled corpus models, `MODELS_MODULE`)."""
+    try:
+        return resolve_target(spec, default_module=MODELS_MODULE)
+    except TargetError as exc:
+        bare = spec.strip().removeprefix("list[").removesuffix("]").strip()
+        if not bare.isidentifier():
+            raise
+        raise TargetError(
+            f"{exc} (a bare name is one of the bundled corpus models: {', '.join(bundled_models())}; "
+            "name any other type by its import path, 'package.module:Name')"
+        ) from None
+
+
+def bundled_models() -> list[str]:
+    """The names a corpus line may use bare: the classes defined in the bundled models module."""
+    module = importlib.import_module(MODELS_MODULE)
+    return sorted(n for n, v in vars(module).items() if isinstance(v, type) and v.__module__ == MODELS_MODULE)
 
 
 @lru_cache(maxsize=256)

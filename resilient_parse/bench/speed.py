@@ -26,7 +26,17 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from benchmarks.bench_core import KB, MB, Documents, Record, documents, format_size, measure, parse_size, timed
+from resilient_parse.bench.speed_core import (
+    KB,
+    MB,
+    Documents,
+    Record,
+    documents,
+    format_size,
+    measure,
+    parse_size,
+    timed,
+)
 
 DEFAULT_SIZES = (2 * KB, 10 * KB, 100 * KB, 1 * MB, 4 * MB)
 VALID_RATIO_TARGET = 1.3

@@ -2,7 +2,7 @@
 
 Agent tool calls and plans, extraction (products, invoices, orders, people, events, list items), classification
 with enums and Literals, and a discriminated union of agent actions. A corpus line names one of these by its bare
-name (`"ToolCall"`), as `"list[Item]"`, or by an import path (`"benchmarks.corpus.models:ToolCall"`).
+name (`"ToolCall"`), as `"list[Item]"`, or by an import path (`"resilient_parse.bench.corpus.models:ToolCall"`).
 
 Expected objects in the corpus are these models' `model_dump(mode="json", by_alias=False)` form, so every field
 (defaults included) appears under its Python name.

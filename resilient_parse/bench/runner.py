@@ -30,8 +30,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from benchmarks.corpus_loader import Case, CorpusError, canonical, load_corpus, target_for
-from benchmarks.peers import SYSTEMS, Adapter, System, select
+from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, CorpusError, canonical, load_corpus, target_for
+from resilient_parse.bench.peers import SYSTEMS, Adapter, System, select
 
 OUTCOMES = ("correct", "correct_reject", "wrong", "false_accept", "rejected")
 _START_TIMEOUT = 120.0
@@ -148,7 +148,7 @@ def _describe(exc: BaseException) -> str:
 def _worker(conn: Connection, system_ref: System | str, payloads: Sequence[Payload]) -> None:
     """Serve case indices from `conn` until None: reply (index, returned, canonical value or error, seconds).
     `system_ref` is the System itself (forked workers) or its name (spawned workers, which import it)."""
-    from benchmarks.peers import BY_NAME
+    from resilient_parse.bench.peers import BY_NAME
 
     try:
         system = BY_NAME[system_ref] if isinstance(system_ref, str) else system_ref
@@ -494,7 +494,7 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    corpus = [str(p) for p in args.corpus] or [str(Path("benchmarks/corpus/default.jsonl"))]
+    corpus = [str(p) for p in args.corpus] or [str(DEFAULT_CORPUS)]
     fig = figures(cases, results, systems, skipped, corpus, time.perf_counter() - started)
     print(format_tables(fig))
     if args.show_failures:
@@ -506,7 +506,7 @@ def main(args: argparse.Namespace) -> int:
             Path(args.json).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
             print(f"wrote {args.json}")
         if args.html:
-            from benchmarks.report_html import render
+            from resilient_parse.bench.report import render
 
             Path(args.html).write_text(printable(render(fig)), encoding="utf-8")
             print(f"wrote {args.html}")
