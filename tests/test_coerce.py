@@ -14,7 +14,11 @@ from resilient_parse import Parser, Policy
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import SchemaMismatchError
 from resilient_parse.schema import ChoiceView, FieldView, ListView, ModelView, ScalarView, TypeView, build_view
-from resilient_parse.stages.coerce import coerce, decode_json_string, match_choice, number_from_string, unwrap
+from resilient_parse.stages.coerce import coerce
+from resilient_parse.stages.coerce.choices import match_choice
+from resilient_parse.stages.coerce.embedded import decode_json_string
+from resilient_parse.stages.coerce.numbers import number_from_string
+from resilient_parse.stages.coerce.shapes import unwrap
 
 LENIENT = Parser("lenient", entrypoints=False)
 STRICT = Parser("strict", entrypoints=False)
