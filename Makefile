@@ -21,6 +21,7 @@ lint: install
 	$(BIN)/ruff check resilient_parse plugins tests benchmarks
 	$(BIN)/ruff format --check resilient_parse plugins tests benchmarks
 	$(BIN)/mypy resilient_parse plugins/planner/src/rp_planner plugins/toolcalls/src/rp_toolcalls
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/python -m pytest -q tests $(PLUGIN_DIRS)

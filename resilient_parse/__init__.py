@@ -4,6 +4,8 @@ from resilient_parse import parse, Parser, ParseError
 call = parse(llm_text, ToolCall)
 """
 
+from typing import TYPE_CHECKING
+
 from resilient_parse.api import default_parser, parse, parse_result
 from resilient_parse.context import (
     AliasEntry,
@@ -37,6 +39,10 @@ from resilient_parse.hookspecs import hookimpl
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import LENIENT, STRICT, Policy
 from resilient_parse.repairs import Repair
+
+if TYPE_CHECKING:  # the lazy exports below, visible to type checkers
+    from resilient_parse.correction import CorrectionResult, acorrect, acorrect_result, correct, correct_result
+    from resilient_parse.streaming import StreamUpdate, partial_type
 
 __version__ = "0.1.0"
 

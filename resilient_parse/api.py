@@ -49,6 +49,22 @@ def parse(
     return default_parser(mode).parse(text, target, aliases=aliases)
 
 
+@overload
+def parse_result(
+    text: str | bytes,
+    target: type[T],
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> ParseResult[T]: ...
+@overload
+def parse_result(
+    text: str | bytes,
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+) -> ParseResult[Any]: ...
 def parse_result(
     text: str | bytes,
     target: Any,

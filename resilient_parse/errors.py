@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:  # for annotations only: the correction loop's record of a model call
+    from resilient_parse.correction.types import Attempt
 
 _MISSING: Any = object()
 _MAX_GOT_CHARS = 200
@@ -62,6 +65,15 @@ def _as_detail(item: ErrorDetail | Mapping[str, Any]) -> ErrorDetail:
     )
 
 
+class CandidateAttempt(TypedDict):
+    """One candidate a parse tried and why it failed; a failed parse lists them all in `ParseError.attempts`."""
+
+    source: str
+    offset: int
+    kind: str
+    message: str
+
+
 class ConfigurationError(ValueError):
     """The library was called or configured wrongly (unknown mode, bad target, broken plugin)."""
 
@@ -86,7 +98,7 @@ class ParseError(Exception):
         *,
         candidate: str | None = None,
         repairs: Sequence[Any] = (),
-        attempts: Sequence[Any] = (),
+        attempts: Sequence[CandidateAttempt | Attempt] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -95,7 +107,7 @@ class ParseError(Exception):
             self.details = (ErrorDetail(path="", kind=self.kind, message=message),)
         self.candidate = candidate
         self.repairs = tuple(repairs)
-        self.attempts: tuple[Any, ...] = tuple(attempts)
+        self.attempts: tuple[CandidateAttempt | Attempt, ...] = tuple(attempts)
         self.stop_reason: str | None = None  # set by the correction loop: why it stopped asking
 
     @property
@@ -111,7 +123,7 @@ class ParseError(Exception):
             "errors": self.errors,
             "candidate": self.candidate,
             "repairs": [r.to_dict() for r in self.repairs if hasattr(r, "to_dict")],
-            "attempts": [a.to_dict() if hasattr(a, "to_dict") else a for a in self.attempts],
+            "attempts": [dict(a) if isinstance(a, dict) else a.to_dict() for a in self.attempts],
             "stop_reason": self.stop_reason,
         }
 
@@ -191,21 +203,25 @@ class CorrectionsExhaustedError(ParseError):
     """The correction loop asked the model again as often as allowed and still has no valid object."""
 
     kind = "corrections_exhausted"
+    attempts: tuple[Attempt, ...]
 
 
 class BudgetExhaustedError(ParseError):
     """The correction loop stopped because its token budget or deadline ran out."""
 
     kind = "budget_exhausted"
+    attempts: tuple[Attempt, ...]
 
 
 class ModelRefusedError(ParseError):
     """The model refused during the correction loop; asking again would burn tokens for nothing."""
 
     kind = "model_refused"
+    attempts: tuple[Attempt, ...]
 
 
 class QuotaExhaustedError(ParseError):
     """The LLM provider says the quota is exhausted: stop now."""
 
     kind = "quota_exhausted"
+    attempts: tuple[Attempt, ...]

@@ -1,5 +1,8 @@
 """The pipeline: text → candidates → JSON tree → aligned, coerced tree → Pydantic → semantic checks → object.
 
+The repair path imports its stages when it first runs (the imports inside the methods below), so a process that
+only ever meets valid JSON pays for the fast path alone.
+
 A `Parser` owns its configuration (policy, alias tables, validators) and its plugin host; it keeps no other state
 but per-target caches, so one parser can be shared by threads and several can coexist. Valid JSON for the
 target takes the fast path straight through `TypeAdapter.validate_json`.
@@ -19,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from pydantic import TypeAdapter, ValidationError
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
-from resilient_parse.conform import Conformer
 from resilient_parse.context import AliasEntry, CallContext, Candidate, SemanticValidator, ValueRepairer
 from resilient_parse.errors import (
     AmbiguousMatchError,
@@ -35,7 +37,6 @@ from resilient_parse.errors import (
 from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.repairs import Repair, pointer, total_cost
-from resilient_parse.revisit import revisit
 from resilient_parse.schema import (
     AnyView,
     DictView,
@@ -46,19 +47,9 @@ from resilient_parse.schema import (
     build_view,
     schema_facts,
 )
-from resilient_parse.stages.select import (
-    Failure,
-    Success,
-    answer_was_read,
-    best_failure,
-    choose_answer,
-    inside_failed_answer,
-    progress,
-    refuse_template_echo,
-)
-from resilient_parse.stages.validate import run_semantic_checks, validate_json
 
 if TYPE_CHECKING:
+    from resilient_parse.stages.select import Failure, Success
     from resilient_parse.streaming import StreamUpdate
 
 T = TypeVar("T")
@@ -243,6 +234,24 @@ class Parser:
                 pass
         return self.parse_result(text, target, aliases=aliases).value
 
+    @overload
+    def parse_result(
+        self,
+        text: str | bytes,
+        target: type[T],
+        *,
+        aliases: Mapping[str, str] | None = None,
+        validators: Sequence[SemanticValidator] = (),
+    ) -> ParseResult[T]: ...
+    @overload
+    def parse_result(
+        self,
+        text: str | bytes,
+        target: Any,
+        *,
+        aliases: Mapping[str, str] | None = None,
+        validators: Sequence[SemanticValidator] = (),
+    ) -> ParseResult[Any]: ...
     def parse_result(
         self,
         text: str | bytes,
@@ -274,12 +283,24 @@ class Parser:
                 [ErrorDetail(path="", kind="internal", message=f"{type(exc).__name__}: {exc}")],
             ) from exc
 
+    @overload
+    def stream(self, chunks: Iterable[str | bytes], target: type[T], **options: Any) -> Iterator[StreamUpdate[T]]: ...
+    @overload
+    def stream(self, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]: ...
     def stream(self, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]:
         """Yield partial objects while text arrives, then the final validated object (see `streaming`)."""
         from resilient_parse.streaming import stream
 
         return stream(self, chunks, target, **options)
 
+    @overload
+    def astream(
+        self, chunks: AsyncIterable[str | bytes], target: type[T], **options: Any
+    ) -> AsyncIterator[StreamUpdate[T]]: ...
+    @overload
+    def astream(
+        self, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
+    ) -> AsyncIterator[StreamUpdate[Any]]: ...
     def astream(
         self, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
     ) -> AsyncIterator[StreamUpdate[Any]]:
@@ -369,6 +390,8 @@ class Parser:
     ) -> Any:
         """After Pydantic: the template-echo check, the plugins' value repairers, then the semantic validators."""
         if "<" in json_text:
+            from resilient_parse.stages.select import refuse_template_echo
+
             refuse_template_echo(json_text)
         for repair in plan.repairers:
             result = repair(value)
@@ -379,6 +402,8 @@ class Parser:
                 value = new_value
                 repairs.extend(fixes)
         if checks:
+            from resilient_parse.stages.validate import run_semantic_checks
+
             run_semantic_checks(checks, value, json_text)
         return value
 
@@ -397,6 +422,15 @@ class Parser:
             error = self.host.explain_no_candidate(text, ctx)
             self.host.emit("parse_failed", ctx, kind=error.kind)
             raise error
+        from resilient_parse.stages.select import (
+            Failure,
+            answer_was_read,
+            best_failure,
+            choose_answer,
+            inside_failed_answer,
+            progress,
+        )
+
         successes: list[Success] = []
         failures: list[Failure] = []
         for tier in sorted({c.tier for c in candidates}, reverse=True):
@@ -430,6 +464,10 @@ class Parser:
     def _attempt(
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
     ) -> Success:
+        from resilient_parse.conform import Conformer
+        from resilient_parse.stages.select import Success
+        from resilient_parse.stages.validate import validate_json
+
         repairs = list(cand.repairs)
         if cand.text != ctx.text:
             quick = self._validate_exact(cand.text, plan)
@@ -474,6 +512,9 @@ class Parser:
         repairs: list[Repair],
     ) -> tuple[Any, str]:
         """Offer the values Pydantic rejected to the coercion hook once; re-validate if anything changed."""
+        from resilient_parse.revisit import revisit
+        from resilient_parse.stages.validate import validate_json
+
         second = revisit(tree, failure.details, plan.view, ctx, self.host.coerce_value)
         if second.refusals:
             refused = {r.path for r in second.refusals}

@@ -18,7 +18,6 @@ from resilient_parse.context import (
     ValueRepairer,
 )
 from resilient_parse.errors import ErrorDetail
-from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths
 from resilient_parse.hookspecs import HOOK_NAMES, hookimpl
 from resilient_parse.policy import LENIENT, STRICT, Policy
 from resilient_parse.repairs import KINDS, Repair, RepairKind, escape_token, pointer, split_pointer
@@ -37,6 +36,7 @@ from resilient_parse.schema import (
     UnionView,
     iter_views,
 )
+from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths
 from resilient_parse.stages.validate import details_from_validation_error
 
 __all__ = [

@@ -27,31 +27,10 @@ from resilient_parse.context import (
 from resilient_parse.errors import ParseError, PluginError
 from resilient_parse.policy import Policy
 from resilient_parse.schema import FieldView, ModelView, TypeView
+from resilient_parse.stages import builtin_plugins
 
 log = logging.getLogger("resilient_parse")
 ENTRY_POINT_GROUP = "resilient_parse"
-
-
-def builtin_plugins() -> list[tuple[str, object]]:
-    """The default stage plugins, in registration order."""
-    from resilient_parse.stages.align import AlignStage, CommonAliases
-    from resilient_parse.stages.coerce import CoerceStage
-    from resilient_parse.stages.extract import ExtractStage
-    from resilient_parse.stages.feedback import FeedbackStage
-    from resilient_parse.stages.select import SelectStage
-    from resilient_parse.stages.syntax import SyntaxStage
-    from resilient_parse.stages.syntax_bulk import BulkSyntaxStage
-
-    return [
-        ("rp.extract", ExtractStage()),
-        ("rp.select", SelectStage()),
-        ("rp.syntax", SyntaxStage()),
-        ("rp.syntax_bulk", BulkSyntaxStage()),
-        ("rp.align", AlignStage()),
-        ("rp.common_aliases", CommonAliases()),
-        ("rp.coerce", CoerceStage()),
-        ("rp.feedback", FeedbackStage()),
-    ]
 
 
 class PluginHost:

@@ -13,20 +13,44 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast, overload
 
 from resilient_parse.api import default_parser
 from resilient_parse.context import SemanticValidator
-from resilient_parse.correction.loop import acorrect, correct
+from resilient_parse.correction.loop import CorrectOptions, acorrect, correct
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.parser import Parser
 from resilient_parse.policy import Policy
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 P = ParamSpec("P")
-R = TypeVar("R")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
+class Decorator(Protocol[T_co]):
+    """What `parsed(Target)` and `corrected(Target)` return: a decorator that keeps the function's parameters and
+    makes it return `Target` (awaitable when the function is async)."""
+
+    @overload
+    def __call__(self, fn: Callable[P, Coroutine[Any, Any, Any]]) -> Callable[P, Coroutine[Any, Any, T_co]]: ...
+    @overload
+    def __call__(self, fn: Callable[P, Any]) -> Callable[P, T_co]: ...
+
+
+@overload
+def parsed(
+    target: type[T],
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+) -> Decorator[T]: ...
+@overload
 def parsed(
     target: Any,
     *,
@@ -34,7 +58,15 @@ def parsed(
     aliases: Mapping[str, str] | None = None,
     validators: Sequence[SemanticValidator] = (),
     parser: Parser | None = None,
-) -> Callable[[Callable[P, Any]], Callable[P, Any]]:
+) -> Decorator[Any]: ...
+def parsed(
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    parser: Parser | None = None,
+) -> Decorator[Any]:
     """Make a function that returns model text return the validated `target` instead (or raise `ParseError`)."""
     use = parser if parser is not None else default_parser(mode)
 
@@ -54,10 +86,14 @@ def parsed(
 
         return wrapper
 
-    return decorate
+    return cast(Decorator[Any], decorate)
 
 
-def corrected(target: Any, **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+@overload
+def corrected(target: type[T], **options: Unpack[CorrectOptions]) -> Decorator[T]: ...
+@overload
+def corrected(target: Any, **options: Unpack[CorrectOptions]) -> Decorator[Any]: ...
+def corrected(target: Any, **options: Unpack[CorrectOptions]) -> Decorator[Any]:
     """Make a chat function `fn(messages, *args, **kwargs) -> text` return the validated `target`, running the
     correction loop with the same function (and the same extra arguments) as the model. `options` are `correct`'s.
     """
@@ -88,4 +124,4 @@ def corrected(target: Any, **options: Any) -> Callable[[Callable[..., Any]], Cal
 
         return wrapper
 
-    return decorate
+    return cast(Decorator[Any], decorate)

@@ -20,9 +20,9 @@ from typing import Any
 
 from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
-from resilient_parse.stages.feedback import condense, schema_for_paths
 from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import split_pointer
+from resilient_parse.stages.feedback import condense, schema_for_paths
 
 MARKER = "Answer with an RFC 6902 JSON Patch"
 _NOT_PATCHABLE = frozenset({"syntax", "truncated", "no_candidate", "empty", "refusal", "schema_echo", "too_deep"})

@@ -11,7 +11,7 @@ LangChain's own retry and fixing parsers work unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 try:
     from langchain_core.exceptions import OutputParserException
@@ -28,6 +28,8 @@ from pydantic import ConfigDict
 from resilient_parse.api import default_parser
 from resilient_parse.errors import ParseError
 from resilient_parse.parser import Parser
+
+T = TypeVar("T")
 
 
 class LangChainParseError(ParseError, OutputParserException):
@@ -48,8 +50,9 @@ class LangChainParseError(ParseError, OutputParserException):
         self.send_to_llm = True
 
 
-class ResilientOutputParser(BaseOutputParser[Any]):
-    """Parse a model's text into `target` with local repair; `mode`, `aliases` or a ready `parser` configure it."""
+class ResilientOutputParser(BaseOutputParser[T]):
+    """Parse a model's text into `target` with local repair; `mode`, `aliases` or a ready `parser` configure it.
+    `ResilientOutputParser(target=Plan)` is a parser of `Plan` for type checkers and for LangChain (`OutputType`)."""
 
     target: Any
     mode: str = "lenient"
@@ -58,13 +61,39 @@ class ResilientOutputParser(BaseOutputParser[Any]):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
+    if TYPE_CHECKING:
+
+        @overload
+        def __init__(
+            self: ResilientOutputParser[T],
+            *,
+            target: type[T],
+            mode: str = ...,
+            aliases: Mapping[str, str] | None = ...,
+            parser: Parser | None = ...,
+        ) -> None: ...
+        @overload
+        def __init__(
+            self: ResilientOutputParser[Any],
+            *,
+            target: Any,
+            mode: str = ...,
+            aliases: Mapping[str, str] | None = ...,
+            parser: Parser | None = ...,
+        ) -> None: ...
+        def __init__(self, **data: Any) -> None: ...
+
+    @property
+    def OutputType(self) -> type[T]:
+        return cast("type[T]", self.target)
+
     def _use(self) -> Parser:
         return self.parser if self.parser is not None else default_parser(self.mode)
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> T:
         parser = self._use()
         try:
-            return parser.parse_result(text, self.target, aliases=self.aliases).value
+            return cast(T, parser.parse_result(text, self.target, aliases=self.aliases).value)
         except ParseError as exc:
             raise LangChainParseError(exc, text, parser.feedback(exc, self.target)) from exc
 

@@ -18,9 +18,9 @@ import inspect
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, overload
 
 from pydantic import ValidationError
 
@@ -49,6 +49,9 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 T = TypeVar("T")
 log = logging.getLogger("resilient_parse.correction")
@@ -130,16 +133,16 @@ class _Loop:
         messages: Sequence[Mapping[str, Any]],
         target: Any,
         *,
-        max_corrections: int | None,
-        mode: str | Policy | None,
-        aliases: Mapping[str, str] | None,
-        validators: Sequence[SemanticValidator],
-        parser: Parser | None,
-        token_budget: int | None,
-        deadline: Deadline | None,
-        fallbacks: Sequence[Any],
-        on_exhausted: OnExhausted | None,
-        clock: Callable[[], float],
+        max_corrections: int | None = None,
+        mode: str | Policy | None = None,
+        aliases: Mapping[str, str] | None = None,
+        validators: Sequence[SemanticValidator] = (),
+        parser: Parser | None = None,
+        token_budget: int | None = None,
+        deadline: Deadline | None = None,
+        fallbacks: Sequence[Any] = (),
+        on_exhausted: OnExhausted | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if parser is not None and mode is not None:
             raise ConfigurationError("pass either parser= or mode=, not both (the parser has its own mode)")
@@ -501,126 +504,58 @@ async def _adrive(engine: Engine) -> CorrectionResult[Any]:
 # -- public API ---------------------------------------------------------------------------------------------------
 
 
+class CorrectOptions(TypedDict, total=False):
+    """The keyword options of `correct`, `correct_result` and their async twins (see `correct`)."""
+
+    max_corrections: int | None
+    mode: str | Policy | None
+    aliases: Mapping[str, str] | None
+    validators: Sequence[SemanticValidator]
+    parser: Parser | None
+    token_budget: int | None
+    deadline: Deadline | None
+    fallbacks: Sequence[Any]
+    on_exhausted: OnExhausted | None
+    clock: Callable[[], float]
+
+
+@overload
 def correct_result(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: OnExhausted | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
+) -> CorrectionResult[T]: ...
+@overload
+def correct_result(
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
+) -> CorrectionResult[Any]: ...
+def correct_result(
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
     """Like `correct`, but returns the `CorrectionResult` (value, attempts, corrections_used, usage, outcome)."""
-    loop = _Loop(
-        llm,
-        messages,
-        target,
-        max_corrections=max_corrections,
-        mode=mode,
-        aliases=aliases,
-        validators=validators,
-        parser=parser,
-        token_budget=token_budget,
-        deadline=deadline,
-        fallbacks=fallbacks,
-        on_exhausted=on_exhausted,
-        clock=clock,
-    )
-    return _drive(loop.run())
+    return _drive(_Loop(llm, messages, target, **options).run())
 
 
+@overload
 async def acorrect_result(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
+) -> CorrectionResult[T]: ...
+@overload
+async def acorrect_result(
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
+) -> CorrectionResult[Any]: ...
+async def acorrect_result(
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
     """The async twin of `correct_result`: `llm`, fallbacks and `on_exhausted` may be sync or async."""
-    loop = _Loop(
-        llm,
-        messages,
-        target,
-        max_corrections=max_corrections,
-        mode=mode,
-        aliases=aliases,
-        validators=validators,
-        parser=parser,
-        token_budget=token_budget,
-        deadline=deadline,
-        fallbacks=fallbacks,
-        on_exhausted=on_exhausted,
-        clock=clock,
-    )
-    return await _adrive(loop.run())
+    return await _adrive(_Loop(llm, messages, target, **options).run())
 
 
 @overload
 def correct(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: type[T],
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: OnExhausted | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
 ) -> T: ...
 @overload
-def correct(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: OnExhausted | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> Any: ...
-def correct(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: OnExhausted | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> Any:
+def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]) -> Any: ...
+def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]) -> Any:
     """Ask `llm` with `messages` and return a validated `target`, re-asking with feedback while it is wrong.
 
     - `llm`: a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
@@ -630,95 +565,28 @@ def correct(
     - `token_budget` (tokens as the adapter reports them, else estimated) and `deadline` (seconds, a timedelta or a
       datetime): no call is made once either would be exceeded.
     - `fallbacks`: more llms tried in order once this one gives up; `on_exhausted(error)`: a last resort whose
-      non-None return is the answer (validated against `target`).
+      non-None return is the answer (validated against `target`); in `acorrect` it may be async.
+    - `clock`: the monotonic clock behind `deadline` (for tests).
 
     Raises `CorrectionsExhaustedError`, `BudgetExhaustedError`, `ModelRefusedError` or `QuotaExhaustedError`, each
     with `.attempts`; an LLM error that is not a quota error (network, auth, rate limit) is re-raised as it is.
     """
-    return correct_result(
-        llm,
-        messages,
-        target,
-        max_corrections=max_corrections,
-        mode=mode,
-        aliases=aliases,
-        validators=validators,
-        parser=parser,
-        token_budget=token_budget,
-        deadline=deadline,
-        fallbacks=fallbacks,
-        on_exhausted=on_exhausted,
-        clock=clock,
-    ).value
+    return correct_result(llm, messages, target, **options).value
 
 
 @overload
 async def acorrect(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: type[T],
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
 ) -> T: ...
 @overload
 async def acorrect(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> Any: ...
 async def acorrect(
-    llm: Any,
-    messages: Sequence[Mapping[str, Any]],
-    target: Any,
-    *,
-    max_corrections: int | None = None,
-    mode: str | Policy | None = None,
-    aliases: Mapping[str, str] | None = None,
-    validators: Sequence[SemanticValidator] = (),
-    parser: Parser | None = None,
-    token_budget: int | None = None,
-    deadline: Deadline | None = None,
-    fallbacks: Sequence[Any] = (),
-    on_exhausted: Callable[[ParseError], Any | Awaitable[Any]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> Any:
     """The async twin of `correct`: `llm`, fallbacks and `on_exhausted` may be sync or async."""
-    result = await acorrect_result(
-        llm,
-        messages,
-        target,
-        max_corrections=max_corrections,
-        mode=mode,
-        aliases=aliases,
-        validators=validators,
-        parser=parser,
-        token_budget=token_budget,
-        deadline=deadline,
-        fallbacks=fallbacks,
-        on_exhausted=on_exhausted,
-        clock=clock,
-    )
-    return result.value
+    return (await acorrect_result(llm, messages, target, **options)).value
 
 
-__all__ = ["acorrect", "acorrect_result", "correct", "correct_result", "estimate_tokens"]
+__all__ = ["CorrectOptions", "acorrect", "acorrect_result", "correct", "correct_result", "estimate_tokens"]

@@ -34,17 +34,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rapidfuzz.distance import OSA
-
 from resilient_parse.context import CallContext, KeyMapping
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.schema import ModelView, normalise_key
 
 __all__ = [
     "COMMON_ALIASES",
     "MEANING_WORDS",
-    "AlignStage",
-    "CommonAliases",
     "alias_proposals",
     "given_field_evidence",
     "given_fields",
@@ -242,6 +237,8 @@ def _meaning(token: str) -> str | None:
 
 def _closest_meaning(token: str) -> str | None:
     """The meaning word `token` is a typo of (`minuts` → minutes), or None when it is not close to exactly one."""
+    from rapidfuzz.distance import OSA  # imported on first fuzzy use: a parser that never needs it never loads it
+
     best: set[str] = set()
     best_score = TOKEN_TYPO_SIMILARITY
     for word in MEANING_WORDS:
@@ -274,6 +271,8 @@ def _token_pair_differs(x: str, y: str) -> bool:
         # one side is a meaning word, the other may be a typo of it (`minuts` for `minutes`)
         typo = x if mx is None else y
         return _closest_meaning(typo) != (mx or my)
+    from rapidfuzz.distance import OSA
+
     return OSA.normalized_similarity(x, y) < TOKEN_TYPO_SIMILARITY
 
 
@@ -363,6 +362,8 @@ def _style_proposals(
 def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, margin: float) -> KeyMapping | None:
     if len(norm.replace("_", "")) < MIN_FUZZY_LENGTH:
         return None
+    from rapidfuzz.distance import OSA
+
     best_by_field: dict[str, tuple[float, str]] = {}
     for spelling, names in model.spellings.items():
         score = OSA.normalized_similarity(norm, spelling)
@@ -442,21 +443,3 @@ COMMON_ALIASES = {
 """Spellings models use for common agent fields. Applies only where the target field exists and the key is
 unknown, only under policies that accept plugin aliases (not strict); block the plugin "rp.common_aliases" to
 turn it off."""
-
-
-class CommonAliases:
-    """Built-in plugin contributing `COMMON_ALIASES` through `rp_register_aliases`."""
-
-    @hookimpl
-    def rp_register_aliases(self, register: Any, policy: Any) -> None:
-        register(COMMON_ALIASES)
-
-
-class AlignStage:
-    """Built-in plugin for `rp_propose_key_mappings`."""
-
-    @hookimpl(trylast=True)
-    def rp_propose_key_mappings(
-        self, obj: Mapping[str, Any], model: ModelView, unknown: list[str], path: str, ctx: CallContext
-    ) -> list[KeyMapping]:
-        return propose(obj, model, unknown, ctx)

@@ -18,8 +18,7 @@ from typing import Any, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
-from resilient_parse.context import CallContext, Candidate
-from resilient_parse.hookspecs import hookimpl
+from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
 
 REASONING_TAGS = (
@@ -491,11 +490,3 @@ def _better(new: Candidate, old: Candidate) -> bool:
         old.tier,
         -SOURCE_PREFERENCE.get(old.source, 9),
     )
-
-
-class ExtractStage:
-    """Built-in plugin for `rp_extract_candidates`."""
-
-    @hookimpl(trylast=True)
-    def rp_extract_candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
-        return extract_candidates(text, ctx.policy.max_candidates)

@@ -13,9 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import split_pointer
 
 MAX_ERRORS = 10
@@ -156,11 +154,3 @@ def format_feedback(failure: ParseError, candidate: str | None, target: Any = No
             lines += ["", "The schema at those paths:", json.dumps(schema, ensure_ascii=False, indent=None)]
     lines += ["", _instruction(target)]
     return "\n".join(lines)
-
-
-class FeedbackStage:
-    """Built-in plugin for `rp_build_feedback`."""
-
-    @hookimpl(trylast=True)
-    def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str:
-        return format_feedback(failure, candidate, ctx.target)

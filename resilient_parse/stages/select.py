@@ -27,7 +27,6 @@ from resilient_parse.errors import (
     RefusalError,
     SchemaMismatchError,
 )
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, TupleView
 
@@ -208,15 +207,3 @@ def explain_no_candidate(text: str) -> ParseError:
         "no JSON object or array found in the output",
         [ErrorDetail(path="", kind="no_candidate", message="no '{' or '[' starts a JSON value", got=stripped[:120])],
     )
-
-
-class SelectStage:
-    """Built-in plugin: ranks the candidates and explains an output without any."""
-
-    @hookimpl(trylast=True)
-    def rp_select_candidates(self, text: str, candidates: list[Candidate], ctx: CallContext) -> list[Candidate]:
-        return rank_candidates(text, candidates, ctx)
-
-    @hookimpl(trylast=True)
-    def rp_explain_no_candidate(self, text: str, ctx: CallContext) -> ParseError:
-        return explain_no_candidate(text)

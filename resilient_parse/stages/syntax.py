@@ -19,7 +19,6 @@ import json_repair
 
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import Repair, escape_token
 
 _TOKEN = re.compile(
@@ -885,11 +884,3 @@ def _lost_content(text: str, repaired: str) -> Counter[str]:
     """What json-repair's output lost of the input: letters and digits (by count) and numbers (by value) the
     input has and the output does not. Anything it added (closing quotes, nulls) does not count."""
     return _content(text) - _content(repaired)
-
-
-class SyntaxStage:
-    """Built-in plugin for `rp_parse`."""
-
-    @hookimpl(trylast=True)
-    def rp_parse(self, text: str, ctx: CallContext) -> LoadResult | None:
-        return load_json(text, ctx)

@@ -21,7 +21,6 @@ from typing import Any
 import regex  # type: ignore[import-untyped]
 
 from resilient_parse.context import CallContext, LoadResult
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.stages.syntax import _fix_string
 
@@ -243,17 +242,3 @@ def load_bulk(text: str, ctx: CallContext) -> LoadResult | None:
             )
         )
     return LoadResult(tree=tree, json_text=fixed, repairs=tuple(repairs))
-
-
-class BulkSyntaxStage:
-    """Built-in plugin for `rp_parse`, tried before the precise tokenizer (registered after it)."""
-
-    @hookimpl
-    def rp_parse(self, text: str, ctx: CallContext) -> LoadResult | None:
-        if len(text) < BULK_THRESHOLD:
-            return None
-        return load_bulk(text, ctx)
-
-
-BULK_THRESHOLD = 0
-"""Inputs shorter than this go straight to the precise tokenizer."""
