@@ -9,11 +9,11 @@ hedged enum ("neutral or positive"), a prefix that fits two values, "06/07/2024"
 is not the field's unit, a percentage for a field whose scale is unknown, a string that reads as several items
 ("eco, bathroom") where a list is expected.
 
-This package's `coerce` picks the coercion by the expected type, and `CoerceStage` offers it as the built-in
-`rp_coerce_value` hook. The coercions live one concern to a module: `numbers` (separators, units, currencies,
-amounts read against a sibling unit field), `dates`, `choices` (enums and Literals), `shapes` (wrappers, scalar to
-list, discriminated-union tags), `embedded` (JSON inside a string) and `patterns` (a regex missed by case);
-`_common` holds what they share.
+This package's `coerce` picks the coercion by the expected type; the built-in `CoerceStage` (stages/__init__.py)
+offers it as the `rp_coerce_value` hook. The coercions live one concern to a module: `numbers` (separators, units,
+currencies, amounts read against a sibling unit field), `dates`, `choices` (enums and Literals), `shapes` (wrappers,
+scalar to list, discriminated-union tags), `embedded` (JSON inside a string) and `patterns` (a regex missed by
+case); `_common` holds what they share.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 
 from resilient_parse.conform import fits
 from resilient_parse.context import CallContext, Coercion
-from resilient_parse.hookspecs import hookimpl
 from resilient_parse.schema import (
     AnyView,
     ChoiceView,
@@ -45,7 +44,7 @@ from resilient_parse.stages.coerce.numbers import number_from_string, read_again
 from resilient_parse.stages.coerce.patterns import pattern_case
 from resilient_parse.stages.coerce.shapes import _fix_discriminator, _scalar_to_list, unwrap
 
-__all__ = ["CoerceStage", "coerce"]
+__all__ = ["coerce"]
 
 
 def coerce(value: Any, expected: TypeView, fld: FieldView | None, path: str, ctx: CallContext) -> Coercion | None:
@@ -129,13 +128,3 @@ def _fits_deep(value: Any, view: TypeView) -> bool:
     if isinstance(view, ListView):
         return isinstance(value, list) and all(fits(item, view.item) for item in value)
     return fits(value, view)
-
-
-class CoerceStage:
-    """Built-in plugin for `rp_coerce_value`."""
-
-    @hookimpl(trylast=True)
-    def rp_coerce_value(
-        self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
-    ) -> Coercion | None:
-        return coerce(value, expected, field, path, ctx)
