@@ -1,22 +1,29 @@
 """Hostile inputs and how parse time grows with their size: each must end in a result or a ParseError, in time
-linear in the input.
+linear in the input, in both modes.
 
-Each `Case` builds an input of size n; `measure` times a parse at n, 2n, 4n, 8n (best of a few runs, since the
-machine is shared) and reports t(kn) / (k · t(n)) — 1.0 is linear, 8.0 at k=8 would be quadratic. tests/
-test_adversarial.py asserts on the same cases; this script prints the table.
+Each `Case` builds an input from a size n. `measure` first grows n until one parse takes at least `FLOOR_S`
+(10 ms of CPU time: below that a ratio is scheduler noise), then times n, 2n, 4n and 8n (best of a few runs, in
+this process's CPU time, which other processes on a shared machine cannot inflate) and reports
+t(8n) / (8 · t(n)): 1.0 is linear, 8.0 quadratic. A case that more than quadruples per doubling stops early (an
+exponential shape must not hang the run) and reports the ratio its last step implies. `tests/
+test_adversarial_timing.py` (marked slow; CI runs it) asserts every ratio stays under a generous bound; this script
+prints the table:
 
-    python benchmarks/adversarial_timing.py [--scale 1.0] [--reps 3] [--case NAME ...]
+    python benchmarks/adversarial_timing.py [--reps 3] [--case NAME ...] [--mode strict|lenient]
 """
 
 from __future__ import annotations
 
 import argparse
+import enum
+import multiprocessing as mp
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Annotated, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from resilient_parse import ParseError, Parser
 
@@ -32,14 +39,57 @@ class Tiny(BaseModel):
     i: int
 
 
+class ToolCall(BaseModel):
+    action: str
+    arguments: dict[str, object] = {}
+
+
+class Slug(BaseModel):
+    slug: Annotated[str, Field(pattern=r"^([a-z0-9]+-?)+$")]
+
+
+class Count(BaseModel):
+    count: int
+
+
+class Color(str, enum.Enum):
+    red = "red"
+    green = "green"
+
+
+class Paint(BaseModel):
+    color: Color
+
+
+class Ref(BaseModel):
+    id: Annotated[str, Field(pattern=r"^S\d+$")]
+
+
+Input = str | bytes | Sequence[str]
+"""A whole text, or the chunks of a stream (for cases run with `run=stream`)."""
+
+
+def parse(parser: Parser, text: Input, target: Any) -> None:
+    assert isinstance(text, str | bytes)
+    parser.parse_result(text, target)
+
+
+def stream(parser: Parser, chunks: Input, target: Any) -> None:
+    assert not isinstance(chunks, str | bytes)
+    for _ in parser.stream(chunks, target):
+        pass
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
-    make: Callable[[int], str | bytes]
+    make: Callable[[int], Input]
     n: int  # the base size; the timing runs n, 2n, 4n, 8n
     target: Any = Item
-    mode: str = "lenient"
-    slow: bool = False  # whether the test suite runs it only under `-m slow`
+    modes: tuple[str, ...] = ("lenient", "strict")
+    run: Callable[[Parser, Input, Any], None] = parse
+    entrypoints: bool = False  # True: the installed plugins take part (their own shapes)
+    slow: bool = False  # left out of the default run (minutes, not seconds): `--all` includes it
 
 
 CASES: tuple[Case, ...] = (
@@ -77,93 +127,211 @@ CASES: tuple[Case, ...] = (
     Case("many_keys_unknown", lambda n: "{" + ", ".join(f'"k{i}": {i}' for i in range(n)) + ', "a": "x",}', 2_000),
     Case("many_keys_typos", lambda n: "{" + ", ".join(f'"A{i}": {i}' for i in range(n)) + ', "A": "x"}', 1_000),
     Case(
-        "million_tiny_objects_valid", lambda n: "[" + ", ".join(['{"i": 1}'] * n) + "]", 125_000, list[Tiny], slow=True
+        "million_tiny_objects_valid",
+        lambda n: "[" + ", ".join(['{"i": 1}'] * n) + "]",
+        125_000,
+        list[Tiny],
+        slow=True,
+    ),
+    # the shapes of ../shared/defects (r01-r06, r16, r17), each one mechanism
+    Case("r01_pattern_backtracking", lambda n: '{"slug": "%s!"}' % ("a" * n), 1_000, Slug),
+    Case("r02_number_then_spaces", lambda n: '{"count": "1%s!"}' % (" " * n), 1_000, Count),
+    Case(
+        "r03_unclosed_string_escaped_quotes",
+        lambda n: '{"action": "run", "arguments": {"code": "' + 'print(\\"hi\\")\\n' * n,
+        1_000,
+        ToolCall,
+    ),
+    Case("r03_unclosed_comments", lambda n: '{"action": "x", ' + "/* " * n, 2_000, ToolCall),
+    Case("r03_curly_quote_run", lambda n: '{"action": ' + "\u201c" * n, 2_000, ToolCall),
+    Case("r04_enum_value_with_space_run", lambda n: '{"color": "re%sdx"}' % (" " * n), 1_000, Paint),
+    Case("r05_unclosed_string_after_bad_value", lambda n: '{"action": x, "b": "' + '\\"' * n, 2_000, ToolCall),
+    Case(
+        "r06_stream_braces_in_reasoning",
+        lambda n: ["<think>", *(["let d = {x: 1}; "] * n), "</think>", '{"action": "go"}'],
+        500,
+        ToolCall,
+        run=stream,
+    ),
+    Case(
+        "stream_one_char_chunks",
+        lambda n: list('{"action": "go", "arguments": {"q": "' + "x" * n + '"}}'),
+        5_000,
+        ToolCall,
+        run=stream,
+    ),
+    Case(
+        "r16_rejected_values_in_a_list",
+        lambda n: "[" + ", ".join(f'{{"id": "s{i}"}}' for i in range(n)) + "]",
+        1_000,
+        list[Ref],
     ),
     Case("million_tiny_objects_repaired", lambda n: "[" + '{"i": 1}, ' * n + "]", 125_000, list[Tiny], slow=True),
 )
+
+
+def _toolcall_target() -> Any:
+    from rp_toolcalls import ToolCall as PluginToolCall  # the first-party plugin's own target
+
+    return PluginToolCall
+
+
+_GOOD_CALL = '{"name": "search", "arguments": {"q": "x"}}'
+CASES += (
+    Case(
+        "r17_react_action_lines", lambda n: "Action: a\n" * n + _GOOD_CALL, 1_000, _toolcall_target(), entrypoints=True
+    ),
+    Case("r17_think_without_close", lambda n: "<think " * n + _GOOD_CALL, 2_000, _toolcall_target(), entrypoints=True),
+    Case(
+        "r17_hermes_tags",
+        lambda n: '<tool_call>{"name": "a"}</tool_call>' * n,
+        500,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+)
 CASES_BY_NAME = {c.name: c for c in CASES}
+FLOOR_S = 0.010
+"""A parse at the base size must take at least this long (CPU time) for its growth to mean anything."""
+MAX_CHARS = 4_000_000
+"""The calibration stops growing n once the 8n input would exceed this many characters."""
 
 
-def outcome(parser: Parser, text: str | bytes, target: Any) -> str:
+def outcome(parser: Parser, text: Input, target: Any, run: Callable[[Parser, Input, Any], None] = parse) -> str:
     """The string "ok", or the ParseError class name; anything else escaping propagates (it is a bug)."""
     try:
-        parser.parse_result(text, target)
+        run(parser, text, target)
     except ParseError as err:
         return type(err).__name__
     return "ok"
 
 
 def time_once(
-    parser: Parser, text: str | bytes, target: Any, reps: int, clock: Callable[[], float] = time.perf_counter
+    parser: Parser,
+    text: Input,
+    target: Any,
+    reps: int,
+    clock: Callable[[], float] = time.process_time,
+    run: Callable[[Parser, Input, Any], None] = parse,
 ) -> tuple[float, str]:
     best = float("inf")
     result = ""
     for _ in range(reps):
         started = clock()
-        result = outcome(parser, text, target)
+        result = outcome(parser, text, target, run)
         best = min(best, clock() - started)
     return best, result
+
+
+def _size(text: Input) -> int:
+    return len(text) if isinstance(text, str | bytes) else sum(len(chunk) for chunk in text)
 
 
 @dataclass(frozen=True)
 class Timing:
     case: str
+    mode: str
     sizes: tuple[int, ...]  # input lengths
     seconds: tuple[float, ...]
     outcomes: tuple[str, ...]
 
     @property
-    def growth(self) -> float:
-        """t(largest) / t(smallest): 8.0 is linear for 8x the size, 64 quadratic."""
-        return self.seconds[-1] / max(self.seconds[0], 1e-6)
-
-    @property
     def vs_linear(self) -> float:
-        """Growth relative to linear growth in input length: 1.0 is linear."""
-        return self.growth / (self.sizes[-1] / max(self.sizes[0], 1))
+        """t(last) / t(first) relative to the growth of the input: 1.0 is linear, 8.0 quadratic over 8x. A run
+        that stopped early is extrapolated from its last doubling to 8x."""
+        steps = len(self.sizes) - 1
+        measured = (self.seconds[-1] / max(self.seconds[0], 1e-9)) / (self.sizes[-1] / max(self.sizes[0], 1))
+        if steps >= 3 or steps == 0:
+            return measured
+        last = (self.seconds[-1] / max(self.seconds[-2], 1e-9)) / (self.sizes[-1] / max(self.sizes[-2], 1))
+        return measured * last ** (3 - steps)
+
+
+def calibrate(case: Case, parser: Parser, clock: Callable[[], float]) -> int:
+    """The smallest n (doubling from the case's base) whose parse takes at least FLOOR_S."""
+    n = case.n
+    while _size(case.make(8 * n)) <= MAX_CHARS:
+        t, _ = time_once(parser, case.make(n), case.target, 1, clock, case.run)
+        if t >= FLOOR_S:
+            break
+        n *= 2
+    return n
 
 
 def measure(
     case: Case,
-    scale: float = 1.0,
+    mode: str = "lenient",
     reps: int = 3,
-    factors: tuple[int, ...] = (1, 2, 4, 8),
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
 ) -> Timing:
-    """Time the case at each size. `clock=time.process_time` counts only this process's CPU time, which other
-    processes on a shared machine cannot inflate."""
-    parser = Parser(case.mode, entrypoints=False)
+    """Time the case at n, 2n, 4n, 8n from a calibrated n, stopping early when a doubling costs over 4x."""
+    parser = Parser(mode, entrypoints=case.entrypoints)
     parser.plan(case.target)  # build the plan outside the timing
+    n = calibrate(case, parser, clock)
     sizes: list[int] = []
     seconds: list[float] = []
     outcomes: list[str] = []
-    for k in factors:
-        text = case.make(max(1, int(case.n * scale)) * k)
-        t, result = time_once(parser, text, case.target, reps, clock)
-        sizes.append(len(text))
+    for k in (1, 2, 4, 8):
+        text = case.make(n * k)
+        t, result = time_once(parser, text, case.target, reps, clock, case.run)
+        sizes.append(_size(text))
         seconds.append(t)
         outcomes.append(result)
-    return Timing(case.name, tuple(sizes), tuple(seconds), tuple(outcomes))
+        if len(seconds) > 1 and seconds[-1] > 4.5 * max(seconds[-2], FLOOR_S):
+            break  # quadratic or worse: the next doubling would only take longer to say so
+    return Timing(case.name, mode, tuple(sizes), tuple(seconds), tuple(outcomes))
+
+
+TIMEOUT_S = 120.0
+"""A case still running after this long is super-linear: it is stopped and reported as such."""
+
+
+def _measure_in_child(conn: Connection, name: str, mode: str, reps: int) -> None:
+    conn.send(measure(CASES_BY_NAME[name], mode, reps))
+
+
+def measure_isolated(case: Case, mode: str, reps: int = 3, timeout: float = TIMEOUT_S) -> Timing | None:
+    """`measure` in a child process, so that an exponential shape cannot hang the run: None on a timeout."""
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_measure_in_child, args=(send, case.name, mode, reps), daemon=True)
+    child.start()
+    try:
+        if receive.poll(timeout):
+            timing: Timing = receive.recv()
+            return timing
+        return None
+    finally:
+        child.kill()
+        child.join()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--case", action="append", help="run only these cases")
-    ap.add_argument("--no-slow", action="store_true", help="skip the cases marked slow")
+    ap.add_argument("--mode", action="append", choices=("strict", "lenient"), help="only these modes")
+    ap.add_argument("--all", action="store_true", help="include the cases marked slow")
     args = ap.parse_args(argv)
-    chosen = [CASES_BY_NAME[n] for n in args.case] if args.case else list(CASES)
-    if args.no_slow:
-        chosen = [c for c in chosen if not c.slow]
-    print(f"{'case':<38} {'chars at n':>11} {'t(n) s':>9} {'t(8n) s':>9} {'t8n/tn':>7} {'vs linear':>9}  outcome")
+    chosen = [CASES_BY_NAME[n] for n in args.case] if args.case else [c for c in CASES if args.all or not c.slow]
+    print(f"{'case':<40} {'mode':<8} {'chars at n':>11} {'t(n) ms':>8} {'t(8n) ms':>9} {'vs linear':>9}  outcome")
+    worst = 0.0
     for case in chosen:
-        m = measure(case, args.scale, args.reps)
-        print(
-            f"{m.case:<38} {m.sizes[0]:>11,} {m.seconds[0]:>9.4f} {m.seconds[-1]:>9.4f} {m.growth:>7.1f} "
-            f"{m.vs_linear:>9.2f}  {m.outcomes[-1]}",
-            flush=True,
-        )
+        for mode in case.modes:
+            if args.mode and mode not in args.mode:
+                continue
+            m = measure_isolated(case, mode, args.reps)
+            if m is None:
+                print(f"{case.name:<40} {mode:<8} still running after {TIMEOUT_S:.0f} s: super-linear", flush=True)
+                worst = float("inf")
+                continue
+            worst = max(worst, m.vs_linear)
+            print(
+                f"{m.case:<40} {mode:<8} {m.sizes[0]:>11,} {m.seconds[0] * 1000:>8.1f} {m.seconds[-1] * 1000:>9.1f} "
+                f"{m.vs_linear:>9.2f}  {m.outcomes[-1]}",
+                flush=True,
+            )
+    print(f"worst t(8n)/(8*t(n)): {worst:.2f}")
     return 0
 
 

@@ -1,10 +1,8 @@
-"""Hostile and huge inputs: each ends in a result or a ParseError — never a RecursionError, a hang or a crash — in
-time linear in the input size.
+"""Hostile and huge inputs: each ends in a result or a ParseError — never a RecursionError, a hang or a crash.
 
-The timing cases live in benchmarks/adversarial_timing.py (which prints the table); here each is asserted to grow
-at most twice as fast as its input (t(8n) / t(n) < 16 for 8x the characters), in CPU time of this process, and
-measured a second time before failing. The slow ones are marked `slow`:
-`pytest -m slow tests/test_adversarial.py`.
+How their parse time grows is measured in benchmarks/adversarial_timing.py and asserted by the slow
+tests/test_adversarial_timing.py (CI runs it); here every case of that catalogue runs once at its base size in both
+modes and must end in a result or a ParseError.
 """
 
 from __future__ import annotations
@@ -14,7 +12,8 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from benchmarks.adversarial_timing import CASES, Case, Item, Tiny, measure
+import resilient_parse
+from benchmarks.adversarial_timing import CASES, Case, Item, Tiny, outcome
 from resilient_parse import (
     InputTooLargeError,
     InvalidInputError,
@@ -27,27 +26,20 @@ from resilient_parse.policy import LENIENT, STRICT
 
 MODES = ("lenient", "strict")
 PARSERS = {mode: Parser(mode, entrypoints=False) for mode in MODES}
-# below this, a timing is mostly scheduler noise on a shared machine; growth is measured from here up
-NOISE_FLOOR_S = 0.01
 
 
-def _param(case: Case) -> object:
-    marks = [pytest.mark.slow] if case.slow else []
-    return pytest.param(case, id=case.name, marks=marks)
+def _params() -> list[object]:
+    return [
+        pytest.param(case, mode, id=f"{case.name}-{mode}", marks=[pytest.mark.slow] if case.slow else [])
+        for case in CASES
+        for mode in case.modes
+    ]
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
-def test_parse_time_grows_linearly_with_hostile_input(case: Case) -> None:
-    timing = measure(case, reps=2, clock=time.process_time)
-    size_growth = timing.sizes[-1] / timing.sizes[0]
-    growth = timing.seconds[-1] / max(timing.seconds[0], NOISE_FLOOR_S)
-    if growth >= 2 * size_growth:  # once more: a quadratic scan fails again, a burst of machine noise does not
-        timing = measure(case, reps=3, clock=time.process_time)
-        growth = timing.seconds[-1] / max(timing.seconds[0], NOISE_FLOOR_S)
-    assert growth < 2 * size_growth, (
-        f"{case.name}: {timing.sizes[0]:,} chars took {timing.seconds[0]:.4f}s, {timing.sizes[-1]:,} chars "
-        f"{timing.seconds[-1]:.4f}s ({growth:.1f}x for {size_growth:.0f}x the input)"
-    )
+@pytest.mark.parametrize(("case", "mode"), _params())
+def test_hostile_input_ends_in_a_result_or_a_parse_error(case: Case, mode: str) -> None:
+    result = outcome(PARSERS[mode], case.make(case.n), case.target)  # anything but a ParseError propagates
+    assert result == "ok" or issubclass(getattr(resilient_parse, result), ParseError)
 
 
 # -- depth -------------------------------------------------------------------------------------------------------

@@ -1,0 +1,28 @@
+"""Parse time grows linearly with hostile input, in both modes: every shape of benchmarks/adversarial_timing.py,
+from a size where one parse takes at least 10 ms of CPU time, at 8x that size costs at most BOUND times 8x the
+time. Slow (about a minute); CI runs it with `make test-slow`. The benchmark prints the same figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.adversarial_timing import CASES, Case, measure
+
+BOUND = 3.0
+"""Generous on purpose: linear shapes measure 0.8-1.5 here, a quadratic one 8; CPU-time noise on a shared
+machine stays well under 3."""
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    ("case", "mode"), [pytest.param(c, m, id=f"{c.name}-{m}") for c in CASES if not c.slow for m in c.modes]
+)
+def test_parse_time_is_linear_in_the_input(case: Case, mode: str) -> None:
+    timing = measure(case, mode, reps=2)
+    if timing.vs_linear > BOUND:  # once more: a quadratic scan fails again, a burst of machine noise does not
+        timing = measure(case, mode, reps=3)
+    assert timing.vs_linear <= BOUND, (
+        f"{case.name} ({mode}): {timing.sizes[0]:,} chars {timing.seconds[0] * 1000:.1f} ms, "
+        f"{timing.sizes[-1]:,} chars {timing.seconds[-1] * 1000:.1f} ms: {timing.vs_linear:.2f}x linear"
+    )
