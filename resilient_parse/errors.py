@@ -7,6 +7,7 @@ say which stage gave up. `ConfigurationError` is for mistakes in how the library
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -16,29 +17,67 @@ if TYPE_CHECKING:  # for annotations only: the correction loop's record of a mod
 
 _MISSING: Any = object()
 _MAX_GOT_CHARS = 200
+_MAX_CAUSE_CHARS = 500
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def escape_surrogates(text: str) -> str:
+    """`text` with every lone surrogate (a `\\ud800` escape the model wrote) spelled as that escape, so whatever we
+    render always encodes as UTF-8. Inside a JSON string literal the escape reads back as the same value."""
+    return text if text.isascii() else _LONE_SURROGATE.sub(_escape, text)
+
+
+def utf8_safe(value: Any) -> Any:
+    """A fresh copy of a rendered structure (dicts, lists, tuples, strings) with `escape_surrogates` applied to every
+    string, keys included. Meant for the small dicts `to_dict()` builds, never for a model's whole tree."""
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    if isinstance(value, dict):
+        return {utf8_safe(k): utf8_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [utf8_safe(v) for v in value]
+    return value
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def json_safe(value: Any, *, limit: int = _MAX_GOT_CHARS) -> Any:
-    """Return `value` if it is small and JSON-serialisable, else a short printable stand-in."""
+    """A fresh, UTF-8-safe copy of `value` if it is small and JSON-serialisable, else a short printable stand-in.
+    Too deep to encode counts as not serialisable: rendering an error must never fail."""
     try:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-        return text if len(text) <= limit else text[: limit - 1] + "…"
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"<{type(value).__name__}>"
+        return escape_surrogates(_shorten(text, limit))
     if len(encoded) <= limit:
-        return value
-    return encoded[: limit - 1] + "…"
+        return utf8_safe(value)
+    return escape_surrogates(_shorten(encoded, limit))
 
 
 @dataclass(frozen=True)
 class ErrorDetail:
-    """One thing that is wrong, at one place: `path` is a JSON Pointer into the candidate ("" is the root)."""
+    """One thing that is wrong, at one place: `path` is a JSON Pointer into the candidate ("" is the root).
+
+    `message` may be sent to the model (it is the feedback), so it holds only what the parser or a validator means
+    the model to read. `cause` is for the local error and logs only (`to_dict`, never the feedback): the text of
+    an exception a validator raised, which may hold anything (a DSN with its password, an internal hostname).
+    """
 
     path: str
     kind: str
     message: str
     got: Any = _MISSING
     offset: int | None = None
+    cause: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "kind": self.kind, "message": self.message}
@@ -46,7 +85,9 @@ class ErrorDetail:
             out["got"] = json_safe(self.got)
         if self.offset is not None:
             out["offset"] = self.offset
-        return out
+        if self.cause is not None:
+            out["cause"] = _shorten(self.cause, _MAX_CAUSE_CHARS)
+        return utf8_safe(out)  # type: ignore[no-any-return]
 
     @property
     def has_got(self) -> bool:
@@ -62,6 +103,7 @@ def _as_detail(item: ErrorDetail | Mapping[str, Any]) -> ErrorDetail:
         message=str(item.get("message", "")),
         got=item.get("got", _MISSING),
         offset=item.get("offset"),
+        cause=None if item.get("cause") is None else str(item.get("cause")),
     )
 
 
@@ -100,6 +142,7 @@ class ParseError(Exception):
         repairs: Sequence[Any] = (),
         attempts: Sequence[CandidateAttempt | Attempt] = (),
     ) -> None:
+        message = escape_surrogates(message)
         super().__init__(message)
         self.message = message
         self.details: tuple[ErrorDetail, ...] = tuple(_as_detail(e) for e in errors)
@@ -115,8 +158,8 @@ class ParseError(Exception):
         return [d.to_dict() for d in self.details]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable summary for logs and APIs."""
-        return {
+        """A JSON-serialisable summary for logs and APIs; every string in it encodes as UTF-8."""
+        summary = {
             "error": type(self).__name__,
             "kind": self.kind,
             "message": self.message,
@@ -126,6 +169,7 @@ class ParseError(Exception):
             "attempts": [dict(a) if isinstance(a, dict) else a.to_dict() for a in self.attempts],
             "stop_reason": self.stop_reason,
         }
+        return utf8_safe(summary)  # type: ignore[no-any-return]
 
     def feedback(self) -> str:
         """The message to send back to the model so it can fix its answer."""
@@ -142,7 +186,7 @@ class ParseError(Exception):
             lines.append(f"  {where}: {d.message}")
         if len(self.details) > 10:
             lines.append(f"  (+{len(self.details) - 10} more)")
-        return "\n".join(lines)
+        return escape_surrogates("\n".join(lines))
 
 
 class InvalidInputError(ParseError):
@@ -194,7 +238,13 @@ class AmbiguousMatchError(ParseError):
 
 
 class SemanticCheckError(ParseError):
-    """The object fits the schema but a semantic validator rejected it (e.g. a cycle in a plan)."""
+    """The object fits the schema but a semantic validator rejected it (e.g. a cycle in a plan).
+
+    A validator tells the model something only on purpose: by returning (or yielding) `ErrorDetail`s, or by
+    raising a `ParseError` (e.g. `SemanticCheckError("...", [ErrorDetail(...)])`), whose details are used as
+    written. Any other exception becomes "the validator <name> rejected the value"; its text is kept in the
+    detail's `cause`, for the local error and logs only.
+    """
 
     kind = "semantic"
 

@@ -3,6 +3,11 @@
 Errors are de-duplicated and shown as JSON Pointers, with the offending value only when it is short; at most
 `MAX_ERRORS` are listed. The model's previous output is shown as we repaired it (not an annotated copy), and the
 schema only for the failing paths.
+
+Feedback carries only what the model wrote, the schema's shape and the messages of the parser and of validators
+that mean to be read (see `stages.validate`): never a schema's `default` or `examples` values (a default may be
+an API key), never an `ErrorDetail.cause`, never an internal error's text. Every line is capped, and lone
+surrogates are escaped, so the message is bounded and always valid UTF-8.
 """
 
 from __future__ import annotations
@@ -13,32 +18,49 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from resilient_parse.errors import ErrorDetail, ParseError
+from resilient_parse.errors import ErrorDetail, ParseError, escape_surrogates
 from resilient_parse.repairs import split_pointer
 
 MAX_ERRORS = 10
 MAX_GOT_CHARS = 60
 MAX_CANDIDATE_CHARS = 6000
+MAX_LINE_CHARS = 400
+_INTERNAL = "the parser could not process this value"
+
+
+def _message(d: ErrorDetail) -> str:
+    """What the model may read of a detail: an internal error's message is the text of a foreign exception."""
+    return _INTERNAL if d.kind == "internal" else d.message
+
+
+def _got(value: Any) -> str | None:
+    try:
+        got = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return None  # not JSON: not something the model wrote
+    return got if len(got) <= MAX_GOT_CHARS else None
+
+
+def excerpt(text: str, limit: int = MAX_CANDIDATE_CHARS) -> str:
+    """`text`, or its first `limit` characters and how many more were cut: what we echo of model text is bounded."""
+    return text if len(text) <= limit else f"{text[:limit]} … ({len(text) - limit} more characters cut)"
 
 
 def condense(details: tuple[ErrorDetail, ...] | list[ErrorDetail]) -> list[str]:
-    """One line per distinct problem: `/steps/2/id: Field required (got: ...)`."""
+    """One line per distinct problem: `/steps/2/id: Field required (got: ...)`, each at most `MAX_LINE_CHARS`."""
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
     for d in details:
-        key = (d.path, d.message)
+        message = _message(d)
+        key = (d.path, message)
         if key in seen:
             continue
         seen.add(key)
-        line = f"{d.path or '/'}: {d.message}"
-        if d.has_got and d.kind != "missing":
-            try:
-                got = json.dumps(d.got, ensure_ascii=False)
-            except (TypeError, ValueError):
-                got = repr(d.got)
-            if len(got) <= MAX_GOT_CHARS:
-                line += f" (got {got})"
-        lines.append(line)
+        line = f"{d.path or '/'}: {message}"
+        got = _got(d.got) if d.has_got and d.kind != "missing" else None
+        if got is not None:
+            line += f" (got {got})"
+        lines.append(escape_surrogates(excerpt(line, MAX_LINE_CHARS)))
     if len(lines) > MAX_ERRORS:
         extra = len(lines) - MAX_ERRORS
         lines = [*lines[:MAX_ERRORS], f"(+{extra} more)"]
@@ -48,7 +70,8 @@ def condense(details: tuple[ErrorDetail, ...] | list[ErrorDetail]) -> list[str]:
 _NO_SCHEMA_KINDS = frozenset({"syntax", "truncated", "trailing_text", "model_refused", "malformed_response"})
 _INDEX = re.compile(r"/\d+(?=/|$)")
 _NOISE = frozenset({"title", "$defs", "definitions"})
-_VERBATIM = frozenset({"default", "examples", "enum", "const", "required"})
+_VALUES = frozenset({"default", "examples", "example"})  # values, not shape: a default may be a secret
+_VERBATIM = frozenset({"enum", "const", "required"})
 
 
 def _pointer_order(path: str) -> list[tuple[int, int | str]]:
@@ -57,8 +80,9 @@ def _pointer_order(path: str) -> list[tuple[int, int | str]]:
 
 
 def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
-    """The JSON Schema of the fields at the failing paths (keyed by pointer), with `$ref`s inlined and titles left
-    out, so the model sees just what the failing values must look like. Unknown paths are skipped."""
+    """The JSON Schema of the fields at the failing paths (keyed by pointer), with `$ref`s inlined and titles and
+    `default`/`examples` values left out, so the model sees just what the failing values must look like. Unknown
+    paths are skipped."""
     try:
         full = TypeAdapter(target).json_schema()
     except Exception:  # a target Pydantic cannot describe: give no schema rather than fail the feedback
@@ -101,7 +125,7 @@ def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
             return {k: v for k, v in node.items() if k in ("type", "enum", "const")} or {}
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in _NOISE:
+            if key in _NOISE or key in _VALUES:
                 continue
             if key in _VERBATIM:
                 out[key] = value
@@ -144,8 +168,7 @@ def format_feedback(failure: ParseError, candidate: str | None, target: Any = No
     lines = ["Your previous answer could not be used:"]
     lines.extend(f"- {line}" for line in condense(failure.details))
     if candidate:
-        shown = candidate if len(candidate) <= MAX_CANDIDATE_CHARS else candidate[:MAX_CANDIDATE_CHARS] + " …"
-        lines += ["", "Your previous output (as we read it):", shown]
+        lines += ["", "Your previous output (as we read it):", excerpt(candidate)]
     schema: dict[str, Any] = {}
     if target is not None:
         paths = sorted({d.path for d in failure.details if d.kind not in _NO_SCHEMA_KINDS}, key=_pointer_order)
@@ -153,4 +176,4 @@ def format_feedback(failure: ParseError, candidate: str | None, target: Any = No
         if schema:
             lines += ["", "The schema at those paths:", json.dumps(schema, ensure_ascii=False, indent=None)]
     lines += ["", _instruction(target)]
-    return "\n".join(lines)
+    return escape_surrogates("\n".join(lines))
