@@ -11,6 +11,7 @@ read becomes `MalformedResponseError`; every other exception (network, auth, rat
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -163,9 +164,13 @@ def _is_unreadable_body(exc: BaseException) -> bool:
 # -- adapters -----------------------------------------------------------------------------------------------------
 
 
-def _copy_messages(messages: Sequence[Mapping[str, Any]]) -> Messages:
-    """A fresh list of fresh dicts: what we hand to an llm can never alias the caller's messages."""
-    return [{str(k): v for k, v in m.items()} for m in messages]
+def copy_messages(messages: Sequence[Mapping[str, Any]]) -> Messages:
+    """A deep copy (nested content lists and parts included): what we hand to an llm can never alias the caller's
+    messages, nor the copy the loop keeps for its next round. Content that cannot be copied is a caller's mistake."""
+    try:
+        return [{str(k): copy.deepcopy(v) for k, v in m.items()} for m in messages]
+    except Exception as exc:
+        raise ConfigurationError(f"messages must be plain data that can be copied: {type(exc).__name__}") from exc
 
 
 def _need_sync(result: Any, where: str) -> None:
@@ -190,12 +195,12 @@ class FunctionAdapter:
         return f"FunctionAdapter({self.name!r})"
 
     def complete(self, messages: Messages) -> Completion:
-        result = self.fn(_copy_messages(messages))
+        result = self.fn(copy_messages(messages))
         _need_sync(result, f"llm {self.name!r}")
         return to_completion(result)
 
     async def acomplete(self, messages: Messages) -> Completion:
-        result = self.fn(_copy_messages(messages))
+        result = self.fn(copy_messages(messages))
         if inspect.isawaitable(result):
             result = await result
         return to_completion(result)
@@ -227,7 +232,7 @@ class _SDKAdapter:
         return f"{type(self).__name__}(model={self.model!r})"
 
     def complete(self, messages: Messages) -> Completion:
-        fn, kwargs = self._request(_copy_messages(messages))
+        fn, kwargs = self._request(copy_messages(messages))
         try:
             response = fn(**kwargs)
         except Exception as exc:
@@ -238,7 +243,7 @@ class _SDKAdapter:
         return self._read(response)
 
     async def acomplete(self, messages: Messages) -> Completion:
-        fn, kwargs = self._request(_copy_messages(messages))
+        fn, kwargs = self._request(copy_messages(messages))
         try:
             response = fn(**kwargs)
             if inspect.isawaitable(response):
@@ -348,7 +353,7 @@ class LiteLLMAdapter(_SDKAdapter):
     async def acomplete(self, messages: Messages) -> Completion:
         fn = self._acompletion or _import("litellm", "litellm").acompletion
         try:
-            response = await fn(**self._kwargs(_copy_messages(messages)))
+            response = await fn(**self._kwargs(copy_messages(messages)))
         except Exception as exc:
             if _is_unreadable_body(exc):
                 raise _malformed("the response body is not valid", f"{type(exc).__name__}: {exc}") from exc

@@ -6,170 +6,195 @@ otherwise, so the built-in message is used), and its `rewrite_answer` applies th
 the previous candidate before the loop parses it. A patch that cannot be applied raises `PatchFailedError`, whose
 errors become the next round's feedback.
 
+The patch is model text, so it is hostile: the maintained `jsonpatch` package applies it, one operation at a
+time, after `PatchLimits` are checked on what each operation would add (`copy` doubling the document, a value
+nested a thousand deep) — the limits are checked on the operations, never on a result built first.
+
     parser = Parser(plugins=[JsonPatchFeedback(min_chars=2000, max_paths=3)])
     plan = correct(llm, messages, TaskPlan, parser=parser)
 """
 
 from __future__ import annotations
 
-import copy
 import json
-import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+import jsonpatch
+import jsonpointer
 
 from resilient_parse.context import CallContext
 from resilient_parse.errors import ErrorDetail, ParseError
 from resilient_parse.hookspecs import hookimpl
-from resilient_parse.repairs import split_pointer
-from resilient_parse.stages.feedback import condense, schema_for_paths
+from resilient_parse.stages.feedback import condense, excerpt, schema_for_paths
 
 MARKER = "Answer with an RFC 6902 JSON Patch"
 _NOT_PATCHABLE = frozenset({"syntax", "truncated", "no_candidate", "empty", "refusal", "schema_echo", "too_deep"})
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_MAX_MESSAGE_CHARS = 300
 
 
 class PatchFailedError(ParseError):
-    """The model's JSON Patch could not be applied to its previous output (bad path, failed test, not a patch)."""
+    """The model's JSON Patch could not be applied to its previous output (bad path, failed test, not a patch,
+    or over the `PatchLimits`)."""
 
     kind = "patch_failed"
 
 
-def _tokens(path: Any) -> list[str]:
-    if not isinstance(path, str) or (path and not path.startswith("/")):
-        raise ValueError(f"{path!r} is not a JSON Pointer")
-    return split_pointer(path)
+@dataclass(frozen=True)
+class PatchLimits:
+    """How much one patch may do. Sizes are weights: one per JSON value plus the characters of its strings and
+    keys, about its length as JSON text.
+
+    - `max_ops`: operations in one patch (a fix for a few failing paths needs a handful);
+    - `max_value_depth`: nesting of a value an operation adds, replaces, tests or copies;
+    - `max_growth`: weight the patch may add in all, beyond the document's own weight (so a patch can at most
+      double a document, plus this much).
+    """
+
+    max_ops: int = 64
+    max_value_depth: int = 64
+    max_growth: int = 20_000
 
 
-def _index(container: list[Any], token: str, *, adding: bool) -> int:
-    if token == "-" and adding:
-        return len(container)
-    if not token.isdigit() or (token != "0" and token.startswith("0")):
-        raise ValueError(f"{token!r} is not an array index")
-    index = int(token)
-    if index > len(container) or (index == len(container) and not adding):
-        raise ValueError(f"index {index} is out of range (length {len(container)})")
-    return index
+class _OverLimit(Exception):
+    pass
 
 
-def _parent(doc: Any, tokens: list[str]) -> Any:
-    node = doc
-    for token in tokens[:-1]:
-        if isinstance(node, dict):
-            if token not in node:
-                raise ValueError(f"no member {token!r}")
-            node = node[token]
+def _weight(value: Any, budget: int, max_depth: int | None) -> int:
+    """The weight of `value`, walked without recursion; `_OverLimit` as soon as it passes `budget` or `max_depth`,
+    so a huge value costs no more than the budget to refuse."""
+    total = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if max_depth is not None and depth > max_depth:
+            raise _OverLimit(f"the value is nested deeper than {max_depth} levels")
+        total += 1
+        if isinstance(node, str):
+            total += len(node)
+        elif isinstance(node, dict):
+            total += len(node) + sum(len(k) for k in node if isinstance(k, str))
+            if total <= budget:
+                stack.extend((v, depth + 1) for v in node.values())
         elif isinstance(node, list):
-            node = node[_index(node, token, adding=False)]
+            total += len(node)
+            if total <= budget:
+                stack.extend((v, depth + 1) for v in node)
+        if total > budget:
+            raise _OverLimit("the patch would grow the document past its limit (at most double, plus a little)")
+    return total
+
+
+def _explain(doc: Any, path: Any, *, adding: bool) -> str | None:
+    """Why `path` does not lead to a place in `doc`, in the model's terms ("index 99 is out of range"); None when
+    it does (the operation failed for another reason)."""
+    try:
+        parts = jsonpointer.JsonPointer(path).parts
+    except (jsonpointer.JsonPointerException, TypeError, AttributeError):
+        return f"{path!r} is not a JSON Pointer"
+    node = doc
+    for number, part in enumerate(parts):
+        last = number == len(parts) - 1
+        if isinstance(node, dict):
+            if part not in node:
+                return None if last and adding else f"no member {part!r}"
+            node = node[part]
+        elif isinstance(node, list):
+            if last and adding and part == "-":
+                return None
+            if not part.isdigit() or (part != "0" and part.startswith("0")):
+                return f"{part!r} is not an array index"
+            index, limit = int(part), len(node) + (1 if last and adding else 0)
+            if index >= limit:
+                return f"index {index} is out of range (length {len(node)})"
+            node = node[index] if index < len(node) else None
         else:
-            raise ValueError(f"cannot descend into {type(node).__name__}")
-    return node
+            return f"cannot descend into {type(node).__name__}"
+    return None
 
 
-def _get(doc: Any, tokens: list[str]) -> Any:
-    if not tokens:
-        return doc
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise ValueError(f"no member {last!r}")
-        return parent[last]
-    if isinstance(parent, list):
-        return parent[_index(parent, last, adding=False)]
-    raise ValueError(f"cannot read from {type(parent).__name__}")
+def _added(doc: Any, op: dict[str, Any], budget: int, limits: PatchLimits) -> int:
+    """The weight operation `op` would add to `doc` (its value, or the subtree it copies), refused past `budget`
+    or `limits.max_value_depth`. A `test` value is measured too (it is compared recursively) but adds nothing."""
+    name = op.get("op")
+    if name in ("add", "replace", "test") and "value" in op:
+        added = _weight(op["value"], budget, limits.max_value_depth)
+        return 0 if name == "test" else added
+    if name == "copy":
+        source = op.get("from")
+        if not isinstance(source, str):
+            raise jsonpatch.InvalidJsonPatch("'copy' needs a 'from' JSON Pointer")
+        return _weight(jsonpointer.JsonPointer(source).resolve(doc), budget, limits.max_value_depth)
+    return 0
 
 
-def _remove(doc: Any, tokens: list[str]) -> tuple[Any, Any]:
-    if not tokens:
-        raise ValueError("cannot remove the whole document")
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise ValueError(f"no member {last!r}")
-        return doc, parent.pop(last)
-    if isinstance(parent, list):
-        return doc, parent.pop(_index(parent, last, adding=False))
-    raise ValueError(f"cannot remove from {type(parent).__name__}")
+def _reason(op: Any, doc: Any, exc: Exception) -> str:
+    """Why an operation failed, naming the place when it is a path that leads nowhere."""
+    if isinstance(op, dict) and not isinstance(exc, _OverLimit | jsonpatch.InvalidJsonPatch):
+        name = op.get("op")
+        places = [(op.get("from"), False)] if name in ("move", "copy") else []
+        places.append((op.get("path"), name in ("add", "move", "copy")))
+        for where, adding in places:
+            explained = _explain(doc, where, adding=adding)
+            if explained is not None:
+                return explained
+    return excerpt(str(exc) or type(exc).__name__, _MAX_MESSAGE_CHARS)
 
 
-def _add(doc: Any, tokens: list[str], value: Any, *, replace: bool = False) -> Any:
-    if not tokens:
-        return value
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        if replace and last not in parent:
-            raise ValueError(f"no member {last!r} to replace")
-        parent[last] = value
-    elif isinstance(parent, list):
-        index = _index(parent, last, adding=not replace)
-        if replace:
-            parent[index] = value
-        else:
-            parent.insert(index, value)
-    else:
-        raise ValueError(f"cannot add to {type(parent).__name__}")
-    return doc
-
-
-def apply_patch(document: Any, patch: Iterable[Any]) -> Any:
-    """Apply an RFC 6902 patch to a deep copy of `document` and return the copy; the original is never changed.
+def apply_patch(document: Any, patch: Iterable[Any], limits: PatchLimits | None = None) -> Any:
+    """Apply an RFC 6902 patch to a copy of `document` and return the copy; the original is never changed.
 
     Raises `PatchFailedError` naming the failing operation (as `/<op index>`) when an operation is malformed,
-    its path does not exist, or a `test` fails; the patch is all-or-nothing.
+    its path does not exist, a `test` fails, or it would pass the `limits`; the patch is all-or-nothing.
     """
-    doc = copy.deepcopy(document)
-    for number, op in enumerate(patch):
-        where = f"/{number}"
+    limits = limits or PatchLimits()
+    ops = list(patch)
+    if len(ops) > limits.max_ops:
+        raise PatchFailedError(
+            f"the JSON Patch has {len(ops)} operations; at most {limits.max_ops} are applied",
+            [ErrorDetail(path="", kind="patch_failed", message=f"more than {limits.max_ops} operations")],
+        )
+    try:  # through JSON: a copy made in C, that fails cleanly on what no patch could address
+        doc = json.loads(json.dumps(document))
+        budget = max(_weight(doc, 1 << 62, None), 0) + limits.max_growth
+    except (TypeError, ValueError, RecursionError):
+        raise PatchFailedError(
+            "the document to patch is not JSON", [ErrorDetail(path="", kind="patch_failed", message="not JSON")]
+        ) from None
+    for number, op in enumerate(ops):
         try:
-            if not isinstance(op, dict) or not isinstance(op.get("op"), str) or "path" not in op:
-                raise ValueError("each operation needs 'op' and 'path'")
-            name = op["op"]
-            tokens = _tokens(op["path"])
-            if name in ("add", "replace", "test") and "value" not in op:
-                raise ValueError(f"'{name}' needs a 'value'")
-            if name == "add":
-                doc = _add(doc, tokens, copy.deepcopy(op["value"]))
-            elif name == "replace":
-                doc = _add(doc, tokens, copy.deepcopy(op["value"]), replace=True)
-            elif name == "remove":
-                doc, _ = _remove(doc, tokens)
-            elif name in ("move", "copy"):
-                source = _tokens(op.get("from"))
-                if name == "move":
-                    if tokens[: len(source)] == source and len(tokens) > len(source):
-                        raise ValueError("cannot move a value into itself")
-                    doc, value = _remove(doc, source)
-                else:
-                    value = copy.deepcopy(_get(doc, source))
-                doc = _add(doc, tokens, value)
-            elif name == "test":
-                if _get(doc, tokens) != op["value"]:
-                    raise ValueError(f"test failed at {op['path']!r}")
-            else:
-                raise ValueError(f"unknown operation {name!r}")
-        except ValueError as exc:
+            step = jsonpatch.JsonPatch([op])  # the operation's shape, before anything is measured or applied
+            budget -= _added(doc, op, budget, limits)
+            doc = step.apply(doc, in_place=True)
+        except (_OverLimit, jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError) as exc:
+            reason = _reason(op, doc, exc)
             raise PatchFailedError(
-                f"JSON Patch operation {number} could not be applied: {exc}",
-                [ErrorDetail(path=where, kind="patch_failed", message=str(exc), got=op)],
+                f"JSON Patch operation {number} could not be applied: {reason}",
+                [ErrorDetail(path=f"/{number}", kind="patch_failed", message=reason, got=op)],
             ) from None
     return doc
 
 
+def _fenced(text: str) -> str:
+    """The inside of the first ``` fence, if the text has a closed one (found with `str.find`: linear)."""
+    start = text.find("```")
+    end = text.find("```", start + 3) if start >= 0 else -1
+    if end < 0:
+        return text
+    inner = text[start + 3 : end]
+    return (inner[4:] if inner.startswith("json") else inner).strip()
+
+
 def _load_patch(text: str) -> list[Any] | None:
     """The patch in the model's answer (a JSON array of operations, maybe fenced), or None if it is not one."""
-    stripped = text.strip()
-    fenced = _FENCE.search(stripped)
-    if fenced:
-        stripped = fenced.group(1).strip()
+    stripped = _fenced(text.strip())
     start, end = stripped.find("["), stripped.rfind("]")
     if start < 0 or end < start or stripped[:start].strip().startswith("{"):
         return None
     try:
         ops = json.loads(stripped[start : end + 1])
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep to be a patch: the parser reports the answer as it is
         return None
     if isinstance(ops, list) and ops and all(isinstance(o, dict) and "op" in o for o in ops):
         return ops
@@ -182,9 +207,10 @@ class JsonPatchFeedback:
 
     rp_name = "rp.json_patch_feedback"
 
-    def __init__(self, min_chars: int = 2000, max_paths: int = 3) -> None:
+    def __init__(self, min_chars: int = 2000, max_paths: int = 3, limits: PatchLimits | None = None) -> None:
         self.min_chars = min_chars
         self.max_paths = max_paths
+        self.limits = limits or PatchLimits()
 
     @hookimpl
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
@@ -195,7 +221,7 @@ class JsonPatchFeedback:
             return None
         try:
             json.loads(document)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         if isinstance(failure, PatchFailedError):
             lines = [f"{MARKER} that fixes your previous output; your last patch could not be applied:"]
@@ -211,7 +237,7 @@ class JsonPatchFeedback:
         if isinstance(failure, PatchFailedError):
             lines.extend(f"- {line}" for line in condense(failure.details))
         if candidate:
-            lines += ["", "Your previous output:", candidate]
+            lines += ["", "Your previous output:", excerpt(candidate)]
         lines += [
             "",
             'Reply with the JSON array of patch operations only, e.g. [{"op": "replace", "path": "/a/0/b", '
@@ -229,10 +255,10 @@ class JsonPatchFeedback:
             return None
         try:
             document = json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         try:
-            patched = apply_patch(document, ops)
+            patched = apply_patch(document, ops, self.limits)
         except PatchFailedError as exc:
             exc.candidate = candidate
             raise

@@ -3,12 +3,19 @@
 The loop is written once, as a generator that yields the calls it wants made (`_Call`, `_Callback`) and receives
 their outcome; `correct` drives it synchronously and `acorrect` with `await`, so the two cannot disagree.
 
-Each round sends the caller's original messages + the last candidate (as the assistant's turn) + the feedback
-(as the user's turn) — never a growing history — and the caller's messages are never mutated. It stops on
+Each round sends the caller's original messages + the last candidate (as the assistant's turn, at most
+`MAX_ECHO_CHARS` of it) + the feedback (as the user's turn) — never a growing history. Every call gets its own
+deep copy of the messages, so neither the caller's messages nor the next round's can be changed by an llm. It
+stops on
 `max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row, a refusal;
 stops at once on an exhausted quota; re-raises any other LLM error (network, auth) unchanged. Then come the
 fallback models, then `on_exhausted`, then a `CorrectionsExhaustedError` / `BudgetExhaustedError` /
 `ModelRefusedError` carrying every `Attempt`.
+
+An llm that answers with something that is not an answer — an adapter returning a bare `str`, a `Completion`
+whose text is not a `str` — is a programming error, reported at once as a `ConfigurationError`, not retried.
+Plugins that rewrite an answer (`rewrite_answer`) run under the same guard as parsing: only `ParseError`s and
+`ConfigurationError`s leave the loop.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pydantic import ValidationError
 
 from resilient_parse.api import default_parser
 from resilient_parse.context import CallContext, SemanticValidator
-from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, is_quota_error
+from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
 from resilient_parse.correction.types import (
     Attempt,
     Completion,
@@ -46,9 +53,12 @@ from resilient_parse.errors import (
     ParseError,
     QuotaExhaustedError,
     RefusalError,
+    UnrecoverableSyntaxError,
+    escape_surrogates,
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
+from resilient_parse.stages.feedback import excerpt
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -62,6 +72,8 @@ OnExhausted = Callable[[ParseError], Any]
 _CHARS_PER_TOKEN = 4
 _CUT_OFF = frozenset({"length", "max_tokens"})
 _CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
+MAX_ECHO_CHARS = 20_000
+"""At most this much of the model's previous answer is sent back to it (a 50 MB answer is not echoed whole)."""
 
 
 # -- what the generator asks its driver to do ---------------------------------------------------------------------
@@ -152,8 +164,8 @@ class _Loop:
         for m in messages:
             if not isinstance(m, Mapping) or "role" not in m or "content" not in m:
                 raise ConfigurationError(f"each message needs 'role' and 'content', got {m!r}")
-        # a private deep-enough copy: the caller's list and dicts are never touched, even by a misbehaving llm
-        self.messages: Messages = [{str(k): v for k, v in m.items()} for m in messages]
+        # a private deep copy: the caller's messages are never touched, even by a misbehaving llm
+        self.messages: Messages = copy_messages(messages)
         self.target = target
         limit = self.parser.policy.max_corrections if max_corrections is None else max_corrections
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
@@ -205,12 +217,12 @@ class _Loop:
     def _request(self) -> Messages:
         """Original messages + the last candidate + the feedback; just the original messages the first time."""
         if self.feedback is None:
-            return [dict(m) for m in self.messages]
+            return copy_messages(self.messages)
         extra: Messages = []
         if self.shown:
             extra.append({"role": "assistant", "content": self.shown})
         extra.append({"role": "user", "content": self.feedback})
-        return [*(dict(m) for m in self.messages), *extra]
+        return [*copy_messages(self.messages), *extra]
 
     def _out_of_budget(self, messages: Messages) -> StopReason | None:
         if self.deadline is not None and self.clock() >= self.deadline:
@@ -225,23 +237,42 @@ class _Loop:
         self.failure = failure
         if isinstance(failure, MalformedResponseError):
             return  # nothing new was said: send the same request again
-        # the model's own output is shown in full (it fits its context): the repaired candidate when there is
-        # one, else what it said
-        self.shown = failure.candidate or (raw_text.strip() if raw_text else None) or None
+        # the model's own output, up to MAX_ECHO_CHARS: the repaired candidate when there is one, else what it said
+        said = failure.candidate or (raw_text.strip() if raw_text else None)
+        self.shown = escape_surrogates(excerpt(said, MAX_ECHO_CHARS)) if said else None
         # the candidate is already in the conversation as the assistant's turn, so the hook gets candidate=None
         # (a plugin that needs it reads `failure.candidate`)
-        self.feedback = self.parser.host.build_feedback(failure, None, self.ctx)
+        feedback = self.parser.host.build_feedback(failure, None, self.ctx)
         if finish_reason in _CUT_OFF:
-            self.feedback = f"{_CUT_OFF_NOTE}\n\n{self.feedback}"
+            feedback = f"{_CUT_OFF_NOTE}\n\n{feedback}"
+        self.feedback = escape_surrogates(feedback)
 
     def _parse(self, text: str) -> ParseResult[Any]:
         for plugin in self.rewriters:
-            candidate = self.failure.candidate if self.failure else None
-            rewritten = plugin.rewrite_answer(text, candidate, self.feedback, self.ctx)
+            rewritten = self._rewrite(plugin, text)
             if isinstance(rewritten, str):
                 text = rewritten
                 break
         return self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
+
+    def _rewrite(self, plugin: Any, text: str) -> Any:
+        """One plugin's `rewrite_answer`, under the parse guard: whatever it raises leaves as a `ParseError`."""
+        candidate = self.failure.candidate if self.failure else None
+        try:
+            return plugin.rewrite_answer(text, candidate, self.feedback, self.ctx)
+        except (ParseError, ConfigurationError):
+            raise
+        except RecursionError:
+            raise UnrecoverableSyntaxError(
+                "the answer is nested too deeply to process",
+                [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
+            ) from None
+        except Exception as exc:
+            name = getattr(plugin, "rp_name", type(plugin).__name__)
+            raise ParseError(
+                f"internal error while rewriting the answer ({name}): {type(exc).__name__}",
+                [ErrorDetail(path="", kind="internal", message=f"{name} failed", cause=f"{type(exc).__name__}: {exc}")],
+            ) from exc
 
     def _usage(self) -> Usage:
         completion = sum(a.usage.completion_tokens for a in self.attempts if a.usage)
@@ -345,7 +376,11 @@ class _Loop:
             self._record(Attempt(**base, error_kind="llm_error", note=f"{type(exc).__name__}: {exc}"[:200]))
             raise exc
         completion = reply.value
-        assert isinstance(completion, Completion)
+        if not isinstance(completion, Completion):  # a user's adapter-shaped object: a bug to report, not retry
+            raise ConfigurationError(
+                f"the llm adapter {adapter.name!r} returned {type(completion).__name__}, not a Completion: an "
+                "adapter's complete()/acomplete() returns Completion(text=...); a plain function may return text"
+            )
         text = completion.text
         usage = completion.usage or estimate_tokens(messages, text)
         base.update(

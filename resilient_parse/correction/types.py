@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-from resilient_parse.errors import ErrorDetail, ParseError
+from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, utf8_safe
 from resilient_parse.repairs import Repair
 
 T = TypeVar("T")
@@ -28,6 +28,12 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("prompt_tokens", "completion_tokens"):
+            count = getattr(self, name)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise ConfigurationError(f"Usage.{name} must be an int >= 0, not {count!r}")
 
     @property
     def total_tokens(self) -> int:
@@ -48,6 +54,9 @@ class Completion:
 
     `refusal` is set when the provider flagged the answer as a refusal (OpenAI's `message.refusal`, Anthropic's
     `stop_reason == "refusal"`, a content filter); the loop then stops asking that model.
+
+    Checked when built: a `text` that is not a `str` (None, bytes) is a bug in the code that built it, reported
+    there as a `ConfigurationError` rather than as a confusing failure rounds later.
     """
 
     text: str
@@ -55,6 +64,17 @@ class Completion:
     usage: Usage | None = None
     refusal: str | None = None
     finish_reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            hint = " (decode the bytes first)" if isinstance(self.text, bytes | bytearray) else ""
+            raise ConfigurationError(f"Completion.text must be a str, not {type(self.text).__name__}{hint}")
+        for name in ("model", "refusal", "finish_reason"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ConfigurationError(f"Completion.{name} must be a str or None, not {type(value).__name__}")
+        if self.usage is not None and not isinstance(self.usage, Usage):
+            raise ConfigurationError(f"Completion.usage must be a Usage or None, not {type(self.usage).__name__}")
 
 
 class MalformedResponseError(ParseError):
@@ -103,7 +123,7 @@ class Attempt:
         return frozenset((d.path, d.kind) for d in self.errors)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        summary = {
             "index": self.index,
             "role": self.role,
             "model": self.model,
@@ -119,6 +139,7 @@ class Attempt:
             "finish_reason": self.finish_reason,
             "note": self.note,
         }
+        return utf8_safe(summary)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -157,7 +178,7 @@ class CorrectionResult(Generic[T]):
         return self.usage.total_tokens
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        summary = {
             "outcome": self.outcome,
             "corrections_used": self.corrections_used,
             "calls": self.calls,
@@ -166,3 +187,4 @@ class CorrectionResult(Generic[T]):
             "repairs": [r.to_dict() for r in self.repairs],
             "attempts": [a.to_dict() for a in self.attempts],
         }
+        return utf8_safe(summary)  # type: ignore[no-any-return]
