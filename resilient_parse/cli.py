@@ -1,14 +1,16 @@
-"""The `resilient-parse` command: parse one output from a file or stdin, benchmark a corpus, measure speed.
+"""The `resilient-parse` command: parse one output from a file or stdin, a whole log of them, benchmark a corpus,
+measure speed.
 
     resilient-parse parse reply.txt --target myapp.models:ToolCall --report
     resilient-parse parse - --target schema.json --mode strict < reply.txt
+    resilient-parse batch logs.jsonl -o results.jsonl --target myapp.models:ToolCall --workers 8
     resilient-parse bench                      # the bundled default corpus, our parser and every installed peer
     resilient-parse speed                      # throughput against json.loads, validate_json and json-repair
 
 Exit codes: 0 success, 1 the text could not be parsed (the errors are printed as JSON), 2 bad usage.
 `--target` is an import path (`module:Name`, `list[module:Name]`) or a JSON Schema file; `resilient_parse.targets`
 turns it into a type (see `model_from_json_schema` there for the supported subset). The `bench` and `speed` commands
-live in `resilient_parse.bench`, imported only when they run.
+live in `resilient_parse.bench`, and `batch` in `resilient_parse.batch`, imported only when they run.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pydantic import TypeAdapter
 
 from resilient_parse.errors import ConfigurationError, ParseError
 from resilient_parse.parser import Parser
+from resilient_parse.policy import resolve_policy
 from resilient_parse.targets import TargetError, is_schema_file, load_target
 
 PROG = "resilient-parse"
@@ -105,6 +108,47 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_batch(args: argparse.Namespace) -> int:
+    """Parse every record of a JSONL/Parquet log into an output file, in order; print the summary."""
+    from resilient_parse.batch import ParserRecipe, RecordJob, default_workers, run_batch
+    from resilient_parse.batch.files import BatchFileError
+
+    if args.target is not None:
+        _load_target(args.target)  # a bad target is a usage error now, not 10,000 invalid records later
+    aliases = _read_aliases(args.aliases)
+    job = RecordJob(
+        recipe=ParserRecipe(policy=resolve_policy(args.mode), aliases=aliases or {}),
+        target_spec=args.target,
+        text_field=args.text_field,
+        id_field=args.id_field or None,
+        import_paths=(os.getcwd(),),
+    )
+    workers = default_workers() if args.workers is None else args.workers
+    if workers < 0 or args.chunksize < 1 or args.timeout <= 0:
+        raise UsageError("--workers must be >= 0, --chunksize >= 1 and --timeout > 0")
+    try:
+        run = run_batch(
+            args.input,
+            args.output,
+            job,
+            workers=workers,
+            chunksize=args.chunksize,
+            timeout=args.timeout,
+            resume=args.resume,
+            progress=not args.no_progress,
+        )
+    except (BatchFileError, ConfigurationError) as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"{PROG} batch: interrupted; run it again with --resume to finish", file=sys.stderr)
+        return 130
+    where = sys.stderr if args.output == "-" else sys.stdout
+    if run.resumed:
+        print(f"resumed: {run.resumed:,} records were already in {args.output}", file=where)
+    print(run.summary.render(seconds=run.seconds, workers=workers), file=where)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Run corpora through our parser and the installed peers; print the comparison."""
     from resilient_parse.bench import runner  # imported here: `import resilient_parse.cli` stays light
@@ -127,7 +171,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     top = _ArgumentParser(prog=PROG, description="Turn LLM output into typed objects; benchmark the recovery.")
-    sub = top.add_subparsers(dest="command", metavar="{parse,bench,speed}", parser_class=_ArgumentParser)
+    sub = top.add_subparsers(dest="command", metavar="{parse,batch,bench,speed}", parser_class=_ArgumentParser)
 
     p = sub.add_parser("parse", help="parse one model output into a target type")
     p.add_argument("file", nargs="?", default="-", help="the model output (a file, or - for stdin; default -)")
@@ -136,6 +180,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aliases", metavar="FILE.json", help='JSON object {"key the model writes": "field name"}')
     p.add_argument("--report", action="store_true", help="print every repair (to stderr)")
     p.set_defaults(func=cmd_parse)
+
+    m = sub.add_parser("batch", help="parse a JSONL/Parquet log of model outputs into a file of results")
+    m.add_argument("input", help="JSONL (one record per line; - for stdin) or Parquet (*.parquet) input")
+    m.add_argument("--output", "-o", required=True, help="JSONL or *.parquet output, one record per input record")
+    m.add_argument("--target", "-t", help="module:Model, list[...] or a JSON Schema file (records may name their own)")
+    m.add_argument("--mode", choices=("strict", "lenient"), default="lenient", help="repair policy (default lenient)")
+    m.add_argument("--aliases", metavar="FILE.json", help='JSON object {"key the model writes": "field name"}')
+    m.add_argument("--text-field", default="text", help="the field holding the model output (default text)")
+    m.add_argument("--id-field", default="id", help="a field copied to the output to join on (default id)")
+    m.add_argument("--workers", "-w", type=int, help="worker processes (default: the CPU count; 0: no pool)")
+    m.add_argument("--chunksize", type=int, default=64, help="records per task sent to a worker (default 64)")
+    m.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-record timeout (default 10 s)")
+    m.add_argument("--resume", action="store_true", help="keep the records an interrupted run wrote; do the rest")
+    m.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+    m.set_defaults(func=cmd_batch)
 
     b = sub.add_parser("bench", help="benchmark recovery on corpora against peer libraries")
     b.add_argument("corpus", nargs="*", help="JSONL corpus files (default: the bundled corpus)")

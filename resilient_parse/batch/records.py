@@ -1,0 +1,126 @@
+"""One output record per input record: the value (or null), the outcome, the repairs and the error.
+
+Every input record yields exactly one `RecordResult`, whatever happened to it — recovered as it was, repaired,
+refused by the parser, invalid as a record (no text, a target that does not load), or lost to its worker
+(`timeout`, `crashed`: the pool fills those in itself). `to_json` is the line `resilient-parse batch` writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from resilient_parse.errors import ConfigurationError, ParseError
+from resilient_parse.repairs import Repair
+
+Outcome = Literal["recovered", "repaired", "refused", "invalid", "timeout", "crashed"]
+OUTCOMES: tuple[Outcome, ...] = ("recovered", "repaired", "refused", "invalid", "timeout", "crashed")
+
+
+@dataclass(frozen=True)
+class RepairNote:
+    """What a repair was, where: enough to count and locate it (the full trace stays with `Parser.parse_result`)."""
+
+    kind: str
+    path: str
+    lossless: bool
+
+    @classmethod
+    def of(cls, repair: Repair) -> RepairNote:
+        return cls(repair.kind, repair.path, repair.lossless)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "path": self.path, "lossless": self.lossless}
+
+
+@dataclass(frozen=True)
+class ErrorNote:
+    """Why a record has no value: the error's type and kind, its message, and each problem's path and kind."""
+
+    type: str
+    kind: str
+    message: str
+    errors: tuple[Mapping[str, Any], ...] = ()
+
+    @classmethod
+    def of_parse_error(cls, err: ParseError) -> ErrorNote:
+        details = tuple({"path": d.path, "kind": d.kind, "message": d.message} for d in err.details)
+        return cls(type(err).__name__, err.kind, err.message, details)
+
+    @classmethod
+    def plain(cls, kind: str, message: str, path: str = "") -> ErrorNote:
+        """An error the parser did not raise (a broken record, a worker lost); `type` is the kind."""
+        return cls(kind, kind, message, ({"path": path, "kind": kind, "message": message},))
+
+    @property
+    def paths(self) -> list[str]:
+        return [str(e.get("path", "")) for e in self.errors]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "kind": self.kind, "message": self.message, "errors": [dict(e) for e in self.errors]}
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """The fate of one input record. `value` is the typed object (`parse_many`) or its JSON form (files)."""
+
+    index: int
+    outcome: Outcome
+    value: Any = None
+    repairs: tuple[RepairNote, ...] = ()
+    error: ErrorNote | None = None
+    id: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in ("recovered", "repaired")
+
+    def to_json(self) -> dict[str, Any]:
+        """The output record: index, id (when the input had one), outcome, value, repairs, error."""
+        out: dict[str, Any] = {"index": self.index}
+        if self.id is not None:
+            out["id"] = self.id
+        out["outcome"] = self.outcome
+        out["value"] = self.value
+        out["repairs"] = [r.to_json() for r in self.repairs]
+        out["error"] = None if self.error is None else self.error.to_json()
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RecordResult:
+        """Read back a record `to_json` wrote (resume counts and summarises the records already written)."""
+        error = data.get("error")
+        outcome = data.get("outcome")
+        if outcome not in OUTCOMES or not isinstance(data.get("index"), int):
+            raise ValueError(f"not an output record: {dict(data)!r:.200}")
+        return cls(
+            index=data["index"],
+            outcome=outcome,
+            value=data.get("value"),
+            repairs=tuple(RepairNote(str(r["kind"]), str(r["path"]), bool(r["lossless"])) for r in data["repairs"]),
+            error=None
+            if error is None
+            else ErrorNote(str(error["type"]), str(error["kind"]), str(error["message"]), tuple(error["errors"])),
+            id=data.get("id"),
+        )
+
+
+def parsed(index: int, value: Any, repairs: tuple[Repair, ...], record_id: Any = None) -> RecordResult:
+    """A record the parser turned into a value: recovered as it was, or repaired."""
+    notes = tuple(RepairNote.of(r) for r in repairs)
+    return RecordResult(index, "repaired" if notes else "recovered", value, notes, None, record_id)
+
+
+def refused(index: int, err: ParseError, record_id: Any = None) -> RecordResult:
+    return RecordResult(index, "refused", None, (), ErrorNote.of_parse_error(err), record_id)
+
+
+def invalid(index: int, exc: ConfigurationError | ValueError, record_id: Any = None) -> RecordResult:
+    """A record that could not be parsed at all: no text, or a target/mode/aliases that do not work."""
+    return RecordResult(index, "invalid", None, (), ErrorNote.plain("invalid_record", str(exc)), record_id)
+
+
+def lost(index: int, outcome: Literal["timeout", "crashed"], message: str, record_id: Any = None) -> RecordResult:
+    """A record whose worker hung past its timeout or died: the pool replaced the worker and kept the record."""
+    return RecordResult(index, outcome, None, (), ErrorNote.plain(outcome, message), record_id)
