@@ -38,8 +38,10 @@ import dataclasses
 import functools
 import logging
 import re
+import sys
 import types
 import typing
+from bisect import bisect_left, bisect_right
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ForwardRef, Generic, Optional, TypeVar, Union, get_args, get_origin
@@ -53,7 +55,7 @@ from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
-from resilient_parse.stages.extract import REASONING_TAGS, find_fences, split_reasoning
+from resilient_parse.stages.extract import REASONING_TAGS
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
@@ -62,13 +64,13 @@ T = TypeVar("T")
 log = logging.getLogger("resilient_parse.streaming")
 
 _BOUNDARY = re.compile(r'[",}\]]')
-_OPENER = re.compile(r"[{\[]")
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
-_REASONING_CLOSE = re.compile(r"</(?:" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
 _TAG_OVERLAP = 32
 _FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
 _MAX_DROP_ROUNDS = 4
+_PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
+_PROBE_MARGIN = 64  # an error this close to the window's end may be the window's own cut, so it does not count
 
 
 # -- the update -----------------------------------------------------------------------------------------------------
@@ -277,21 +279,6 @@ def _openers_for(view: TypeView) -> str:
     return "{["
 
 
-def _plausible(text: str, at: int) -> bool | None:
-    """Whether the bracket at `at` starts JSON (None: cannot tell until more text arrives). `{` must be followed by
-    a key or `}`; `[` by a value or `]` — so "{name}" or "[1]" in prose are not mistaken for the answer."""
-    j = at + 1
-    n = len(text)
-    while j < n and text[j] in " \t\r\n":
-        j += 1
-    if j >= n:
-        return None
-    follower = text[j]
-    if text[at] == "{":
-        return follower in '"}'
-    return follower in '{["]-0123456789tfn'
-
-
 def _error_offset(message: str, text: str) -> int | None:
     m = _ERROR_AT.search(message)
     if m is None:
@@ -420,6 +407,343 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+# -- finding the answer's start, incrementally ----------------------------------------------------------------------
+
+_TAG_NAMES = "|".join(REASONING_TAGS)
+# the extraction stage's tag syntax (stages/extract.py), matched here one tag at a time as the text arrives
+_REASONING_OPEN = re.compile(r"<(?:" + _TAG_NAMES + r")\b[^>\n]{0,200}>", re.IGNORECASE)
+_REASONING_CLOSE = re.compile(r"</(?:" + _TAG_NAMES + r")\s*>", re.IGNORECASE)
+# a tag still being written at the end of the text: only more text can say whether it is one
+_OPEN_UNFINISHED = re.compile(r"<(?:" + _TAG_NAMES + r")\b[^>\n]{0,200}\Z", re.IGNORECASE)
+_CLOSE_UNFINISHED = re.compile(r"</(?:" + _TAG_NAMES + r")\s*\Z", re.IGNORECASE)
+_NAME_UNFINISHED = re.compile(r"<(/?)([A-Za-z]*)\Z")
+_NAME_PREFIXES = frozenset(tag[:i] for tag in REASONING_TAGS for i in range(len(tag) + 1))
+_OPEN_TAG_MAX = 2 + max(map(len, REASONING_TAGS)) + 200
+_ANSWER_EVENT = re.compile(r"[<\n]")  # in the answer only a tag or a line break (a fence line) changes the state
+_CLOSE_START = re.compile(r"</|<\Z")  # in reasoning only a closing tag does
+_NON_SPACE = re.compile(r"[^ \t\r\n]")
+_NOT_BLANK = re.compile(r"\S")
+_SPACE_OR_TAB = " \t"
+_PROSE, _FENCE, _REASONING = 0, 1, 2
+_WAIT = "wait"
+
+
+def _starts_json(opener: str, follower: str) -> bool:
+    """Whether a bracket followed by `follower` (the next character that is not whitespace) starts JSON: `{` must
+    be followed by a key or `}`, `[` by a value or `]` — so "{name}" or "[1]" in prose are not taken for the answer."""
+    if opener == "{":
+        return follower in '"}'
+    return follower in '{["]-0123456789tfn'
+
+
+def _tag_at(buf: str, at: int, reasoning: bool) -> tuple[bool, int] | str | None:
+    """The reasoning tag starting at `buf[at]` (a `<`): (opens, end), None when there is none, `_WAIT` when the text
+    ends inside what may still become one. Inside reasoning only a closing tag counts."""
+    m = _REASONING_CLOSE.match(buf, at)
+    if m is not None:
+        return False, m.end()
+    if not reasoning:
+        m = _REASONING_OPEN.match(buf, at)
+        if m is not None:
+            return True, m.end()
+    name = _NAME_UNFINISHED.match(buf, at)
+    if name is not None and (name.group(1) or not reasoning or not name.group(2)):
+        if name.group(2).lower() in _NAME_PREFIXES:
+            return _WAIT
+    if _CLOSE_UNFINISHED.match(buf, at) or (not reasoning and _OPEN_UNFINISHED.match(buf, at)):
+        return _WAIT
+    return None
+
+
+class _Locator:
+    """Where the JSON answer starts — the first plausible opener outside reasoning, inside a fence if the answer
+    region has one — found as the text arrives, each character looked at a bounded number of times.
+
+    It follows the extraction stage's reading of a text (`<think>`…`</think>` blocks, also one whose opening tag
+    was lost; markdown fences, per answer region) with the state kept between chunks instead of re-read: whether
+    the text is inside reasoning, the open fence and the fence line being written, a tag still being written, the
+    opener whose next character has not arrived. A structure pass records where answer prose, fence bodies and
+    reasoning begin (`bounds`); a search pass records the plausible openers in the answer (`hits`) — while the
+    stream follows a start it is idle, and on a restart it catches up once over what it skipped.
+
+    It also keeps the text from where a start may still be needed (`text_from`), joined only when read, so no chunk
+    copies the text received so far. `examined` and `copied` count characters for the tests of that promise."""
+
+    def __init__(self, openers: str) -> None:
+        self.openers = re.compile("[" + re.escape(openers) + "]")
+        self.parts: list[str] = []  # the text from `parts_at` on
+        self.parts_at = 0
+        self.held: list[str] = []  # the text from `held_at` on, not read yet: a tag still being written
+        self.held_at = 0
+        self.held_len = 0
+        self.reasoning = False
+        self.seen_tag = False  # a closing tag before any other tag ends a block whose opening tag was lost
+        self.region = 0
+        self.fence: tuple[str, int] | None = None  # the open fence: marker character and length
+        self._new_line()
+        self.bounds: list[tuple[int, int, int]] = [(0, 0, _PROSE)]  # (from, region, kind), in order
+        self.following: int | None = None  # the start the stream follows: no search, the text kept from there
+        self.cursor = 0  # openers are recorded up to here
+        self.hits: list[int] = []
+        self.hit_regions: list[int] = []
+        self.fence_hits: list[int] = []
+        self.fence_regions: list[int] = []
+        self.pending: tuple[int, str, int, bool] | None = None  # an opener waiting for its next character
+        self.examined = 0
+        self.copied = 0
+
+    # -- the structure pass -------------------------------------------------------------------------------------
+
+    def _new_line(self) -> None:
+        self.line_phase = 0  # 0 indent, 1 fence marker, 2 info string, 3 not a fence line
+        self.line_indent = 0
+        self.line_char = ""
+        self.line_marker = 0
+        self.line_backtick = False
+        self.line_blank = True
+
+    def _line_text(self, buf: str, i: int, j: int) -> None:
+        """Read `buf[i:j]` (no line break inside) as part of the current line: is it a fence line, and which."""
+        while i < j and self.line_phase < 2:
+            if self.line_phase == 0:
+                ch = buf[i]
+                if ch in _SPACE_OR_TAB and self.line_indent < 3:
+                    self.line_indent += 1
+                    i += 1
+                    continue
+                if ch not in "`~":
+                    self.line_phase = 3
+                    return
+                self.line_phase, self.line_char = 1, ch
+            k = i
+            while k < j and buf[k] == self.line_char:
+                k += 1
+            self.line_marker += k - i
+            i = k
+            if i < j:
+                self.line_phase = 2 if self.line_marker >= 3 else 3
+        if self.line_phase == 2 and i < j:
+            self.line_backtick = self.line_backtick or buf.find("`", i, j) >= 0
+            self.line_blank = self.line_blank and _NOT_BLANK.search(buf, i, j) is None
+
+    def _line_end(self, at: int) -> None:
+        """A line break at `at`: a fence line opens a fence (its body starts on the next line) or closes one."""
+        if self.line_phase in (1, 2) and self.line_marker >= 3:
+            if self.fence is None:
+                if not (self.line_char == "`" and self.line_backtick):
+                    self.fence = (self.line_char, self.line_marker)
+                    self._bound(at + 1, _FENCE)
+            elif self.line_char == self.fence[0] and self.line_marker >= self.fence[1] and self.line_blank:
+                self.fence = None  # the closing line holds no opener, so the body may as well end at its end
+                self._bound(at, _PROSE)
+        self._new_line()
+
+    def _bound(self, at: int, kind: int) -> None:
+        if self.bounds[-1][0] == at:
+            self.bounds.pop()
+        self.bounds.append((at, self.region, kind))
+
+    def _new_region(self, at: int, kind: int) -> None:
+        self.region += 1
+        self.fence = None
+        self._new_line()
+        self._bound(at, kind)
+
+    def _scan(self, buf: str, at: int) -> None:
+        """The structure pass over `buf` (the text from `at`): tags, fence lines. Stops at a tag being written."""
+        i, n = 0, len(buf)
+        while i < n:
+            if self.reasoning:
+                m = _CLOSE_START.search(buf, i)
+                if m is None:
+                    break
+                tag = _tag_at(buf, m.start(), reasoning=True)
+                if tag is _WAIT:
+                    self._hold(buf, at, m.start())
+                    return
+                if tag is None:
+                    i = m.start() + 1
+                    continue
+                assert isinstance(tag, tuple)
+                self.reasoning = False
+                self._new_region(at + tag[1], _PROSE)
+                i = tag[1]
+                continue
+            m = _ANSWER_EVENT.search(buf, i)
+            j = n if m is None else m.start()
+            self._line_text(buf, i, j)
+            if m is None:
+                break
+            if buf[j] == "\n":
+                self._line_end(at + j)
+                i = j + 1
+                continue
+            tag = _tag_at(buf, j, reasoning=False)
+            if tag is _WAIT:
+                self._hold(buf, at, j)
+                return
+            if tag is None or (isinstance(tag, tuple) and not tag[0] and self.seen_tag):
+                self._line_text(buf, j, j + 1)  # a `<` that is text, or a closing tag with no block to close
+                i = j + 1
+                continue
+            assert isinstance(tag, tuple)
+            opens, end = tag
+            self.seen_tag = True
+            if opens:
+                self.reasoning = True
+                self._new_region(at + j, _REASONING)
+            else:  # a closing tag before any other: everything so far was reasoning whose opening tag was lost
+                self.bounds = [(0, self.region, _REASONING)]
+                self._forget_openers()
+                self._new_region(at + end, _PROSE)
+            i = end
+        self.held, self.held_at, self.held_len = [], at + n, 0
+
+    def _hold(self, buf: str, at: int, i: int) -> None:
+        rest = buf[i:]
+        self.held, self.held_at, self.held_len = [rest], at + i, len(rest)
+
+    def _still_held(self, piece: str) -> bool:
+        """Whether `piece` cannot decide the tag being held (so it need not be read again): more whitespace after
+        `</think`, or more of an opening tag's attributes that neither end it nor pass its length."""
+        held = self.held[0]
+        if _CLOSE_UNFINISHED.match(held) and not _NAME_UNFINISHED.match(held):
+            return piece.isspace()
+        return (
+            not self.reasoning
+            and self.held_len + len(piece) < _OPEN_TAG_MAX
+            and _OPEN_UNFINISHED.match(held) is not None
+            and not _NAME_UNFINISHED.match(held)
+            and ">" not in piece
+            and "\n" not in piece
+        )
+
+    # -- the search pass ----------------------------------------------------------------------------------------
+
+    def _forget_openers(self) -> None:
+        self.hits, self.hit_regions, self.fence_hits, self.fence_regions = [], [], [], []
+        self.pending = None
+
+    def _record(self, at: int, region: int, in_fence: bool) -> None:
+        self.hits.append(at)
+        self.hit_regions.append(region)
+        if in_fence:
+            self.fence_hits.append(at)
+            self.fence_regions.append(region)
+
+    def _search(self, text: str, text_at: int, hi: int) -> bool:
+        """Record the plausible openers in the answer between the cursor and `hi`; `text` holds the text from
+        `text_at` to the end (an opener's next character may lie past `hi`). True when any turned up."""
+        lo = self.cursor
+        self.examined += hi - lo
+        recorded = len(self.hits)
+        if self.pending is not None:
+            follower = _NON_SPACE.search(text, lo - text_at)
+            if follower is not None:
+                at, opener, region, in_fence = self.pending
+                self.pending = None
+                if _starts_json(opener, follower.group()):
+                    self._record(at, region, in_fence)
+        bounds = self.bounds
+        k = max(0, bisect_right(bounds, (lo, sys.maxsize, 0)) - 1)
+        while k < len(bounds) and bounds[k][0] < hi:
+            start, region, kind = bounds[k]
+            end = bounds[k + 1][0] if k + 1 < len(bounds) else hi
+            k += 1
+            if kind == _REASONING or end <= lo:
+                continue
+            for m in self.openers.finditer(text, max(start, lo) - text_at, min(end, hi) - text_at):
+                follower = _NON_SPACE.search(text, m.end())
+                if follower is None:
+                    self.pending = (text_at + m.start(), m.group(), region, kind == _FENCE)
+                elif _starts_json(m.group(), follower.group()):
+                    self._record(text_at + m.start(), region, kind == _FENCE)
+        self.cursor = hi
+        keep = max(0, bisect_right(bounds, (hi, sys.maxsize, 0)) - 1)
+        if keep:
+            del bounds[:keep]
+        return len(self.hits) > recorded or self.pending is not None
+
+    # -- what the stream asks -----------------------------------------------------------------------------------
+
+    def feed(self, piece: str) -> bool:
+        """Read one more chunk. True when it brought an opener that may start the answer (or left one undecided)."""
+        self.parts.append(piece)
+        self._trim()
+        if self.following is None and self.cursor < self.held_at:
+            self._catch_up()
+        if self.held and self._still_held(piece):
+            self.held.append(piece)
+            self.held_len += len(piece)
+            return False
+        at = self.held_at
+        buf = "".join([*self.held, piece]) if self.held else piece
+        self.examined += len(buf)
+        self._scan(buf, at)
+        if self.following is not None:
+            return False
+        return self._search(buf, at, self.held_at)
+
+    def _trim(self) -> None:
+        """Let go of the text no start can lie in any more: before the tag being held, the opener waiting for its
+        next character and the start being followed. Whole chunks only, so nothing is copied."""
+        keep = self.cursor if self.pending is None else min(self.cursor, self.pending[0])
+        if self.following is not None:
+            keep = min(keep, self.following)
+        drop = 0
+        at = self.parts_at
+        while drop < len(self.parts) - 1 and at + len(self.parts[drop]) <= keep:
+            at += len(self.parts[drop])
+            drop += 1
+        if drop:
+            del self.parts[:drop]
+            self.parts_at = at
+
+    def _catch_up(self) -> None:
+        """The stream followed a start that turned out not to be the answer: record the openers it skipped."""
+        self._search(self._joined(), self.parts_at, self.held_at)
+
+    def follow(self, start: int) -> None:
+        """The stream reads from `start` now: stop searching, keep the text from there."""
+        self.following = start
+
+    def unfollow(self) -> None:
+        self.following = None
+
+    def locate(self, search_from: int) -> tuple[int | None, bool]:
+        """The first plausible opener at or after `search_from` — in the first answer region that has one, inside
+        one of its fences if any — and whether an opener that needs more text to judge stands in the way."""
+        if self.cursor < self.held_at:
+            self._catch_up()
+        i = bisect_left(self.hits, search_from)
+        hit_region = self.hit_regions[i] if i < len(self.hits) else None
+        pending = self.pending if self.pending is not None and self.pending[0] >= search_from else None
+        if hit_region is None and pending is None:
+            self._forget_openers()  # all behind the search now
+            return None, False
+        region = hit_region if hit_region is not None else pending[2]  # type: ignore[index]
+        j = bisect_left(self.fence_hits, search_from)
+        if j < len(self.fence_hits) and self.fence_regions[j] == region:
+            return self.fence_hits[j], False
+        if pending is not None and pending[2] == region and pending[3]:
+            return None, True
+        if hit_region == region:
+            return self.hits[i], False
+        return None, True
+
+    def _joined(self) -> str:
+        if len(self.parts) != 1:
+            self.parts = ["".join(self.parts)]
+            self.copied += len(self.parts[0])
+        return self.parts[0]
+
+    def text_from(self, start: int, size: int | None = None) -> str:
+        """The text from `start` (at most `size` characters of it)."""
+        text = self._joined()
+        begin = start - self.parts_at
+        return text[begin:] if size is None else text[begin : begin + size]
+
+
 class _Stream:
     """The state of one stream, fed chunk by chunk; shared by the sync and async drivers."""
 
@@ -457,6 +781,7 @@ class _Stream:
         self.correct_with = correct_with
         self.correct_options = dict(correct_options or {})
         self.openers = _openers_for(self.plan.view)
+        self.locator = _Locator(self.openers)
         self.partial: _Partial | None
         try:
             self.partial = _partial_for(target)
@@ -472,6 +797,7 @@ class _Stream:
         self.undecided = False
         self.dirty = False
         self.stalled = self.partial is None
+        self.broken = False  # the locator failed: no more partials (the final object still comes)
         self.spent = 0
         self.reads = 0
         self.last_read: tuple[Any, ...] | None = None
@@ -501,6 +827,7 @@ class _Stream:
         )
 
     def text(self) -> str:
+        """The whole text, joined once: for the final parse."""
         if len(self.pieces) != 1:
             self.pieces = ["".join(self.pieces)]
         return self.pieces[0]
@@ -517,12 +844,13 @@ class _Stream:
                 f"the stream passed {limit:,} characters (Policy.max_input_chars)",
                 [ErrorDetail(path="", kind="input_too_large", message=f"{self.received} > {limit} characters")],
             )
+        opener = self._locate_more(piece)
         if self.start is not None and ">" in piece:
             self._check_reasoning_closed(piece)
         if self.stalled:
             return None
         if self.start is None:
-            if not (self.dirty or self.undecided or _OPENER.search(piece)):
+            if not (self.dirty or self.undecided or opener):
                 return None
             self.dirty = True
         elif self.partial_strings or _BOUNDARY.search(piece):
@@ -539,6 +867,23 @@ class _Stream:
             log.debug("partial update failed: %s: %s", type(exc).__name__, exc)
             self.stalled = True
             return None
+
+    def _locate_more(self, piece: str) -> bool:
+        """Let the locator read the chunk; True when it may have found where the answer starts."""
+        if self.broken:
+            return False
+        try:
+            return self.locator.feed(piece)
+        except Exception as exc:  # a partial is a courtesy: never let it break the stream
+            log.debug("locating the answer failed: %s: %s", type(exc).__name__, exc)
+            self.broken = self.stalled = True
+            return False
+
+    def _restart(self, search_from: int) -> None:
+        """The JSON being followed is not the answer: look again from `search_from`."""
+        self.search_from = search_from
+        self.start = None
+        self.locator.unfollow()
 
     def _check_reasoning_closed(self, piece: str) -> None:
         """A reasoning block whose opening tag was never sent ("…draft {…} </think> {answer}") shows itself only
@@ -558,10 +903,9 @@ class _Stream:
         closes = [m for m in _REASONING_CLOSE.finditer(window) if offset + m.end() > self.start]
         if not closes:
             return
-        self.search_from = offset + closes[-1].end()
-        self.start = None
+        self._restart(offset + closes[-1].end())
         self.undecided = False
-        self.stalled = self.partial is None
+        self.stalled = self.partial is None or self.broken
         self.dirty = True
         self.shown = None
         self.last_read = None
@@ -570,50 +914,45 @@ class _Stream:
 
     # -- partials ---------------------------------------------------------------------------------------------
 
-    def _locate(self, text: str) -> int | None:
-        """Where the JSON answer starts: the first plausible opener outside reasoning, inside a fence if the
-        answer has one. Sets `undecided` when the last opener seen needs more text to judge."""
-        self.undecided = False
-        for region in split_reasoning(text):
-            if region.reasoning or region.end <= self.search_from:
-                continue
-            lo = max(region.start, self.search_from)
-            windows = [
-                (region.start + f.body_start, region.start + f.body_end)
-                for f in find_fences(text[region.start : region.end])
-            ]
-            for a, b in [*windows, (lo, region.end)]:
-                pos = max(a, lo)
-                while pos < b:
-                    m = _OPENER.search(text, pos, b)
-                    if m is None:
-                        break
-                    if m.group() in self.openers:
-                        verdict = _plausible(text, m.start())
-                        if verdict is None:
-                            self.undecided = True
-                            return None
-                        if verdict:
-                            return m.start()
-                    pos = m.end()
-        return None
-
-    def _doc(self, text: str) -> str:
+    def _doc(self) -> str:
         """The answer so far, without a number at its very end (it may still grow: 12 -> 125)."""
         assert self.start is not None
-        doc = text[self.start :]
-        tail = _OPEN_NUMBER.search(doc[-200:])
+        doc = self.locator.text_from(self.start)
+        tail = _OPEN_NUMBER.search(doc, max(0, len(doc) - 200))
         return doc[: len(doc) - len(tail.group(1))] if tail is not None else doc
+
+    def _not_json_here(self) -> bool:
+        """Whether a start just found is plainly not JSON ("{} is empty", "[see below]"). Judged from a window
+        that doubles until it can tell, so trying the openers of a long text one after another reads about as far
+        as each needs, never the rest of the text each time. False when it is JSON so far: the full read goes on."""
+        assert self.start is not None
+        size = _PROBE_CHARS
+        while True:
+            window = self.locator.text_from(self.start, size)
+            if len(window) < size:
+                return False  # what follows the start is shorter: the full read decides at about the same cost
+            try:
+                if from_json(window, allow_partial=self.mode):
+                    return False  # a value was read: this is the answer, or one with a syntax error in it
+            except ValueError as exc:
+                offset = _error_offset(str(exc), window)
+                if offset is not None and offset <= size - _PROBE_MARGIN:
+                    before = from_json(window[:offset], allow_partial=self.mode) if offset else None
+                    return self.shown is None and not before
+            size *= 2
 
     def _update(self) -> StreamUpdate[Any] | None:
         self.dirty = False
-        text = self.text()
         while True:
             if self.start is None:
-                self.start = self._locate(text)
+                self.start, self.undecided = self.locator.locate(self.search_from)
                 if self.start is None:
                     return None
-            doc = self._doc(text)
+                self.locator.follow(self.start)
+                if self._not_json_here():
+                    self._restart(self.start + 1)
+                    continue
+            doc = self._doc()
             if len(doc) > _FREE_CHARS:
                 self.spent += len(doc)
             self.reads += 1
@@ -635,8 +974,7 @@ class _Stream:
                     tree, doc = before, doc[:offset]
                     break
                 # not JSON after all ("[see below]"): look further on
-                self.search_from = self.start + 1
-                self.start = None
+                self._restart(self.start + 1)
         if not isinstance(tree, dict | list):
             return None
         if self.partial_strings:
