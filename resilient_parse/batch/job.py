@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse.batch.recipe import ParserRecipe
-from resilient_parse.batch.records import RecordResult, invalid, parsed, refused
+from resilient_parse.batch.records import ErrorNote, RecordResult, invalid, parsed, refused
 from resilient_parse.errors import ConfigurationError, ParseError
 from resilient_parse.parser import Parser
 from resilient_parse.policy import resolve_policy
@@ -123,14 +123,17 @@ class RecordProcessor:
             parser = self._parser(self._setting(record, self.job.mode_field, str))
             aliases = self._setting(record, self.job.aliases_field, Mapping)
             result = parser.parse_result(text, target, aliases=aliases)
+            value = result.value
+            if self.job.as_json:
+                adapter = parser.plan(target).adapter
+                value = adapter.dump_python(value, mode="json", by_alias=True, exclude_unset=from_schema)
         except ParseError as err:
             return refused(index, err, self._id(record))
         except (RecordError, ConfigurationError) as exc:
             return invalid(index, exc, self._id(record))
-        value = result.value
-        if self.job.as_json:
-            adapter = parser.plan(target).adapter
-            value = adapter.dump_python(value, mode="json", by_alias=True, exclude_unset=from_schema)
+        except Exception as exc:  # a bug, in the library or a plugin: this record's, not the run's
+            note = ErrorNote.plain("internal", f"{type(exc).__name__}: {exc}")
+            return RecordResult(index, "crashed", None, (), note, self._id(record))
         return parsed(index, value, result.repairs, self._id(record))
 
     def _id(self, record: Mapping[str, Any]) -> Any:

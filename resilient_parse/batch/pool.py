@@ -18,6 +18,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -49,9 +50,11 @@ def _context() -> Any:
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, state: Any) -> None:
-    """A worker: build the processor from the job (the first message), then parse chunks until told to stop."""
+    """A worker: take this process's import path and the job, build the processor, then parse chunks until told
+    to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
+        sys.path[:0] = [path for path in conn.recv() if path not in sys.path]  # before the job's classes load
         processor = RecordProcessor(conn.recv())
     except Exception as exc:
         conn.send((_FAILED, f"{type(exc).__name__}: {exc}"))
@@ -107,6 +110,7 @@ class RecordPool:
         process.start()
         child_end.close()  # so the parent's end sees EOF when the worker dies
         try:
+            parent_end.send(sys.path)
             parent_end.send(self.job)
         except Exception as exc:
             process.kill()
