@@ -148,10 +148,19 @@ class ParseError(Exception):
         self.details: tuple[ErrorDetail, ...] = tuple(_as_detail(e) for e in errors)
         if not self.details:
             self.details = (ErrorDetail(path="", kind=self.kind, message=message),)
-        self.candidate = candidate
+        self.candidate = candidate  # escaped: see the property
         self.repairs = tuple(repairs)
         self.attempts: tuple[CandidateAttempt | Attempt, ...] = tuple(attempts)
         self.stop_reason: str | None = None  # set by the correction loop: why it stopped asking
+
+    @property
+    def candidate(self) -> str | None:
+        """The best JSON text we got to, with lone surrogates escaped (the same JSON value, and valid UTF-8)."""
+        return self._candidate
+
+    @candidate.setter
+    def candidate(self, text: str | None) -> None:
+        self._candidate = None if text is None else escape_surrogates(text)
 
     @property
     def errors(self) -> list[dict[str, Any]]:

@@ -523,3 +523,33 @@ def test_rendered_values_are_fresh_and_utf8_safe() -> None:
     assert rendered is not live
     assert utf8_safe(("x", {"y": "\ud800"})) == ["x", {"y": "\\ud800"}]
     assert isinstance(json_safe(deep(5000)), str)  # too deep to encode: a stand-in, not a RecursionError
+
+
+def test_a_schema_shown_by_a_plugin_drops_values_and_keeps_the_shape() -> None:
+    from resilient_parse.stages.feedback import schema_shape
+
+    shape = json.dumps(schema_shape(Transfer.model_json_schema()))
+    assert SECRET_DEFAULT not in shape and "tok-NESTED-SECRET" not in shape and "example-SECRET" not in shape
+    assert '"token": {"type": "string"}' in shape  # the nested model's $ref is inlined
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_candidate_of_an_error_is_the_same_json_and_valid_utf8(mode: str) -> None:
+    with pytest.raises(ParseError) as info:
+        Parser(mode=mode).parse_result('{"name": ["\\ud800"]}', Named)
+    error = info.value
+    assert error.candidate is not None
+    assert_utf8(error.candidate)
+    assert "\ud800" in json.dumps(json.loads(error.candidate), ensure_ascii=False)  # the model's value, read back
+    error.candidate = '"\udfff"'  # set later, as plugins do: escaped too
+    assert error.candidate == '"\\udfff"'
+
+
+def test_the_patch_feedback_is_valid_utf8() -> None:
+    document = json.dumps({"goal": "g" * 2500, "steps": [{"id": 1, "action": "fax", "x\ud800": 1}]})
+    failure = ParseError("bad", [ErrorDetail("/steps/0/action", "literal_error", "bad \ud800", got="fax")])
+    failure.candidate = document
+    parser = Parser(plugins=[JsonPatchFeedback()], entrypoints=False)
+    text = parser.feedback(failure, Plan)
+    assert text.startswith("Answer with an RFC 6902 JSON Patch")
+    assert_utf8(text)

@@ -25,7 +25,7 @@ import jsonpatch
 import jsonpointer
 
 from resilient_parse.context import CallContext
-from resilient_parse.errors import ErrorDetail, ParseError
+from resilient_parse.errors import ErrorDetail, ParseError, escape_surrogates
 from resilient_parse.hookspecs import hookimpl
 from resilient_parse.stages.feedback import condense, excerpt, schema_for_paths
 
@@ -243,7 +243,7 @@ class JsonPatchFeedback:
             'Reply with the JSON array of patch operations only, e.g. [{"op": "replace", "path": "/a/0/b", '
             '"value": 1}]; it is applied to your previous output.',
         ]
-        return "\n".join(lines)
+        return escape_surrogates("\n".join(lines))
 
     def rewrite_answer(self, text: str, candidate: str | None, feedback: str | None, ctx: CallContext) -> str | None:
         """If we asked for a patch and got one, the patched copy of the candidate as JSON text; else None (the

@@ -79,25 +79,53 @@ def _pointer_order(path: str) -> list[tuple[int, int | str]]:
     return [(0, int(p)) if p.isdigit() else (1, p) for p in split_pointer(path)]
 
 
+def _resolve(node: Any, defs: dict[str, Any]) -> Any:
+    seen = 0
+    while isinstance(node, dict) and "$ref" in node and seen < 20:
+        node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        seen += 1
+    return node
+
+
+def _inline(node: Any, defs: dict[str, Any], depth: int) -> Any:
+    node = _resolve(node, defs)
+    if isinstance(node, list):
+        return [_inline(item, defs, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if depth > 6:
+        return {k: v for k, v in node.items() if k in ("type", "enum", "const")} or {}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _NOISE or key in _VALUES:
+            continue
+        if key in _VERBATIM:
+            out[key] = value
+        elif key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {name: _inline(sub, defs, depth + 1) for name, sub in value.items()}
+        else:
+            out[key] = _inline(value, defs, depth + 1)
+    return out
+
+
+def schema_shape(schema: dict[str, Any]) -> Any:
+    """A JSON Schema as the model may see it: `$ref`s inlined, titles dropped, and no `default`/`examples` values
+    (a default may be an API key). Plugins that show a schema in feedback (e.g. a tool's arguments) use this."""
+    defs = schema.get("$defs")
+    return _inline(schema, defs if isinstance(defs, dict) else {}, 0)
+
+
 def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
-    """The JSON Schema of the fields at the failing paths (keyed by pointer), with `$ref`s inlined and titles and
-    `default`/`examples` values left out, so the model sees just what the failing values must look like. Unknown
-    paths are skipped."""
+    """The `schema_shape` of the fields at the failing paths (keyed by pointer), so the model sees just what the
+    failing values must look like. Unknown paths are skipped."""
     try:
         full = TypeAdapter(target).json_schema()
     except Exception:  # a target Pydantic cannot describe: give no schema rather than fail the feedback
         return {}
     defs = full.get("$defs", {})
 
-    def resolve(node: Any) -> Any:
-        seen = 0
-        while isinstance(node, dict) and "$ref" in node and seen < 20:
-            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
-            seen += 1
-        return node
-
     def step(node: Any, part: str) -> Any:
-        node = resolve(node)
+        node = _resolve(node, defs)
         if not isinstance(node, dict):
             return None
         for branch in node.get("anyOf") or node.get("oneOf") or ():
@@ -115,26 +143,6 @@ def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
             return node["additionalProperties"]
         return None
 
-    def inline(node: Any, depth: int) -> Any:
-        node = resolve(node)
-        if isinstance(node, list):
-            return [inline(item, depth) for item in node]
-        if not isinstance(node, dict):
-            return node
-        if depth > 6:
-            return {k: v for k, v in node.items() if k in ("type", "enum", "const")} or {}
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in _NOISE or key in _VALUES:
-                continue
-            if key in _VERBATIM:
-                out[key] = value
-            elif key in ("properties", "patternProperties") and isinstance(value, dict):
-                out[key] = {name: inline(sub, depth + 1) for name, sub in value.items()}
-            else:
-                out[key] = inline(value, depth + 1)
-        return out
-
     out: dict[str, Any] = {}
     shown: set[str] = set()
     for path in paths:
@@ -147,7 +155,7 @@ def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
             node = step(node, part)
             if node is None:
                 break
-        slim = inline(node, 0) if node is not None else None
+        slim = _inline(node, defs, 0) if node is not None else None
         if isinstance(slim, dict) and slim:
             out[path or "/"] = slim
     return out
