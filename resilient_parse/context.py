@@ -45,8 +45,17 @@ class Candidate:
     """A piece of the text that may hold the answer, with where it came from and how much the text vouches for it.
 
     `tier` ranks how the text designates the candidate: answers after reasoning outrank drafts inside it; "final
-    answer"/"corrected" raise it; "for example" lowers it. Equal tier and equal cost with different values is an
-    ambiguity. `order` breaks ties for *trying* candidates, never for choosing between two valid different ones.
+    answer"/"corrected" raise it; "for example" lowers it. Two valid candidates of one tier with different values
+    are an ambiguity. `order` breaks ties for *trying* candidates, never for choosing between two valid different
+    ones. The facts below are what answer selection judges by; the defaults describe a plain visible candidate
+    (what a plugin's candidate is unless it says otherwise):
+
+    - `label`: what the words right before it call it: "designated" ("Final answer:"), "example" (also a draft or
+      a template), "alternative" ("Option B:"), "rejected" ("Do not use …"), or "" (nothing).
+    - `region`: "answer" (visible text), "reasoning" (inside a closed `<think>` block) or "reasoning_cut" (inside
+      a reasoning block the output stopped in).
+    - `refusal_at`: where the visible prose refuses the task ("I will not do that"), or -1.
+    - `visible_text`: whether anything at all is written outside reasoning blocks.
     """
 
     text: str
@@ -56,6 +65,10 @@ class Candidate:
     tier: int = 0
     order: int = 0
     repairs: tuple[Repair, ...] = ()
+    label: str = ""
+    region: str = "answer"
+    refusal_at: int = -1
+    visible_text: bool = True
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from resilient_parse.schema import (
 )
 
 if TYPE_CHECKING:
-    from resilient_parse.stages.select import Failure, Success
+    from resilient_parse.stages.select import Success
     from resilient_parse.streaming import StreamUpdate
 
 T = TypeVar("T")
@@ -417,49 +417,30 @@ class Parser:
         aliases = self._merge_aliases(call_aliases) if call_aliases else self._base_aliases
         ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=aliases, text=text)
         self.host.emit("parse_started", ctx, length=len(text))
-        candidates = self._candidates(text, ctx)
-        if not candidates:
-            error = self.host.explain_no_candidate(text, ctx)
-            self.host.emit("parse_failed", ctx, kind=error.kind)
-            raise error
-        from resilient_parse.stages.select import (
-            Failure,
-            answer_was_read,
-            best_failure,
-            choose_answer,
-            inside_failed_answer,
-            progress,
-        )
+        found = self.host.extract_candidates(text, ctx)
+        candidates = self.host.select_candidates(text, found, ctx)
+        from resilient_parse.stages.select import explain_no_answer, select_answer
 
-        successes: list[Success] = []
-        failures: list[Failure] = []
-        for tier in sorted({c.tier for c in candidates}, reverse=True):
-            tier_failures: list[Failure] = []
-            for cand in (c for c in candidates if c.tier == tier):
-                try:
-                    successes.append(self._attempt(cand, plan, ctx, checks))
-                except ParseError as exc:
-                    tier_failures.append(Failure(cand, exc, progress(exc, cand)))
-            failures.extend(tier_failures)
-            successes = [s for s in successes if not inside_failed_answer(s.candidate, tier_failures)]
-            if successes or answer_was_read(tier_failures):
-                break
-        if successes:
-            chosen = choose_answer(successes, plan.adapter)
-            self.host.emit("parse_succeeded", ctx, repairs=len(chosen.repairs), source=chosen.candidate.source)
-            return ParseResult(
-                value=chosen.value,
-                repairs=chosen.repairs,
-                candidate=chosen.candidate.text,
-                json_text=chosen.json_text,
-                mode=self.policy.name,
+        try:
+            if not candidates:
+                raise explain_no_answer(text, found, ctx) if found else self.host.explain_no_candidate(text, ctx)
+            chosen = select_answer(
+                candidates,
+                lambda cand: self._attempt(cand, plan, ctx, checks),
+                plan.adapter,
+                self.policy.max_candidates,
             )
-        error = best_failure(failures)
-        self.host.emit("parse_failed", ctx, kind=error.kind)
-        raise error
-
-    def _candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
-        return self.host.select_candidates(text, self.host.extract_candidates(text, ctx), ctx)
+        except ParseError as error:
+            self.host.emit("parse_failed", ctx, kind=error.kind)
+            raise
+        self.host.emit("parse_succeeded", ctx, repairs=len(chosen.repairs), source=chosen.candidate.source)
+        return ParseResult(
+            value=chosen.value,
+            repairs=chosen.repairs,
+            candidate=chosen.candidate.text,
+            json_text=chosen.json_text,
+            mode=self.policy.name,
+        )
 
     def _attempt(
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]

@@ -341,9 +341,10 @@ def test_identical_candidates_are_deduplicated() -> None:
     assert candidate_texts(text) == ['{"a": 1}']
 
 
-def test_max_candidates_is_respected() -> None:
+def test_no_candidate_is_cut_before_ranking() -> None:
+    # issue 13: a cap here dropped the designated answer (or JSON Lines after the 15th); selection bounds the tries
     text = " ".join(f'{{"a": {i}}}' for i in range(100))
-    assert len(extract_candidates(text, 5)) == 5
+    assert {c.text for c in extract_candidates(text, 5) if c.source == "span"} == {f'{{"a": {i}}}' for i in range(100)}
 
 
 def test_no_braces_no_candidates() -> None:

@@ -1,19 +1,20 @@
-"""Extraction stage: find the pieces of a model's answer that may hold the JSON.
+"""Extraction stage: find the pieces of a model's answer that may hold the JSON, with the facts selection needs.
 
-Reasoning blocks (`<think>`…, also one whose opening tag was lost) are set apart: candidates inside them rank
-below the answer after them. Markdown fences (``` and ~~~, any length, info string or none, unclosed at the end)
-and balanced `{…}`/`[…]` spans — found by one linear scan that respects strings, so braces in prose and fences
-inside JSON strings do not derail it — become candidates. Words just before a candidate ("final answer",
-"corrected", "for example") raise or lower its tier, which is how the text designates one of several answers.
+Reasoning blocks (`<think>`…, also one whose opening tag was lost) are set apart; a tag opens a block only where a
+block can start (a `<thinking>` mentioned in a sentence is text). Markdown fences (``` and ~~~, any length, info
+string or none, unclosed at the end) and balanced `{…}`/`[…]` spans — found by one linear scan that respects
+strings, so braces in prose and fences inside JSON strings do not derail it — become candidates. Every candidate
+is returned (no cap: a dropped candidate may be the designated answer), each with its facts: whether it is inside
+reasoning (and whether that block was cut off), what the words right before it call it (`label`), and whether the
+visible prose refuses the task. Answer selection (`stages/select.py`) judges by those facts.
 """
 
 from __future__ import annotations
 
-import heapq
 import re
 import sys
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import regex  # type: ignore[import-untyped]
@@ -76,56 +77,123 @@ _LITERAL_ENDS = ("true", "false", "null", "True", "False", "None")
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
 _CLOSERS = frozenset("}]\uff5d\uff3d")
-# what may follow an opener that starts real JSON (a value, a quoted or bare key), as opposed to prose like "[see"
+# what may follow an opener that starts real JSON (a value, a quoted or bare key, a literal the reader knows), as
+# opposed to prose like "[see below]" or "{first_name}"
 _JSON_START = re.compile(
-    r"""\s*(?:[{\[\]}"'\u201c\uff5b\uff3b\-0-9]|[A-Za-z_$][\w$]*\s*[:\uff1a]|true\b|false\b|null\b)"""
+    r"""[\s\ufeff]*(?:[{\[\]}"'\u2018\u201c\uff02\uff5b\uff3b\-+.0-9/#]|[A-Za-z_$][\w$]*\s*[:\uff1a]"""
+    r"""|(?:true|false|null|True|False|None|undefined|NaN|Infinity)\b)"""
 )
-# Words just before a candidate that say what it is. An example/draft word labels the candidate itself and wins;
-# a correction word ("corrected", "final", "correct") promotes it even when the same sentence mentions what was
-# wrong ("I corrected the previous answer:"). Judgement words alone ("wrong", "previous", "invalid") are neutral:
-# "Wrong: {…}" labels the candidate after it, "the previous one was wrong: {…}" the one before — a guess either way.
-# Words that describe the expected shape ("has the shape", "the format is", "looks like") label an example too.
-_DESIGNATE_EXAMPLE = re.compile(
+
+# -- what the words right before a candidate call it -------------------------------------------------------------
+# Only the words after the previous candidate count (so "for example: {…}" does not also label the answer after
+# it), at most _CONTEXT_CHARS of them, and a designation only in the last clause before the candidate, ending
+# in a way that introduces it ("Final answer:", "The correct JSON is", "Use the corrected"): "the final API
+# version dropped {…}" mentions a word, it does not designate. A negation before the word ("would NOT be
+# correct:", "Do not use the updated") turns it into a rejection. An example/draft/template word labels the
+# candidate an example and outweighs a designation in the same clause. Judgement words alone ("wrong",
+# "previous", "invalid") are neutral: "Wrong: {…}" labels the candidate after it, "the previous one was wrong:
+# {…}" the one before — a guess either way. After an example, hand-over words ("For your request:", "Here is the
+# result:") designate the candidate they introduce. Every pattern runs on that bounded window only.
+_EXAMPLE_WORDS = re.compile(
     r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder|looks like"
     r"|(?:has|have|takes|take|uses|use|follows|follow|in) the (?:shape|format|form|structure|schema)"
     r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
     r"|(?:following|expected|required|general|same) (?:shape|format|form|structure|schema))\b",
     re.IGNORECASE,
 )
-# After an example, words that hand over to the real answer promote the candidate they introduce.
-_DESIGNATE_ANSWER = re.compile(
-    r"\b(?:for your request|for this request|for you|here is|here's|here are|answer|result|response|output"
-    r"|actual|real|now|so)\b",
+_ALTERNATIVE_WORDS = re.compile(
+    r"\b(?:alternatives?|alternatively|options?(?:[ \t]+(?:[a-d1-9]|one|two|three))?|another (?:option|way|version"
+    r"|possibility)|or (?:else|instead|maybe|perhaps))\b",
     re.IGNORECASE,
 )
-_DESIGNATE_UP = re.compile(
-    r"\b(?:final|corrected|correction|correct|updated|revised|fixed|fix|actual|actually|real)\b", re.IGNORECASE
+_DESIGNATION_WORDS = re.compile(
+    r"\b(?:final|corrected|correction|correct|updated|revised|fixed|fix|actual|actually|real|right)\b",
+    re.IGNORECASE,
 )
+_HAND_OVER_WORDS = re.compile(
+    r"\b(?:for your request|for this request|for you|here is|here's|here are|answer|result|response|output|now"
+    r"|so)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|never|don't|dont|doesn't|isn't|aren't|wasn't|won't|wouldn't|shouldn't|cannot|can't)\b"
+    r"|n't\b|\bavoid\b",
+    re.IGNORECASE,
+)
+_USE_WORDS = re.compile(r"\b(?:use|using|call|send|run|execute|return|pick|choose|apply)\b", re.IGNORECASE)
+_REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "never", "not:")
+# words that may stand between a designation word and the candidate it introduces ("Final answer", "Updated
+# version", "the corrected JSON")
+_DESIGNATED_NOUN_TEXT = "answer answers json version output result response object call one value data plan reply tool"
+_DESIGNATED_NOUNS = frozenset(_DESIGNATED_NOUN_TEXT.split())
+_INTRODUCING_ENDS = (":", "=", "->", "\u2192", " is", " are", " below", " here", " be", " was")
+_MAX_INTRODUCED_WORDS = 8
+_CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+_NON_SPACE = re.compile(r"\S")
 _CONTEXT_CHARS = 120
-_PRESELECT_FACTOR = 8
 _LOOK_BACK = 200
 
+# -- a refusal in the visible prose ------------------------------------------------------------------------------
+# "I will not do that", "I can't help with that", "I must decline": a first-person refusal of the task, not a hedge
+# ("I cannot guarantee …", "I can't access live data"). Literal words separated by white space: linear.
+REFUSAL_SENTENCE = re.compile(
+    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|cannot|won(?:'|\u2019)?t|will[ \t]+not|am[ \t]+(?:not[ \t]+able"
+    r"|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not|shouldn(?:'|\u2019)?t)"
+    r"|(?:'|\u2019)m[ \t]+(?:not[ \t]+able|unable)|(?:'|\u2019)ll[ \t]+not)"
+    r"[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
+    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it)\b"
+    r"|\b(?:i|we)(?:[ \t]+(?:must|have[ \t]+to|will|need[ \t]+to))?[ \t]+(?:decline|refuse)\b"
+    r"|\bi(?:'|\u2019)d[ \t]+rather[ \t]+not\b|\bi(?:'|\u2019)m[ \t]+not[ \t]+going[ \t]+to\b",
+    re.IGNORECASE,
+)
+
 TIER_REASONING = -10
+TIER_REASONING_CUT = 2 * TIER_REASONING
 SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}
+LABEL_TIER = {"designated": 1, "example": -1, "rejected": -1, "alternative": 0, "": 0}
+_QUOTES = frozenset("`\"'\u2018\u2019\u201c\u201d")
 
 
 @dataclass(frozen=True)
 class Region:
-    """A stretch of the text: the answer, or a reasoning block whose candidates rank below the answer's."""
+    """A stretch of the text: the answer, or a reasoning block whose candidates rank below the answer's; `cut`
+    marks a reasoning block the output stopped in (it never closed, so no answer followed it)."""
 
     start: int
     end: int
     reasoning: bool
+    cut: bool = False
+
+
+def _opens_block(text: str, tag_start: int, tag_end: int) -> bool:
+    """Whether an opening reasoning tag starts a block: at the start of a line (or right after another tag), or
+    with the reasoning written straight after it (`<think>Maybe`, `<think>` + line break). A tag mentioned in a
+    sentence ("I skip the <thinking> step") or quoted (`` `<think>` ``) is text. The look-back stops at the line
+    or the previous tag, so it reads each character once."""
+    if _is_quoted(text, tag_start, tag_end):
+        return False
+    i = tag_start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0 or text[i] in "\n>":
+        return True
+    return tag_end < len(text) and text[tag_end] not in " \t"
+
+
+def _is_quoted(text: str, tag_start: int, tag_end: int) -> bool:
+    return (tag_start > 0 and text[tag_start - 1] in _QUOTES) or (tag_end < len(text) and text[tag_end] in _QUOTES)
 
 
 def split_reasoning(text: str) -> list[Region]:
     """Split text into answer and reasoning regions, in order. A tag written inside a JSON value (`{"note":
-    "</think>"}`) is text, not a tag: tags inside closed `{…}`/`[…]` spans are ignored."""
+    "</think>"}`) is text, not a tag: tags inside closed `{…}`/`[…]` spans are ignored; so is an opening tag that
+    does not start a block (`_opens_block`) and a quoted closing tag."""
     n = len(text)
     if "<" not in text:
         return [Region(0, n, False)]
-    opens = list(_REASONING_OPEN.finditer(text))
-    closes = list(_REASONING_CLOSE.finditer(text))
+    opens = [m for m in _REASONING_OPEN.finditer(text) if _opens_block(text, m.start(), m.end())]
+    closes = [m for m in _REASONING_CLOSE.finditer(text) if not _is_quoted(text, m.start(), m.end())]
     if not opens and not closes:
         return [Region(0, n, False)]
     spans = [s for s in scan_spans(text) if s.closed]
@@ -156,7 +224,7 @@ def split_reasoning(text: str) -> list[Region]:
         while ci < len(closes) and closes[ci].start() < opened.end():
             ci += 1
         if ci >= len(closes):
-            regions.append(Region(opened.start(), n, True))
+            regions.append(Region(opened.start(), n, True, cut=True))
             pos = n
             break
         regions.append(Region(opened.start(), closes[ci].end(), True))
@@ -367,32 +435,129 @@ def _fence_lines(text: str) -> list[re.Match[str]]:
     return found
 
 
-def _tier(text: str, start: int, floor: int, reasoning: bool, after_example: bool) -> tuple[int, bool]:
-    """Raise or lower a candidate by the words just before it — but only words after the previous candidate, so
-    "for example: {…}" does not also demote the answer that follows the example. Returns the tier and whether the
-    words label the candidate an example."""
-    window = text[max(floor, start - _CONTEXT_CHARS) : start]
-    tier = TIER_REASONING if reasoning else 0
-    if _DESIGNATE_EXAMPLE.search(window):
-        return tier - 1, True
-    if _DESIGNATE_UP.search(window) or (after_example and _DESIGNATE_ANSWER.search(window)):
-        tier += 1
-    return tier, False
+def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
+    """What the words right before the candidate at `start` call it ("designated", "example", "alternative",
+    "rejected" or ""), reading only the words after `floor` (where the previous candidate ends), at most
+    _CONTEXT_CHARS of them. `after_example`: an example came just before, so hand-over words designate."""
+    window = _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start])
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
+    clause = window[breaks[-1] :] if breaks else window
+    if _EXAMPLE_WORDS.search(clause):
+        return "example"
+    verdict = _designation(clause, after_example)
+    if verdict:
+        return verdict
+    if _ALTERNATIVE_WORDS.search(clause):
+        return "alternative"
+    if _EXAMPLE_WORDS.search(window):
+        return "example"
+    return ""
 
 
-def _starts_json(text: str, opener: int) -> bool:
-    """Whether the unclosed opener at `opener` starts real JSON (`[{"a"…`, `{name:`) rather than prose (`[see`)."""
+def _trim_markup(window: str) -> str:
+    """The words before a candidate without what sits between them and it: white space, emphasis, a fence's
+    opening line, a tag like `<answer>`."""
+    for _ in range(4):
+        window = window.rstrip(" \t\r\n*_#")
+        line_start = window.rfind("\n") + 1
+        if window[line_start:].lstrip(" \t").startswith(("```", "~~~")):
+            window = window[:line_start]
+            continue
+        if window.endswith(">"):
+            lt = window.rfind("<", max(0, len(window) - 60))
+            if lt >= 0 and ">" not in window[lt:-1]:
+                window = window[:lt]
+                continue
+        break
+    return window
+
+
+def _designation(clause: str, after_example: bool) -> str:
+    """ "designated" when a designation word in the clause introduces the candidate, "rejected" when a negation
+    cancels it or the clause rejects what follows ("Do not use", "instead of"), else ""."""
+    words = [_DESIGNATION_WORDS, _HAND_OVER_WORDS] if after_example else [_DESIGNATION_WORDS]
+    designated = rejected = False
+    for pattern in words:
+        for m in pattern.finditer(clause):
+            if not _introduces(clause[m.end() :]):
+                continue
+            if _negated(clause[: m.start()]):
+                rejected = True
+            else:
+                designated = True
+    if rejected:
+        return "rejected"
+    if designated:
+        return "designated"
+    if clause.rstrip(" \t:,-").lower().endswith(_REJECTING_ENDS):
+        return "rejected"
+    negation = _NEGATION.search(clause)
+    if negation is not None and _USE_WORDS.search(clause, negation.end()) is not None:
+        return "rejected"
+    return ""
+
+
+def _introduces(tail: str) -> bool:
+    """Whether the words after a designation word lead straight to the candidate: nothing ("the corrected"), a
+    noun ("Final answer"), or a few words ending in `:`/`is`/`=` ("The correct JSON is", "Updated version (…):")."""
+    tail = _PARENTHETICAL.sub("", tail).strip()
+    if not tail:
+        return True
+    words = tail.split()
+    if len(words) > _MAX_INTRODUCED_WORDS:
+        return False
+    if all(w.lower() in _DESIGNATED_NOUNS for w in words):
+        return True
+    return (" " + tail).lower().endswith(_INTRODUCING_ENDS)
+
+
+def _negated(before: str) -> bool:
+    """Whether one of the last few words before a designation word negates it ("would NOT be correct", "Do not
+    use the updated"), and no "but" turns it round after the negation."""
+    near = before.split()[-4:]
+    for i, word in enumerate(near):
+        if _NEGATION.search(word) is not None:
+            return "but" not in (w.lower() for w in near[i + 1 :])
+    return False
+
+
+def opens_json(text: str, opener: int) -> bool:
+    """Whether the opener at `opener` starts real JSON (`[{"a"…`, `{name:`, `[True`) rather than prose (`[see`,
+    `{first_name}`)."""
     return _JSON_START.match(text, opener + 1) is not None
 
 
-def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
-    """All candidates in the text, best-first."""
+def _refusal_in(text: str, region: Region, spans: list[Span]) -> int:
+    """Where the prose of a visible region (outside its JSON spans) first refuses the task, or -1. Each gap between
+    spans is searched once, so this reads the region once."""
+    pos = region.start
+    for span in spans:
+        if span.inside >= 0:
+            continue
+        if span.start > pos:
+            m = REFUSAL_SENTENCE.search(text, pos, span.start)
+            if m is not None:
+                return m.start()
+        pos = max(pos, span.end)
+    m = REFUSAL_SENTENCE.search(text, pos, region.end) if pos < region.end else None
+    return m.start() if m is not None else -1
+
+
+def extract_candidates(text: str, max_candidates: int | None = None) -> list[Candidate]:
+    """Every candidate in the text, best-first, with the facts answer selection judges by. No cap: a candidate
+    dropped here could be the one the text designates (`max_candidates` is accepted for the hook's call and
+    ignored; the number of candidates *tried* is bounded in `stages/select.py`)."""
     regions = split_reasoning(text)
     has_reasoning = any(r.reasoning for r in regions)
-    # (start, end, source, reasoning, floor for designating words, demoted)
-    raw: list[tuple[int, int, str, bool, int, bool]] = []
+    visible_text = any(_NON_SPACE.search(text, r.start, r.end) is not None for r in regions if not r.reasoning)
+    refusal_at = -1
+    # (start, end, source, region kind, floor for designating words, demoted)
+    raw: list[tuple[int, int, str, str, int, bool]] = []
     for region in regions:
+        kind = "reasoning_cut" if region.cut else "reasoning" if region.reasoning else "answer"
         spans = scan_spans(text, region.start, region.end)
+        if not region.reasoning and refusal_at < 0:
+            refusal_at = _refusal_in(text, region, spans)
         closed = [s for s in spans if s.closed and s.inside < 0]
         starts = [s.start for s in closed]
         ends = sorted(s.end for s in spans if s.closed)
@@ -411,14 +576,14 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
                 continue  # a fence written inside a JSON string or value is not a fence
             body_start, body_end = region.start + fence.body_start, region.start + fence.body_end
             source = "fence" if fence.closed else "open_fence"
-            raw.append((body_start, body_end, source, region.reasoning, floor(body_start), False))
+            raw.append((body_start, body_end, source, kind, floor(body_start), False))
             if _is_string_literal(text[body_start:body_end].strip()):
                 literals.append((body_start, body_end))
         chunk = text[region.start : region.end]
         body = chunk.strip()
         if not region.reasoning and (body[:1] in _OPENERS or _is_string_literal(body)):
             lead = len(chunk) - len(chunk.lstrip())
-            raw.append((region.start + lead, region.start + lead + len(body), "whole", False, region.start, False))
+            raw.append((region.start + lead, region.start + lead + len(body), "whole", kind, region.start, False))
             if body[:1] == '"':
                 literals.append((region.start + lead, region.start + lead + len(body)))
         literals.sort()
@@ -428,21 +593,15 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
             if i >= 0 and span.start < literals[i][1]:
                 continue
             # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
-            demoted = span.inside >= 0 and _starts_json(text, span.inside)
+            demoted = span.inside >= 0 and opens_json(text, span.inside)
             source = "span" if span.closed else "truncated_span"
-            raw.append((span.start, span.end, source, region.reasoning, floor(span.start), demoted))
+            raw.append((span.start, span.end, source, kind, floor(span.start), demoted))
 
-    limit = max_candidates * _PRESELECT_FACTOR
-    if len(raw) > limit:
-        # a long text with thousands of spans ("[1] [2] …"): weigh only the longest answer-side ones, so the
-        # per-candidate work below stays bounded
-        keep = heapq.nlargest(limit, raw, key=lambda r: (r[2] != "span", not r[3], r[1] - r[0]))
-        raw = keep
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
     example_end = -1  # where the last candidate labelled an example ends
-    for order, (start, end, source, reasoning, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
+    for order, (start, end, source, kind, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
         if source != "span" and piece.lstrip()[:1] == '"':
             body = piece.strip()
@@ -456,28 +615,27 @@ def extract_candidates(text: str, max_candidates: int) -> list[Candidate]:
             body = piece.lstrip() if open_ended else piece.strip()
             if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
                 continue
-        tier, example = _tier(text, start, floor_at, reasoning, 0 <= example_end <= start)
-        if example:
+        label = label_before(text, start, floor_at, 0 <= example_end <= start)
+        if label == "example":
             example_end = max(example_end, end)
-        tier -= 1 if demoted else 0
+        base = TIER_REASONING_CUT if kind == "reasoning_cut" else TIER_REASONING if kind == "reasoning" else 0
+        tier = base + LABEL_TIER[label] - (1 if demoted else 0)
         repairs: list[Repair] = []
         if source in ("fence", "open_fence"):
             repairs.append(Repair.make("extract_fence", "", None, None, offset=start))
             source = "fence"
         elif body.strip() != stripped_all and bool(answer) and piece.strip() != answer:
             repairs.append(Repair.make("extract_prose", "", None, None, offset=start))
-        if reasoning:
-            repairs.append(Repair.make("reasoning_candidate", "", None, None, offset=start))
+        if kind != "answer":
+            # choosing a draft from the model's reasoning is a judgement, never lossless
+            repairs.append(replace(Repair.make("reasoning_candidate", "", None, None, offset=start), lossless=False))
         elif has_reasoning:
             repairs.append(Repair.make("skip_reasoning", "", None, None, offset=start))
-        cand = Candidate(body, start, end, source, tier, order, tuple(repairs))
+        cand = Candidate(body, start, end, source, tier, order, tuple(repairs), label, kind, refusal_at, visible_text)
         prev = seen.get(body)
         if prev is None or _better(cand, prev):
             seen[body] = cand
-    ranked = sorted(seen.values(), key=lambda c: (-c.tier, SOURCE_PREFERENCE.get(c.source, 9), -len(c.text)))
-    if len(ranked) > max_candidates:
-        ranked = ranked[:max_candidates]
-    return ranked
+    return sorted(seen.values(), key=lambda c: (-c.tier, SOURCE_PREFERENCE.get(c.source, 9), -len(c.text)))
 
 
 def _is_string_literal(body: str) -> bool:

@@ -1,18 +1,29 @@
 """Answer selection: which of the candidates the text offers is the answer, or why none is.
 
-Extraction finds every piece that may hold the answer; this stage ranks them (`rp_select_candidates`), explains an
-output with no candidate at all (`rp_explain_no_candidate`: a refusal, empty text, prose), and holds the rules the
-pipeline applies while it tries candidates best-first: how far a failed candidate got (`progress`), that a piece cut
-out of a broken whole answer is not the answer (`inside_failed_answer`), that an answer template echoed back is not
-an answer (`refuse_template_echo`), and that two different answers the text does not choose between are an
-ambiguity, not a pick (`choose_answer`).
+Extraction finds every piece that may hold the answer, with its facts (where it is, what the words right before it
+call it, whether it is inside reasoning, whether the visible prose refuses). This stage holds the rules:
+
+- A candidate labelled an example, a draft, a template or a rejected option is never the answer (a designated
+  copy of the same text is); one offered as an alternative competes with the others but never wins alone.
+- A refusal in the visible prose beats every candidate the text does not designate ("I will not do that").
+- A draft inside a closed reasoning block is the answer only when nothing at all is written outside reasoning,
+  and only where lossy choices are allowed (never in strict). A reasoning block the output stopped in holds no
+  answer in any mode: the model never got to answer, so a draft there is reported as truncated output.
+- Candidates are tried best tier first; two different values in the best tier are an ambiguity whatever their
+  repairs cost (`AmbiguousMatchError` names both offsets); identical values are one answer; a piece that lies
+  inside a candidate that validated is part of that answer, not a rival.
+- Nothing is dropped before ranking. `Policy.max_candidates` bounds how many candidates are *tried*; when it
+  leaves JSON-looking candidates of the deciding tier untried, the result is an error, never a pick.
+
+`rank_candidates` and `explain_no_candidate` are the built-in `rp_select_candidates`/`rp_explain_no_candidate`;
+`select_answer` is the pipeline's try loop; `refuse_template_echo` refuses an answer template echoed back.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +37,11 @@ from resilient_parse.errors import (
     ParseError,
     RefusalError,
     SchemaMismatchError,
+    TruncatedOutputError,
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, TupleView
+from resilient_parse.stages.extract import REFUSAL_SENTENCE, opens_json
 
 _REFUSAL = re.compile(
     r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
@@ -44,6 +57,8 @@ _PLACEHOLDER_TEXT = (
     "date time url email tool param arg argument list array object field query content title summary"
 )
 _PLACEHOLDER_WORDS = frozenset(_PLACEHOLDER_TEXT.split())
+NOT_ANSWERS = frozenset({"example", "rejected"})
+"""Labels that keep a candidate from being the answer (the text would have to designate another copy of it)."""
 
 
 @dataclass(frozen=True)
@@ -126,18 +141,17 @@ def refuse_template_echo(json_text: str) -> None:
         )
 
 
-def choose_answer(successes: Sequence[Success], adapter: TypeAdapter[Any]) -> Success:
-    """The answer among the candidates that validated: the best tier, then the cheapest repairs. Two different
-    values left after that are an ambiguity — the text does not say which one is meant."""
+def choose_answer(successes: Sequence[Success], adapter: TypeAdapter[Any], untried: int = 0) -> Success:
+    """The answer among the candidates that validated: the best tier's one value. Two different values there are
+    an ambiguity, whatever their repairs cost; so are `untried` JSON-looking candidates of that tier left by the
+    try bound (one of them could be a rival). A value offered only as an alternative is not chosen, and a draft
+    from a reasoning block the output stopped in is reported as truncated output."""
     top = max(s.candidate.tier for s in successes)
     group = [s for s in successes if s.candidate.tier == top]
-    cheapest = min(s.cost for s in group)
-    best = [s for s in group if s.cost - cheapest < 1e-9]
-    if len(best) == 1:
-        return best[0]
+    group = [s for s in group if not any(_contains(o.candidate, s.candidate) for o in group)]
     distinct: list[Success] = []
     dumped: list[bytes] = []
-    for s in best:
+    for s in group:
         key = adapter.dump_json(s.value)
         if key not in dumped:
             dumped.append(key)
@@ -145,21 +159,119 @@ def choose_answer(successes: Sequence[Success], adapter: TypeAdapter[Any]) -> Su
     if len(distinct) > 1:
         offsets = ", ".join(str(s.candidate.start) for s in distinct)
         raise AmbiguousMatchError(
-            f"{len(distinct)} different JSON values in the output fit the target equally well "
+            f"{len(distinct)} different JSON values in the output fit the target "
             f"(at offsets {offsets}); the text does not say which is the answer",
             [
                 ErrorDetail(
-                    path="", kind="ambiguous_candidates", message=f"equally good candidates at offsets {offsets}"
+                    path="", kind="ambiguous_candidates", message=f"different valid candidates at offsets {offsets}"
                 )
             ],
             candidate=distinct[0].json_text,
         )
-    return min(best, key=lambda s: s.candidate.order)
+    chosen = min(group, key=lambda s: (s.cost, s.candidate.order))
+    if untried:
+        raise AmbiguousMatchError(
+            f"{untried} more candidates of the same rank were not tried (Policy.max_candidates); one of them could "
+            f"be a different answer than the one at offset {chosen.candidate.start}",
+            [
+                ErrorDetail(
+                    path="",
+                    kind="too_many_candidates",
+                    message=f"{untried} candidates left untried by the limit",
+                    offset=chosen.candidate.start,
+                )
+            ],
+            candidate=chosen.json_text,
+        )
+    if all(s.candidate.label == "alternative" for s in group):
+        raise AmbiguousMatchError(
+            f"the only valid JSON (at offset {chosen.candidate.start}) is offered as an alternative; the text does "
+            "not say it is the answer",
+            [ErrorDetail(path="", kind="alternative_only", message="offered as an alternative, not as the answer")],
+            candidate=chosen.json_text,
+        )
+    if chosen.candidate.region == "reasoning_cut":
+        raise TruncatedOutputError(
+            "the output was cut off inside a reasoning block: the JSON there is a draft, the model never gave its "
+            "answer",
+            [
+                ErrorDetail(
+                    path="",
+                    kind="truncated_reasoning",
+                    message="cut off inside a reasoning block; a draft is not an answer",
+                    offset=chosen.candidate.start,
+                )
+            ],
+            candidate=chosen.json_text,
+        )
+    return chosen
+
+
+def _contains(outer: Candidate, inner: Candidate) -> bool:
+    """Whether `inner` is a piece of `outer` (a line of a joined JSON Lines answer, a span inside a fence)."""
+    return (
+        inner.end > inner.start
+        and outer.start <= inner.start
+        and inner.end <= outer.end
+        and (outer.start, outer.end) != (inner.start, inner.end)
+    )
+
+
+def select_answer(
+    candidates: Sequence[Candidate],
+    attempt: Callable[[Candidate], Success],
+    adapter: TypeAdapter[Any],
+    budget: int,
+) -> Success:
+    """Try the ranked candidates tier by tier (each tier in its ranked order) and choose the answer; raise the
+    best failure when none validates. At most `budget` attempts: the work is bounded, and a bound that leaves a
+    JSON-looking candidate of the deciding tier untried ends in an error. A candidate inside one of the tier's
+    successes is part of that answer and is not tried. A tier whose best answer was read but is wrong stops the
+    search: a lower-ranked draft that happens to validate must not replace it."""
+    failures: list[Failure] = []
+    tried = 0
+    for tier in sorted({c.tier for c in candidates}, reverse=True):
+        successes: list[Success] = []
+        tier_failures: list[Failure] = []
+        untried = 0
+        for cand in (c for c in candidates if c.tier == tier):
+            if any(_contains(s.candidate, cand) for s in successes):
+                continue
+            if tried >= budget:
+                untried += _looks_like_json(cand)
+                continue
+            tried += 1
+            try:
+                successes.append(attempt(cand))
+            except ParseError as exc:
+                tier_failures.append(Failure(cand, exc, progress(exc, cand)))
+        failures.extend(tier_failures)
+        successes = [s for s in successes if not inside_failed_answer(s.candidate, tier_failures)]
+        if successes:
+            return choose_answer(successes, adapter, untried)
+        if answer_was_read(tier_failures) or untried:
+            break
+    error = best_failure(failures)
+    if tried >= budget and len(candidates) > tried:
+        error.details = (
+            *error.details,
+            ErrorDetail(
+                path="",
+                kind="too_many_candidates",
+                message=f"only {tried} of {len(candidates)} candidates were tried (Policy.max_candidates)",
+            ),
+        )
+    raise error
+
+
+def _looks_like_json(cand: Candidate) -> bool:
+    return cand.text[:1] == '"' or opens_json(cand.text, 0)
 
 
 def join_json_lines(text: str, found: Sequence[Candidate]) -> Candidate | None:
     """Several objects one after another, separated only by white space or commas (JSON Lines), read as one list
-    — offered only when the target is a list."""
+    — offered only when the target is a list. Tried before its lines (order -1): when it validates, the lines are
+    its parts, not rivals."""
     spans = sorted(
         (c for c in found if c.source == "span" and c.tier >= 0 and c.text.startswith("{")), key=lambda c: c.start
     )
@@ -170,33 +282,84 @@ def join_json_lines(text: str, found: Sequence[Candidate]) -> Candidate | None:
             return None
     body = "[" + ",".join(c.text for c in spans) + "]"
     repair = Repair.make("join_values", "", f"{len(spans)} separate values", "one list", offset=spans[0].start)
-    return Candidate(body, spans[0].start, spans[-1].end, "joined", min(c.tier for c in spans), 0, (repair,))
+    return Candidate(body, spans[0].start, spans[-1].end, "joined", min(c.tier for c in spans), -1, (repair,))
+
+
+def may_be_the_answer(cand: Candidate, ctx: CallContext) -> bool:
+    """Whether the rules let a candidate be tried as the answer at all (see the module docstring). A draft from a
+    reasoning block that was cut off is tried too, only so that its error (or its being a draft) is reported."""
+    if cand.label in NOT_ANSWERS:
+        return False
+    if cand.region == "answer":
+        return cand.refusal_at < 0 or cand.label == "designated"
+    if cand.region == "reasoning":
+        return not cand.visible_text and ctx.policy.allows("reasoning_candidate", lossless=False)
+    return True
 
 
 def rank_candidates(text: str, found: Sequence[Candidate], ctx: CallContext) -> list[Candidate]:
-    """The candidates to try, best-first: the extracted ones, the whole text when it is one JSON string, and the
-    values of a JSON Lines answer joined for a list target; one per distinct text, the best-ranked copy kept."""
+    """The candidates to try, best-first: the extracted ones the rules let be the answer, the whole text when it is
+    one JSON string, and the values of a JSON Lines answer joined for a list target; one per distinct text, the
+    best-ranked copy kept. Within a tier, JSON-looking candidates come before prose in braces ("{first_name}"),
+    then text order. Nothing is cut: `select_answer` bounds the tries."""
     found = list(found)
     stripped = text.strip()
     if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
         found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
-    if isinstance(ctx.schema, ListView | TupleView) and ctx.policy.allows("join_values"):
-        joined = join_json_lines(text, found)
-        if joined is not None:
-            found.append(joined)
     unique: dict[str, Candidate] = {}
     for cand in found:
         prev = unique.get(cand.text)
         if prev is None or (cand.tier, -cand.order) > (prev.tier, -prev.order):
             unique[cand.text] = cand
-    ranked = sorted(unique.values(), key=lambda c: (-c.tier, c.order))
-    return ranked[: ctx.policy.max_candidates]
+    eligible = [c for c in unique.values() if may_be_the_answer(c, ctx)]
+    if isinstance(ctx.schema, ListView | TupleView) and ctx.policy.allows("join_values"):
+        joined = join_json_lines(text, eligible)
+        if joined is not None and joined.text not in unique:
+            eligible.append(joined)
+    return sorted(eligible, key=lambda c: (-c.tier, not _looks_like_json(c), c.order))
+
+
+def explain_no_answer(text: str, found: Sequence[Candidate], ctx: CallContext) -> ParseError:
+    """Why candidates were found but none may be the answer: a refusal in the visible prose, drafts inside
+    reasoning only, or values the text labels examples or rejected options."""
+    refusal = min((c.refusal_at for c in found if c.refusal_at >= 0), default=-1)
+    if refusal >= 0:
+        return RefusalError(
+            "the model refused to answer; the JSON in the output is not given as the answer",
+            [
+                ErrorDetail(
+                    path="",
+                    kind="refusal",
+                    message="the visible answer declines the task",
+                    got=text[refusal : refusal + 120],
+                    offset=refusal,
+                )
+            ],
+        )
+    drafts = [c for c in found if c.region != "answer" and c.label not in NOT_ANSWERS]
+    if drafts:
+        where = ", ".join(str(c.start) for c in sorted(drafts, key=lambda c: c.start)[:5])
+        why = (
+            "a draft is a lossy choice the policy does not allow"
+            if not ctx.policy.allows("reasoning_candidate", lossless=False)
+            else "the visible answer holds no JSON"
+        )
+        return NoCandidateError(
+            f"the only JSON in the output is inside a reasoning block (at offsets {where}); {why}",
+            [ErrorDetail(path="", kind="reasoning_only", message=f"JSON only inside reasoning; {why}")],
+        )
+    labelled = sorted(found, key=lambda c: c.start)
+    where = ", ".join(f"{c.start} ({c.label or 'reasoning'})" for c in labelled[:5])
+    return NoCandidateError(
+        f"every JSON value in the output is labelled an example, a draft or a rejected option (at offsets {where})",
+        [ErrorDetail(path="", kind="no_answer", message="no JSON value is given as the answer")],
+    )
 
 
 def explain_no_candidate(text: str) -> ParseError:
     """Why an output holds no candidate: a refusal, nothing at all, or prose without JSON."""
     stripped = text.strip()
-    if _REFUSAL.search(stripped):
+    if _REFUSAL.search(stripped) or REFUSAL_SENTENCE.search(stripped):
         return RefusalError(
             "the model refused to answer",
             [ErrorDetail(path="", kind="refusal", message="the output is a refusal, not JSON", got=stripped[:120])],
