@@ -183,9 +183,8 @@ Writer = JsonlWriter | ParquetWriter
 
 
 def open_writer(path: str, *, append: bool = False) -> Writer:
+    """A writer for the output's format; `append` (JSONL only) continues a resumed output."""
     if is_parquet(path):
-        if append:
-            raise BatchFileError("--resume needs JSONL output: a Parquet file cannot be appended to")
         return ParquetWriter(path)
     return JsonlWriter(path, append=append)
 
@@ -193,6 +192,8 @@ def open_writer(path: str, *, append: bool = False) -> Writer:
 def resume_jsonl(path: str, on_record: Callable[[RecordResult], None]) -> int:
     """How many records an interrupted JSONL output already holds (each passed to `on_record`); a torn last line
     is cut off. Raises `BatchFileError` when the file is not this command's output in input order."""
+    if is_parquet(path):
+        raise BatchFileError("--resume needs JSONL output: a Parquet file cannot be appended to")
     target = Path(path)
     if path == "-" or not target.exists():
         return 0
