@@ -6,18 +6,21 @@ generated from it in which every field may be missing), and a last one with `is_
 full pipeline made from the complete text (`Parser.parse_result`, or the correction loop when `correct_with` is
 given).
 
-How a partial is made: the JSON's start is found once, past prose, fences and reasoning blocks (the extraction
-stage's own helpers); the text from there is read by pydantic-core's partial JSON parser (`from_json(...,
-allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they go); a number still being
-written is left out; keys are aligned and values coerced by the same `Conformer` and plugin hooks as the batch path
-(a streamed `Action` key shows up as `action`); the result is validated against the partial model, and whatever
-does not validate yet is left out rather than failing the update.
+How a partial is made: the JSON's start is found past prose, fences and reasoning blocks, by the extraction stage's
+rules applied as the text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is
+looked at a bounded number of times however the text is cut); the text from there is read by pydantic-core's partial
+JSON parser (`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they
+go); a number still being written is left out; keys are aligned and values coerced by the same `Conformer` and
+plugin hooks as the batch path (a streamed `Action` key shows up as `action`); the result is validated against the
+partial model, and whatever does not validate yet is left out rather than failing the update.
 
 When every key is a field's and every value fits, the partial is validated straight from the text in Rust (the
 streaming twin of the batch fast path); only otherwise is a Python tree built and walked, and list items already
 walked on an earlier read are not walked again.
 
-Cost: the text is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
+Cost: finding the start costs one pass over the text in all; reads cover the text from the start only (the text
+before it is never joined or copied again), and the whole text is joined once, for the final parse. The answer
+is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
 An answer of up to 4 KiB is re-read at every boundary (microseconds each); beyond that, the characters re-read are
 kept within `reparse_budget` times the characters received, so total work stays linear in the final size however
 fine the chunks are — updates on big documents get further apart instead of the stream getting slower.
@@ -27,7 +30,10 @@ Limits, by design: partials follow the first JSON value that starts in the answe
 batch rules for several candidates); a syntax error pydantic-core cannot read (a trailing comma, single quotes)
 pauses the partials — the final parse still repairs it; partials are checked against types, not against field
 constraints or your validators, and discriminated unions are matched by shape until the final validation; the
-correction loop's re-asks (`correct_with`) are not streamed, only their result.
+correction loop's re-asks (`correct_with`) are not streamed, only their result. A reasoning tag written inside
+a JSON value before the answer counts as a tag for the partials (the batch path ignores one inside a closed
+`{…}`: telling needs the rest of the span); a tag still being written holds the search back until it is decided
+(at most ~200 characters).
 """
 
 from __future__ import annotations
@@ -446,10 +452,13 @@ def _tag_at(buf: str, at: int, reasoning: bool) -> tuple[bool, int] | str | None
         m = _REASONING_OPEN.match(buf, at)
         if m is not None:
             return True, m.end()
-    name = _NAME_UNFINISHED.match(buf, at)
-    if name is not None and (name.group(1) or not reasoning or not name.group(2)):
-        if name.group(2).lower() in _NAME_PREFIXES:
-            return _WAIT
+    name = _NAME_UNFINISHED.match(buf, at)  # "<", "</", "<thi": a tag name still being written
+    if (
+        name is not None
+        and (name.group(1) or not reasoning or not name.group(2))
+        and name.group(2).lower() in (_NAME_PREFIXES)
+    ):
+        return _WAIT
     if _CLOSE_UNFINISHED.match(buf, at) or (not reasoning and _OPEN_UNFINISHED.match(buf, at)):
         return _WAIT
     return None
@@ -741,7 +750,9 @@ class _Locator:
         """The text from `start` (at most `size` characters of it)."""
         text = self._joined()
         begin = start - self.parts_at
-        return text[begin:] if size is None else text[begin : begin + size]
+        out = text[begin:] if size is None else text[begin : begin + size]
+        self.copied += len(out)
+        return out
 
 
 class _Stream:
