@@ -96,11 +96,13 @@ _JSON_START = re.compile(
 # result:") designate the candidate they introduce. Every pattern runs on that bounded window only.
 _EXAMPLE_WORDS = re.compile(
     r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder|looks like"
-    r"|(?:has|have|takes|take|uses|use|follows|follow|in) the (?:shape|format|form|structure|schema)"
+    r"|(?:has|have|takes|take|uses|use|follows|follow) the (?:shape|format|form|structure|schema)"
     r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
     r"|(?:following|expected|required|general|same) (?:shape|format|form|structure|schema))\b",
     re.IGNORECASE,
 )
+# "… in the required format:" describes the answer that follows, it does not label a template
+_DESCRIBES_ANSWER = ("in the ", "in this ", "in ")
 _ALTERNATIVE_WORDS = re.compile(
     r"\b(?:alternatives?|alternatively|options?(?:[ \t]+(?:[a-d1-9]|one|two|three))?|another (?:option|way|version"
     r"|possibility)|or (?:else|instead|maybe|perhaps))\b",
@@ -120,7 +122,7 @@ _NEGATION = re.compile(
     r"|n't\b|\bavoid\b",
     re.IGNORECASE,
 )
-_USE_WORDS = re.compile(r"\b(?:use|using|call|send|run|execute|return|pick|choose|apply)\b", re.IGNORECASE)
+_USE_WORDS = re.compile(r"(?:use|using|call|send|run|execute|return|pick|choose|apply)[:,]?", re.IGNORECASE)
 _REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "never", "not:")
 # words that may stand between a designation word and the candidate it introduces ("Final answer", "Updated
 # version", "the corrected JSON")
@@ -138,11 +140,11 @@ _LOOK_BACK = 200
 # "I will not do that", "I can't help with that", "I must decline": a first-person refusal of the task, not a hedge
 # ("I cannot guarantee …", "I can't access live data"). Literal words separated by white space: linear.
 REFUSAL_SENTENCE = re.compile(
-    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|cannot|won(?:'|\u2019)?t|will[ \t]+not|am[ \t]+(?:not[ \t]+able"
+    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|can[ \t]+not|cannot|won(?:'|\u2019)?t|will[ \t]+not|am[ \t]+(?:not[ \t]+able"
     r"|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not|shouldn(?:'|\u2019)?t)"
     r"|(?:'|\u2019)m[ \t]+(?:not[ \t]+able|unable)|(?:'|\u2019)ll[ \t]+not)"
-    r"[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
-    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it)\b"
+    r"(?:[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
+    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it)\b|[ \t]*[.!])"
     r"|\b(?:i|we)(?:[ \t]+(?:must|have[ \t]+to|will|need[ \t]+to))?[ \t]+(?:decline|refuse)\b"
     r"|\bi(?:'|\u2019)d[ \t]+rather[ \t]+not\b|\bi(?:'|\u2019)m[ \t]+not[ \t]+going[ \t]+to\b",
     re.IGNORECASE,
@@ -442,16 +444,20 @@ def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
     window = _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start])
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
     clause = window[breaks[-1] :] if breaks else window
-    if _EXAMPLE_WORDS.search(clause):
+    if _labels_example(clause):
         return "example"
     verdict = _designation(clause, after_example)
     if verdict:
         return verdict
     if _ALTERNATIVE_WORDS.search(clause):
         return "alternative"
-    if _EXAMPLE_WORDS.search(window):
+    if _labels_example(window):
         return "example"
     return ""
+
+
+def _labels_example(words: str) -> bool:
+    return any(not words[: m.start()].lower().endswith(_DESCRIBES_ANSWER) for m in _EXAMPLE_WORDS.finditer(words))
 
 
 def _trim_markup(window: str) -> str:
@@ -475,15 +481,14 @@ def _trim_markup(window: str) -> str:
 def _designation(clause: str, after_example: bool) -> str:
     """ "designated" when a designation word in the clause introduces the candidate, "rejected" when a negation
     cancels it or the clause rejects what follows ("Do not use", "instead of"), else ""."""
-    words = [_DESIGNATION_WORDS, _HAND_OVER_WORDS] if after_example else [_DESIGNATION_WORDS]
     designated = rejected = False
-    for pattern in words:
+    for pattern in (_DESIGNATION_WORDS, _HAND_OVER_WORDS):
         for m in pattern.finditer(clause):
             if not _introduces(clause[m.end() :]):
                 continue
             if _negated(clause[: m.start()]):
-                rejected = True
-            else:
+                rejected = True  # "would NOT be correct:", "This is not the answer:"
+            elif pattern is _DESIGNATION_WORDS or after_example:
                 designated = True
     if rejected:
         return "rejected"
@@ -491,9 +496,10 @@ def _designation(clause: str, after_example: bool) -> str:
         return "designated"
     if clause.rstrip(" \t:,-").lower().endswith(_REJECTING_ENDS):
         return "rejected"
-    negation = _NEGATION.search(clause)
-    if negation is not None and _USE_WORDS.search(clause, negation.end()) is not None:
-        return "rejected"
+    words = clause.split()
+    for i, word in enumerate(words):
+        if _NEGATION.search(word) is not None and any(_USE_WORDS.fullmatch(w) for w in words[i + 1 : i + 3]):
+            return "rejected"  # "Do not use", "never call", "don't run"
     return ""
 
 
