@@ -339,10 +339,11 @@ def test_strict_does_not_call_json_repair() -> None:
     assert info.value.errors[0]["path"] == "/q"
 
 
-def test_lenient_uses_json_repair_for_unescaped_quotes_and_records_it() -> None:
+def test_lenient_reads_unescaped_quotes_itself_and_records_a_lossy_inner_quote() -> None:
+    # issue 12: the reader makes this repair itself (recorded precisely), instead of asking json-repair
     loaded = load_json('{"q": "He said "hi" to me"}', ctx("lenient"))
     assert loaded.tree == {"q": 'He said "hi" to me'}
-    assert [(r.kind, r.lossless) for r in loaded.repairs] == [("json_repair", False)]
+    assert [(r.kind, r.path, r.lossless) for r in loaded.repairs] == [("inner_quote", "/q", False)]
 
 
 @pytest.mark.parametrize("mode", ["strict", "lenient"])
@@ -353,10 +354,11 @@ def test_cut_string_is_an_error_in_both_modes_not_a_json_repair_guess(mode: str)
     assert info.value.errors[0]["kind"] == "truncated"
 
 
-def test_lenient_closes_output_cut_after_a_complete_member() -> None:
-    loaded = load_json('{"name": "Bob", "age": 30\n', ctx("lenient"))
-    assert loaded.tree == {"name": "Bob", "age": 30}
-    assert [(r.kind, r.lossless) for r in loaded.repairs] == [("close_truncated", False)]
+def test_lenient_does_not_close_a_free_form_object_cut_after_a_complete_member() -> None:
+    # issue 12: a free-form dict cut before its '}' may have lost members (the schema cannot say): an error
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json('{"name": "Bob", "age": 30\n', ctx("lenient"))
+    assert info.value.errors[0]["path"] == ""
 
 
 def test_strict_refuses_to_close_output_cut_after_a_complete_member() -> None:
@@ -428,17 +430,18 @@ def test_json_repair_output_that_drops_a_number_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "expected", "kinds"),
     [
-        ('{"q": "He said "hi" to me"}', {"q": 'He said "hi" to me'}),
-        ('{"name": "Bob, "age": 30}', {"name": "Bob", "age": 30}),
-        ('{"action": search_web, "n": 7.50}', {"action": "search_web", "n": 7.5}),
-        ('["a",, "b"]', ["a", "b"]),
+        ('{"q": "He said "hi" to me"}', {"q": 'He said "hi" to me'}, ["inner_quote"]),
+        ('{"name": "Bob, "age": 30}', {"name": "Bob", "age": 30}, ["missing_quote", "missing_quote"]),
+        ('{"action": search_web, "n": 7.50}', {"action": "search_web", "n": 7.5}, ["bare_string"]),
+        ('["a",, "b"]', ["a", "b"], ["json_repair"]),
         (
             '{"s": "Jeunet\'s "feel-good" film,\nfull of pleasures."}',
             {"s": 'Jeunet\'s "feel-good" film,\nfull of pleasures.'},
+            ["inner_quote"],
         ),
-        ('{"note": "caf\\u00e9 "x"", "ok": True}', {"note": 'café "x"', "ok": True}),
+        ('{"note": "caf\\u00e9 "x"", "ok": True}', {"note": 'café "x"', "ok": True}, ["inner_quote", "python_literal"]),
     ],
     ids=[
         "inner-quotes",
@@ -449,10 +452,11 @@ def test_json_repair_output_that_drops_a_number_is_refused() -> None:
         "escape",
     ],
 )
-def test_json_repair_output_that_keeps_all_the_text_is_used(text: str, expected: Any) -> None:
+def test_lenient_readings_that_keep_all_the_text_are_used(text: str, expected: Any, kinds: list[str]) -> None:
+    # issue 12: the reader makes the repairs whose reading is unambiguous itself; json-repair only for the rest
     loaded = load_json(text, ctx("lenient"))
     assert loaded.tree == expected
-    assert [r.kind for r in loaded.repairs] == ["json_repair"]
+    assert sorted(r.kind for r in loaded.repairs) == sorted(kinds)
 
 
 @pytest.mark.parametrize("text", ['{"a": [""", """]}', '{"text": "He said ""hi"" to me"}'])
@@ -481,10 +485,12 @@ def test_json_repair_output_that_drops_a_minus_sign_is_refused() -> None:
         load_json('{"a": [- 5]}', ctx("lenient"))
 
 
-def test_json_repair_output_that_turns_a_closing_brace_into_text_is_refused() -> None:
-    # json-repair reads loc as `R"hx"}` and closes the object itself: structure the model wrote became data
-    with pytest.raises(UnrecoverableSyntaxError, match="turns a closing bracket into text"):
-        load_json('{"p": {"c": null, "loc": "R"hx"}}', ctx("lenient"))
+def test_an_inner_quote_before_the_closing_braces_keeps_the_braces_as_structure() -> None:
+    # json-repair read loc as `R"hx"}` (a bracket turned into text, refused by a guard); the reader keeps the
+    # braces as structure and records the inner quote (issue 12: the reader makes this repair itself)
+    loaded = load_json('{"p": {"c": null, "loc": "R"hx"}}', ctx("lenient"))
+    assert loaded.tree == {"p": {"c": None, "loc": 'R"hx'}}
+    assert [(r.kind, r.path) for r in loaded.repairs] == [("inner_quote", "/p/loc")]
 
 
 def test_json_repair_output_that_adds_a_quote_to_a_string_is_refused() -> None:
@@ -494,10 +500,12 @@ def test_json_repair_output_that_adds_a_quote_to_a_string_is_refused() -> None:
         load_json('[{"a": "",, "t": "\\u001f[", "c": null}]', ctx("lenient"))
 
 
-def test_json_repair_output_that_keeps_a_closing_quote_as_text_is_refused() -> None:
-    # `"C:\q"x"}` read as 'C:\\q"x"': the quote before `}` closes the string, it is not the value's
-    with pytest.raises(UnrecoverableSyntaxError, match="a string the text does not hold"):
-        load_json('{"a": "C:\\q"x"}', ctx("lenient"))
+def test_the_quote_before_a_closing_brace_closes_the_string() -> None:
+    # json-repair read `"C:\q"x"}` as 'C:\\q"x"' (refused by a guard); the reader ends the string at the quote
+    # before `}` and records the inner quote
+    loaded = load_json('{"a": "C:\\q"x"}', ctx("lenient"))
+    assert loaded.tree == {"a": 'C:\\q"x'}
+    assert sorted(r.kind for r in loaded.repairs) == ["inner_quote", "invalid_escape"]
 
 
 def test_json_repair_is_not_asked_to_close_a_candidate_the_text_goes_on_after() -> None:
@@ -590,7 +598,8 @@ def test_the_tokenizer_reads_valid_json_unchanged(tree: Any) -> None:
 
 
 def test_json_repair_is_not_asked_to_guess_at_huge_candidates() -> None:
-    text = '{"a": "x", ' + "key: value, " * 2_000 + "}"
+    # the doubled comma is what the reader cannot read (it reads bare `key: value` members itself now)
+    text = '{"a": "x",, ' + "key: value, " * 2_000 + "}"
     assert len(text) > JSON_REPAIR_MAX_CHARS
     started = time.perf_counter()
     with pytest.raises(UnrecoverableSyntaxError, match="too long to guess"):
@@ -600,7 +609,7 @@ def test_json_repair_is_not_asked_to_guess_at_huge_candidates() -> None:
 
 def test_json_repair_is_not_asked_to_guess_at_many_bare_members_under_the_size_cap() -> None:
     # json-repair scans ahead to the end at each `, key: value` here: n² steps for a 19 KB candidate
-    text = '{"a": "x", ' + "key: value, " * 1_600 + "}"
+    text = '{"a": "x",, ' + "key: value, " * 1_600 + "}"
     assert len(text) < JSON_REPAIR_MAX_CHARS
     started = time.perf_counter()
     with pytest.raises(UnrecoverableSyntaxError, match="too many unquoted members"):
@@ -617,9 +626,10 @@ def test_a_long_candidate_with_inner_quotes_still_goes_to_json_repair() -> None:
 
 
 def test_json_repair_is_not_used_when_its_reading_splits_one_value_into_several() -> None:
-    # `["x"y"]` has no comma: json-repair's ['x', 'y'] invents one
+    # `["x"y" ;]` has no comma: json-repair's ['x', 'y', ';'] invents one (the stray `;` is what the reader cannot
+    # read; `["x"y"]` alone it reads as one string with an inner quote)
     with pytest.raises(UnrecoverableSyntaxError, match="commas the text does not have"):
-        load_json('["x"y"]', ctx("lenient"))
+        load_json('["x"y" ;]', ctx("lenient"))
 
 
 def test_json_repair_still_reads_an_inner_quote_that_needs_no_new_separator() -> None:

@@ -1,0 +1,933 @@
+"""The reader: one pass over a candidate's text that writes strict JSON text and records every repair it makes.
+
+Linear by construction: an explicit stack (no recursion), each character is looked at by one token match or one
+C-speed search that moves forward, and a complete, already valid nested value is read by the json module's C
+scanner in one call (after it fails once at an offset, it is not tried again before that offset, so nothing is
+scanned twice). Python works per token, never per character.
+
+Every `Repair` carries its JSON Pointer (tracked on the stack during the pass) and its offset in the candidate
+text the reader was given — the one reference point for offsets everywhere in the reader.
+
+Lossless repairs are always made. A lossy repair (a guess about quotes, a bare word read as a string, …) is made
+only when its kind is in `lossy`, the set the policy allows; otherwise the reader stops with a `ReadFailure`
+naming the place. Where two readings are plausible the failure says so (kind "ambiguous"). When the text ends
+with containers still open, the reader does not decide how to close them: it returns the state as a `Cut` for
+the schema-aware rules of `read_truncation`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse.repairs import Repair, escape_token
+
+# a whole valid JSON string, matched in one C-speed step
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
+# any double-quoted string, closed or not (an unclosed one runs to the end): linear, never rescans
+_LOOSE_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"?', re.DOTALL)
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+")
+_LOOSE_NUMBER = re.compile(r"[+-]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][+-]?+[0-9]++)?+")
+_UNDERSCORED = re.compile(r"-?[0-9]++(?:_[0-9]++)++(?:\.[0-9]++(?:_[0-9]++)*+)?+")
+_HEX = re.compile(r"-?0[xX][0-9a-fA-F]++")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*+")
+_WS = re.compile(r"[ \t\r\n]++")
+_SPACES = re.compile(r"[ \t]*+")
+_BARE_VALUE = re.compile(r"[^,:{}\[\]\"'\n#]*+")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+# a valid escape is consumed as a unit, so the `\U` of `"C:\\Users"` is never taken for a bad escape
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|\\')
+_CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*+)'")
+_DOUBLED = re.compile(r'""([^"\\\n]++)""')
+_TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
+_CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
+_KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
+_CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
+_MONGO = re.compile(
+    r"""(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\([ \t]*+"""
+    r"""("(?:[^"\\\n]++|\\.)*+"|'[^'\\\n]*+'|-?[0-9]++(?:\.[0-9]++)?+)[ \t]*+\)"""
+)
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
+_FULLWIDTH = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]", "\uff1a": ":", "\uff0c": ",", "\u3001": ","}
+_INVISIBLE = frozenset("\u00a0\u3000\ufeff\u200b\u2028\u2029")
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
+_SQ_CLOSERS = frozenset(",:}]\n")
+_AFTER_VALUE = frozenset(",}]):\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
+_WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+_DIGIT_START = frozenset("0123456789-+.")
+_EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
+_DECODER = json.JSONDecoder()
+
+# parser states
+_VALUE = 0  # a value must come (top level, after ':' or after ',' in a list)
+_VALUE_OR_END = 1  # just after '[' or '('
+_KEY = 2  # a key must come (after ',' in an object)
+_KEY_OR_END = 3  # just after '{'
+_COLON = 4
+_COMMA_OR_END = 5  # a value has just ended
+_DONE = 6  # the top-level value has ended
+
+
+class ReadFailure(Exception):
+    """The reader could not read the text within the repairs it may make: where, why, and what kind of failure."""
+
+    def __init__(self, message: str, offset: int, path: str, kind: str = "syntax", truncated: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.path = path
+        self.kind = kind
+        self.truncated = truncated
+
+
+def as_error(failure: ReadFailure) -> UnrecoverableSyntaxError:
+    """The library's error for a reader failure: its message, path, kind and offset."""
+    cls = TruncatedOutputError if failure.truncated else UnrecoverableSyntaxError
+    where = f" at {failure.path}" if failure.path else ""
+    detail = ErrorDetail(path=failure.path, kind=failure.kind, message=failure.message, offset=failure.offset)
+    return cls(f"{failure.message}{where} (offset {failure.offset})", [detail])
+
+
+@dataclass(eq=False, slots=True)
+class Frame:
+    """One open container: its closer, its JSON Pointer, and where its current member started in the output."""
+
+    closer: str  # "}", "]" or ")" (a Python tuple, written as a list)
+    prefix: str  # the JSON Pointer of this container, fixed when it opens
+    opened_at: int
+    key: str | None = None  # raw JSON text of the current key
+    index: int = -1
+    keys: list[str] = field(default_factory=list)  # raw JSON text of every key written so far
+    last_comma: int = -1  # index in the output of the comma just written, for trailing-comma removal
+    last_comma_at: int = -1  # its offset in the text
+    member_start: int = 0  # index in the output where the current member (its comma, key and value) starts
+    reopened: bool = False  # an object whose '}' came before members that follow (`{"a": 1}, "b": 2}`)
+    part_of: str | None = None
+    part: str = ""
+
+    @property
+    def is_object(self) -> bool:
+        return self.closer == "}"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where the text ended with containers open. `state` is one of: "value" (inside a string, number or literal,
+    or right after a key), "comma" (after a ',' promising more), "open" (right after an opener), "complete" (after
+    a complete value). `path` is the pointer of what was cut."""
+
+    state: str
+    path: str
+    offset: int
+    message: str
+
+
+@dataclass
+class Reading:
+    """The reader's output: JSON text pieces, the repairs, and — when the text ended with containers open — the
+    open frames and the cut (the pieces then lack their closers; `read_truncation` decides)."""
+
+    out: list[str]
+    repairs: list[Repair]
+    stack: list[Frame]
+    cut: Cut | None = None
+
+    @property
+    def json_text(self) -> str:
+        return "".join(self.out)
+
+
+def decode_key(raw: str) -> str:
+    """A key's value from its raw JSON text."""
+    if "\\" not in raw:
+        return raw[1:-1]
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw.strip('"')
+    return value if isinstance(value, str) else raw
+
+
+def _segment(frame: Frame) -> str | None:
+    """The pointer segment of the frame's current element, or None when it has none yet."""
+    if not frame.is_object:
+        return str(frame.index) if frame.index >= 0 else None
+    if frame.key is None:
+        return None
+    if frame.part_of is not frame.key:
+        frame.part = escape_token(decode_key(frame.key))
+        frame.part_of = frame.key
+    return frame.part
+
+
+def path_of(stack: list[Frame]) -> str:
+    """The JSON Pointer of the current position: the innermost container's, plus its current element."""
+    if not stack:
+        return ""
+    top = stack[-1]
+    segment = _segment(top)
+    return top.prefix if segment is None else f"{top.prefix}/{segment}"
+
+
+def fix_string(token: str) -> tuple[str, list[str]]:
+    """Escape raw control characters and invalid escapes inside a double-quoted string token."""
+    kinds: list[str] = []
+    if _CONTROL.search(token):
+        token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
+        kinds.append("control_character")
+    if "\\" in token:
+        fixed = _fix_escapes(token)
+        if fixed != token:
+            token = fixed
+            kinds.append("invalid_escape")
+    return token, kinds
+
+
+def _fix_escapes(token: str) -> str:
+    """Keep an invalid backslash escape as literal text (`\\q` → backslash + q); `\\'` is an apostrophe."""
+
+    def sub(m: re.Match[str]) -> str:
+        if len(m.group()) > 1:
+            return m.group()
+        return "" if token.startswith("'", m.end()) else "\\\\"
+
+    return _ESCAPE.sub(sub, token)
+
+
+def _quoted(body: str) -> str:
+    """JSON string text for a raw body (quotes escaped, controls escaped, backslashes kept as written)."""
+    out: list[str] = []
+    i = 0
+    n = len(body)
+    if "\\" not in body and '"' not in body:
+        return fix_string('"' + body + '"')[0]
+    while i < n:
+        ch = body[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = body[i + 1]
+            out.append("'" if nxt == "'" else "\\" + nxt)
+            i += 2
+            continue
+        out.append('\\"' if ch == '"' else ch)
+        i += 1
+    return fix_string('"' + "".join(out) + '"')[0]
+
+
+def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
+    """Read a single-quoted string as a token: the closing quote is the first unescaped `close` (`'`, or `’` after
+    `‘`) followed by structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay apostrophes.
+    Returns the JSON string and the end offset, or None when no such closing quote exists. Each search moves
+    forward, so the whole read is linear."""
+    n = len(text)
+    if close == "'":
+        simple = _SQ_SIMPLE.match(text, start)
+        if simple is not None:
+            m = _after_spaces(text, simple.end())
+            if m >= n or text[m] in _SQ_CLOSERS or text[m] == ")":
+                return '"' + simple.group(1) + '"', simple.end()
+    i = start + 1
+    while True:
+        j = text.find(close, i)
+        if j < 0:
+            return None
+        backslashes = 0
+        k = j - 1
+        while k > start and text[k] == "\\":
+            backslashes += 1
+            k -= 1
+        if backslashes % 2 == 0:
+            m = _after_spaces(text, j + 1)
+            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+":
+                return _quoted(text[start + 1 : j]), j + 1
+        i = j + 1
+
+
+def _after_spaces(text: str, i: int) -> int:
+    """The offset after the spaces and tabs at `i`."""
+    m = _SPACES.match(text, i)
+    return m.end() if m is not None else i
+
+
+def _normalise_number(token: str) -> str:
+    sign = ""
+    if token[0] in "+-":
+        sign = "-" if token[0] == "-" else ""
+        token = token[1:]
+    mantissa, _, exponent = token.replace("E", "e").partition("e")
+    if mantissa.startswith("."):
+        mantissa = "0" + mantissa
+    if mantissa.endswith("."):
+        mantissa = mantissa + "0"
+    whole = mantissa.split(".")[0]
+    if len(whole) > 1 and whole.startswith("0"):
+        raise ValueError("leading zeros")
+    return sign + mantissa + (("e" + exponent) if exponent else "")
+
+
+def _odd_backslashes_before_end(token: str) -> bool:
+    count = 0
+    i = len(token) - 2
+    while i >= 0 and token[i] == "\\":
+        count += 1
+        i -= 1
+    return count % 2 == 1
+
+
+_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
+_NOT_BRACKETS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[^\[\]{}"]++')
+
+
+def _too_deep(text: str, start: int, end: int, room: int) -> bool:
+    """Whether the valid JSON value at text[start:end] nests deeper than `room` (a count first; the depth itself,
+    in C, only when there are more brackets than room)."""
+    value = text[start:end]
+    if value.count("{") + value.count("[") <= room:
+        return False
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, _NOT_BRACKETS.sub("", value)))) > room
+
+
+def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400) -> Reading:
+    """Read `text` into strict JSON text in one pass. Raises `ReadFailure` where it cannot read within the
+    lossless repairs and the lossy kinds in `lossy`. A text that ends with containers open gives a `Reading`
+    with a `Cut` for `read_truncation` to judge."""
+    out: list[str] = []
+    repairs: list[Repair] = []
+    stack: list[Frame] = []
+    state = _VALUE
+    pos = 0
+    n = len(text)
+    prev_number = False  # whether the last value was a number
+    prev_end = 0  # where the last value ended in the text
+    decode_floor = 0  # the C scanner is not tried again before the offset where it last failed
+    last_root: Frame | None = None  # the root object once closed (for a '}' that came too early)
+    root_close = -1  # index in `out` of the root's closer, and its offset in the text
+    root_close_at = -1
+    root_raw = False  # whether the root container was read whole by the C scanner
+    doubled_keys = False  # whether a key was written in doubled quotes (`{""answer"": …}`)
+    cut: Cut | None = None
+
+    def fail(message: str, at: int, kind: str = "syntax", truncated: bool = False) -> ReadFailure:
+        return ReadFailure(message, at, path_of(stack), kind, truncated)
+
+    def add(kind: str, before: object, after: object, at: int, path: str | None = None) -> None:
+        repairs.append(Repair.make(kind, path_of(stack) if path is None else path, before, after, offset=at))
+
+    def allowed(kind: str, message: str, at: int) -> None:
+        if kind not in lossy:
+            raise fail(message, at)
+
+    def expecting_key() -> bool:
+        return state in (_KEY, _KEY_OR_END) or (state == _COMMA_OR_END and bool(stack) and stack[-1].is_object)
+
+    def touches_a_quote(at: int) -> bool:
+        # a value right after the previous one with nothing between, where one side is a quote: the quotes of
+        # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
+        return at == prev_end and at > 0 and (text[at - 1] in _QUOTES or text[at] in _QUOTES)
+
+    def set_cut(kind: str, path: str, at: int, message: str) -> int:
+        nonlocal cut
+        cut = Cut(kind, path, at, message)
+        return n
+
+    def begin_value(at: int, number: bool = False) -> None:
+        nonlocal state
+        if state == _COMMA_OR_END:
+            top = stack[-1]
+            if top.is_object:
+                raise fail("expected ',' or '}' after a value", at)
+            top.index += 1
+            if number and prev_number and "\n" not in text[prev_end:at]:
+                raise fail("two numbers with only a space between them: one number or two? Two readings", at)
+            if touches_a_quote(at):
+                raise fail(
+                    "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes"
+                )
+            top.member_start = len(out)
+            out.append(",")
+            add("missing_comma", None, ",", at)
+        elif state == _COLON:
+            # `{"a" 2}`: a key, then its value with nothing but space between them
+            if text[at] in _WORD_START:
+                raise fail("expected ':' after the key", at)
+            out.append(":")
+            add("missing_colon", None, ":", at)
+        elif state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object):
+            stack[-1].index += 1
+        elif state == _DONE:
+            raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
+        elif state in (_KEY, _KEY_OR_END):
+            raise fail("expected a key", at)
+
+    def end_value(end_at: int, number: bool = False) -> None:
+        nonlocal state, prev_number, prev_end
+        state = _COMMA_OR_END if stack else _DONE
+        prev_number = number
+        prev_end = end_at
+
+    def emit_key(raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
+        nonlocal state
+        top = stack[-1]
+        if state == _COMMA_OR_END:
+            if repair is not None and "\n" not in text[prev_end:at]:
+                # a bare word right after a value on the same line is the rest of that value, not a key
+                raise fail("expected ',' or '}' after a value", at)
+            if touches_a_quote(at):
+                raise fail(
+                    "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes"
+                )
+            top.member_start = len(out)
+            top.key = raw
+            out.append(",")
+            add("missing_comma", None, ",", at)
+        else:
+            top.key = raw
+        top.keys.append(raw)
+        if repair is not None:
+            add(repair[0], repair[1], raw, at)
+        out.append(raw)
+        state = _COLON
+
+    def emit_value(fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> None:
+        begin_value(at)
+        for kind in kinds:
+            add(kind, original, fixed, at)
+        out.append(fixed)
+        end_value(end)
+
+    def emit_string(fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> int:
+        """A string token just read, as a key or a value; returns where reading goes on."""
+        if expecting_key():
+            emit_key(fixed, at)
+            for kind in kinds:
+                add(kind, original, fixed, at)
+            return end
+        emit_value(fixed, at, end, kinds, original)
+        return concatenated(end)
+
+    def concatenated(end: int) -> int:
+        """`'hello' + 'world'`: JavaScript string concatenation, read as the one string it makes."""
+        while True:
+            plus = _CONCAT.match(text, end)
+            if plus is None:
+                return end
+            at = plus.end()
+            if text[at] == "'":
+                got = _read_single_quoted(text, at)
+                if got is None:
+                    return end
+                more, after = got
+            else:
+                m = _STRING.match(text, at)
+                if m is None:
+                    return end
+                more, after = m.group(), m.end()
+            joined = json.dumps(json.loads(out[-1]) + json.loads(more), ensure_ascii=False)
+            add("string_concatenation", text[end:after], joined, end)
+            out[-1] = joined
+            end = after
+
+    def string_value_follow(at: int, end: int, fixed: str, kinds: list[str], original: str) -> int:
+        """A string value followed by something other than structure: concatenation, a missing quote before the
+        next key (`"Bob, "age": 30`), or quotes inside the string left unescaped (`"a 24" screen"`)."""
+        nonlocal state
+        j = _after_spaces(text, end)
+        nxt = text[j] if j < n else ""
+        if not nxt or nxt in _AFTER_VALUE or nxt in "\"'{[+\u201c\u2018" or nxt in _INVISIBLE:
+            return emit_string(fixed, at, end, kinds, original)
+        key = _KEY_AFTER_QUOTE.match(text, end)
+        body = text[at + 1 : end - 1]
+        if key is not None and j == end:
+            comma = body.rfind(",")
+            if comma < 0 or body[comma + 1 :].strip():
+                raise fail(
+                    "a quoted word followed by ':' right after a string: a key missing its quote, or a quote "
+                    "inside the string? Two readings",
+                    end,
+                    "ambiguous",
+                )
+            allowed("missing_quote", "a string is missing its closing quote before the next key", at)
+            value = _quoted(body[:comma].rstrip())
+            emit_value(value, at, end, ["missing_quote"], text[at:end])
+            top = stack[-1]
+            top.last_comma = top.member_start = len(out)
+            top.last_comma_at = at + 1 + comma
+            top.key = None
+            out.append(",")
+            state = _KEY
+            emit_key(json.dumps(key.group(1)), end, ("missing_quote", key.group(1) + '"'))
+            return key.end(1) + 1
+        # quotes inside the string: the string ends at the next quote followed by structure
+        if not body.strip():
+            raise fail("text after an empty string: an unescaped quote, or a stray one?", end)
+        allowed("inner_quote", "text after a closing quote: an unescaped quote inside the string?", end)
+        k = end
+        while True:
+            q = text.find('"', k)
+            if q < 0:
+                raise fail("a quote inside a string, and no later quote closes it", end)
+            after = _after_spaces(text, q + 1)
+            if after >= n or text[after] in ",}]\n\r":
+                break
+            if text[after] == ":":
+                raise fail(
+                    "a quote inside a string, then a quoted key: where the string ends is unclear", q, "ambiguous"
+                )
+            k = q + 1
+        value = _quoted(text[at + 1 : q])
+        emit_value(value, at, q + 1, [*kinds, "inner_quote"], text[at : q + 1])
+        return q + 1
+
+    def unclosed_string(at: int) -> int:
+        """A double-quoted string that never closes: a missing closing quote right before the closers the open
+        containers need (`{"a": "b}`), or a cut."""
+        nonlocal state
+        closers = "".join(f.closer for f in reversed(stack))
+        tail = text[at + 1 :].rstrip()
+        if (
+            closers
+            and "missing_quote" in lossy
+            and tail.endswith(closers)
+            and "\n" not in tail
+            and len(tail) > len(closers)
+        ):
+            body = tail[: -len(closers)]
+            close_at = at + 1 + len(body)
+            if expecting_key():
+                key, colon, value = body.partition(":")
+                if not colon or not key.strip():
+                    return cut_quoted(at, "the output ends inside a key")
+                emit_key(json.dumps(key), at, ("missing_quote", text[at:close_at]))
+                out.append(":")
+                state = _VALUE
+                emit_value(json.dumps(value.strip()), at, close_at, [], value)
+                return close_at
+            emit_value(_quoted(body), at, close_at, ["missing_quote"], text[at:close_at])
+            return close_at
+        return cut_quoted(at, "the output ends inside a string")
+
+    def cut_quoted(at: int, message: str) -> int:
+        if expecting_key():
+            return set_cut("member", stack[-1].prefix if stack else "", at, message)
+        begin_value(at)
+        return set_cut("value", path_of(stack), at, message)
+
+    def comment(at: int) -> int:
+        if text.startswith("/*", at):
+            close = text.find("*/", at + 2)
+            end = n if close < 0 else close + 2
+        elif text.startswith("//", at) or text[at] == "#":
+            close = text.find("\n", at)
+            end = n if close < 0 else close
+        else:
+            raise fail("unexpected '/'", at)
+        if end >= n and stack and (close < 0):
+            raise fail(
+                "a comment runs to the end of the text with containers still open: their closers may be in it",
+                at,
+                "comment_at_end",
+            )
+        add("comment", text[at:end], "", at)
+        return end
+
+    def elided(at: int, tok: str) -> ReadFailure:
+        where = stack[-1].prefix if stack and (not stack[-1].is_object or expecting_key()) else path_of(stack)
+        return ReadFailure(f"the output elides items with {tok!r}: what was left out is unknown", at, where, "elided")
+
+    def loose_number(at: int) -> int:
+        if text.startswith("..", at):
+            end = at
+            while end < n and text[end] == ".":
+                end += 1
+            raise elided(at, text[at:end])
+        if text.startswith("-Infinity", at):
+            return word(at + 1, negative=True)
+        for pattern, kind in ((_HEX, "hex_number"), (_UNDERSCORED, "number_underscores"), (_LOOSE_NUMBER, "")):
+            m = pattern.match(text, at)
+            if m is None:
+                continue
+            end = m.end()
+            if end < n and (text[end].isalnum() or text[end] in "._"):
+                continue
+            tok = m.group()
+            if kind == "hex_number":
+                fixed = str(int(tok, 16))
+            else:
+                try:
+                    fixed = _normalise_number(tok.replace("_", ""))
+                except ValueError:
+                    raise fail(f"number {tok!r} has leading zeros; its meaning is unclear", at) from None
+                kind = kind or "number_format"
+            begin_value(at, number=True)
+            if end >= n and stack:
+                return set_cut("value", path_of(stack), at, "the output ends inside a number")
+            if fixed != tok:
+                add(kind, tok, fixed, at)
+            out.append(fixed)
+            end_value(end, number=True)
+            return end
+        if stack and not expecting_key() and _CUT_NUMBER.fullmatch(text, at) is not None:
+            # `[-`, `[1e+`, `[-.` at the very end: a number was cut before its digits, not a stray character
+            begin_value(at)
+            return set_cut("value", path_of(stack), at, "the output ends inside a number")
+        raise fail(f"unexpected character {text[at]!r}", at)
+
+    def word(at: int, negative: bool = False) -> int:
+        m = _WORD.match(text, at)
+        tok = m.group()  # type: ignore[union-attr]
+        end = m.end()  # type: ignore[union-attr]
+        start = at - 1 if negative else at
+        if negative:
+            tok = "-" + tok
+        if expecting_key():
+            j = _WS.match(text, end)
+            nxt_at = j.end() if j is not None else end
+            nxt = text[nxt_at] if nxt_at < n else ""
+            if nxt == ":" or nxt == "\uff1a":
+                emit_key(f'"{tok}"', at, ("bare_key", tok))
+                return end
+            if nxt == '"':
+                quoted = _STRING.match(text, nxt_at)
+                colon = _WS.match(text, quoted.end()) if quoted is not None else None
+                after = (colon.end() if colon else quoted.end()) if quoted is not None else n
+                if quoted is not None and after < n and text[after] == ":":
+                    # `true, COMMENT "value_2": …`: a stray word between members
+                    allowed("junk_text", f"unquoted text {tok!r} between members", at)
+                    add("junk_text", tok, "", at, path=stack[-1].prefix)
+                    return nxt_at
+            if not nxt:
+                return set_cut("member", stack[-1].prefix, at, "the output ends inside a key")
+            if nxt in "\"'{[" or nxt in _DIGIT_START:
+                # `{a 'b'}`: a bare key, then its value: only the colon is missing
+                emit_key(f'"{tok}"', at, ("bare_key", tok))
+                return end
+            stack[-1].key = f'"{tok}"'
+            raise fail(f"unquoted text {tok!r} where a key should be, with no ':' after it", nxt_at)
+        if end >= n and stack and tok not in _JSON_LITERALS and tok not in _PY_LITERALS and tok != "undefined":
+            begin_value(start)
+            return set_cut("value", path_of(stack), start, "the output ends inside a literal")
+        if tok in _JSON_LITERALS:
+            emit_value(tok, start, end, (), tok)
+            return end
+        if tok in _PY_LITERALS:
+            emit_value(_PY_LITERALS[tok], start, end, ("python_literal",), tok)
+            return end
+        if tok == "undefined":
+            if "js_literal" not in lossy:
+                begin_value(start)
+                raise fail("JavaScript's undefined is not JSON; reading it as null would be a guess", at, "js_literal")
+            emit_value("null", start, end, ("js_literal",), tok)
+            return end
+        if end < n and text[end] == "(":
+            wrapped = _MONGO.match(text, at)
+            if wrapped is None:
+                raise fail(f"a function call {tok}(…) where a value should be", at)
+            allowed("mongo_wrapper", f"a Mongo-shell wrapper {tok}(…) is not JSON", at)
+            inner = wrapped.group(1)
+            if inner[0] == '"':
+                fixed = fix_string(inner)[0]
+            elif inner[0] == "'":
+                fixed = _quoted(inner[1:-1])
+            else:
+                fixed = inner
+            emit_value(fixed, at, wrapped.end(), ("mongo_wrapper",), wrapped.group())
+            return wrapped.end()
+        # a bare word where a value should be: a string without its quotes, up to the structure after it
+        allowed("bare_string", f"unquoted text {tok!r} where a value should be", at)
+        bare = _BARE_VALUE.match(text, at)
+        raw = bare.group()  # type: ignore[union-attr]
+        for marker in ("//", "/*"):
+            cut_at = raw.find(marker)
+            if cut_at >= 0:
+                raw = raw[:cut_at]
+        end = at + len(raw)
+        raw = raw.rstrip(" \t\r")
+        if end >= n and stack:
+            begin_value(at)
+            return set_cut("value", path_of(stack), at, "the output ends inside an unquoted value")
+        kinds = ["bare_string"]
+        stop = end
+        if end < n and text[end] == '"' and len(raw) == end - at:
+            kinds = ["missing_quote"]  # `abcdef"`: the opening quote is missing
+            stop = end + 1
+        emit_value(json.dumps(raw, ensure_ascii=False), at, stop, kinds, text[at:stop])
+        return stop
+
+    def doubled_or_triple(at: int) -> int:
+        """A Python triple-quoted string or a string in doubled quotes (`""text""`): where reading goes on, or
+        -1 when the text is neither (an empty string followed by more)."""
+        if text.startswith('"""', at):
+            triple = _TRIPLE_BODY.match(text, at)
+            if triple is not None and any(ch.isalnum() for ch in triple.group(1)):
+                allowed("triple_quotes", "a triple-quoted string is not JSON", at)
+                return emit_string(_quoted(triple.group(1)), at, triple.end(), ("triple_quotes",), triple.group())
+            return -1
+        nonlocal doubled_keys
+        doubled = _DOUBLED.match(text, at)
+        if doubled is None:
+            return -1
+        if expecting_key():
+            doubled_keys = True
+        elif not doubled_keys:
+            # `""quoted""` as a value alone: the string "quoted" in doubled quotes, or '"quoted"' with its quotes
+            # unescaped — only keys written the same way (`{""answer"": ""5""}`) say which
+            raise fail('""x"" is "x" in doubled quotes or \'"x"\' with unescaped quotes: two readings', at, "ambiguous")
+        allowed("doubled_quotes", 'a string in doubled quotes (""x"") is not JSON', at)
+        return emit_string(_quoted(doubled.group(1)), at, doubled.end(), ("doubled_quotes",), doubled.group())
+
+    def open_container(at: int, closer: str) -> None:
+        nonlocal state
+        if len(stack) >= max_depth:
+            raise fail(f"nesting deeper than {max_depth} levels (Policy.max_depth)", at, "too_deep")
+        frame = Frame(closer=closer, prefix=path_of(stack), opened_at=at, member_start=len(out) + 1)
+        stack.append(frame)
+        out.append("{" if closer == "}" else "[")
+        state = _KEY_OR_END if closer == "}" else _VALUE_OR_END
+
+    def close_container(at: int) -> None:
+        nonlocal last_root, root_close, root_close_at
+        top = stack[-1]
+        if state == _COLON or (state == _VALUE and top.is_object):
+            raise fail("a key has no value", at)
+        if state in (_KEY, _VALUE):
+            out[top.last_comma] = ""
+            stack.pop()
+            repairs.append(Repair.make("trailing_comma", path_of(stack), ",", "", offset=top.last_comma_at))
+        else:
+            stack.pop()
+        if not stack:
+            last_root, root_close, root_close_at = top, len(out), at
+        out.append("}" if top.is_object else "]")
+        end_value(at + 1)
+
+    def after_the_end(at: int, c: str) -> int:
+        """Text after the top-level value: a comment, an invisible character, or a '}' that came too early."""
+        nonlocal last_root, state, root_close, root_close_at
+        if c in "/#":
+            return comment(at)
+        if c in _INVISIBLE:
+            add("invisible_character", c, "", at)
+            return at + 1
+        if c in "}]" and "stray_closer" in lossy:
+            add("stray_closer", c, "", at)
+            return at + 1
+        if c == "," and last_root is None and root_raw and out[-1].endswith("}") and "stray_closer" in lossy:
+            last_root = Frame(closer="}", prefix="", opened_at=0)
+            root_close_at = prev_end - 1
+            body = out[-1][:-1].rstrip()
+            out[-1] = body
+            out.append("}")
+            root_close = len(out) - 1
+            if body == "{":
+                out[root_close] = ""
+                last_root.reopened = True
+                stack.append(last_root)
+                add("stray_closer", "}", "", root_close_at, path="")
+                state = _KEY_OR_END
+                return at + 1
+        if c == "," and last_root is not None and last_root.is_object and "stray_closer" in lossy:
+            follows = _WS.match(text, at + 1)
+            nxt = follows.end() if follows else at + 1
+            if nxt < n and (text[nxt] == '"' or text[nxt] in _WORD_START):
+                # `{"a": 1}, "b": 2}`: the '}' came before members that follow it
+                out[root_close] = ""
+                frame = last_root
+                frame.reopened, frame.key = True, None
+                frame.last_comma = frame.member_start = len(out)
+                frame.last_comma_at = at
+                stack.append(frame)
+                last_root = None
+                add("stray_closer", "}", "", root_close_at, path="")
+                out.append(",")
+                state = _KEY
+                return at + 1
+        raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
+
+    while pos < n:
+        c = text[pos]
+        at = pos
+        if c in " \t\r\n":
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            continue
+        if c == '"':
+            if state == _DONE:
+                raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
+            if (
+                text.startswith('""', pos)
+                and state != _COMMA_OR_END
+                and pos + 2 < n
+                and text[pos + 2] not in _EMPTY_FOLLOWS
+            ):
+                read_as = doubled_or_triple(at)
+                if read_as >= 0:
+                    pos = read_as
+                    continue
+            m = _STRING.match(text, pos)
+            if m is not None:
+                pos = m.end()
+                tok = m.group()
+                if pos >= n or text[pos] in _AFTER_VALUE or expecting_key():
+                    pos = emit_string(tok, at, pos, (), tok)
+                else:
+                    pos = string_value_follow(at, pos, tok, [], tok)
+                continue
+            tok = _LOOSE_STRING.match(text, pos).group()  # type: ignore[union-attr]
+            if len(tok) < 2 or tok[-1] != '"' or (tok.endswith('\\"') and _odd_backslashes_before_end(tok)):
+                pos = unclosed_string(at)
+                continue
+            pos = at + len(tok)
+            fixed, kinds = fix_string(tok)
+            if pos >= n or text[pos] in _AFTER_VALUE or expecting_key():
+                pos = emit_string(fixed, at, pos, kinds, tok)
+            else:
+                pos = string_value_follow(at, pos, fixed, kinds, tok)
+            continue
+        if state == _DONE:
+            pos = after_the_end(at, c)
+            continue
+        if c in _FULLWIDTH:
+            add("fullwidth_punctuation", c, _FULLWIDTH[c], at)
+            c = _FULLWIDTH[c]
+        if c == "{" or c == "[":
+            begin_value(at)
+            if at >= decode_floor and text[at] == c:
+                try:
+                    _, end = _DECODER.raw_decode(text, at)
+                except json.JSONDecodeError as exc:
+                    decode_floor = max(exc.pos, at + 1)
+                except RecursionError:
+                    decode_floor = n
+                else:
+                    if _too_deep(text, at, end, max_depth - len(stack)):
+                        decode_floor = n
+                        open_container(at, "}" if c == "{" else "]")
+                        pos += 1
+                        continue
+                    out.append(text[at:end])
+                    pos = end
+                    root_raw = not stack
+                    end_value(end)
+                    continue
+            open_container(at, "}" if c == "{" else "]")
+            pos += 1
+            continue
+        if c == "}" or c == "]" or c == ")":
+            if not stack:
+                raise fail(f"unexpected '{c}'", at)
+            top = stack[-1]
+            if top.closer != c:
+                if c == ")" or top.closer == ")" or "mismatched_bracket" not in lossy:
+                    raise fail(f"unexpected '{c}' inside an open {'object' if top.is_object else 'list'}", at)
+                add("mismatched_bracket", c, top.closer, at, path=top.prefix)
+            close_container(at)
+            pos += 1
+            continue
+        if c == ",":
+            if state != _COMMA_OR_END:
+                raise fail("unexpected ','", at)
+            top = stack[-1]
+            top.last_comma = top.member_start = len(out)
+            top.last_comma_at = at
+            out.append(",")
+            if top.is_object:
+                top.key = None
+            state = _KEY if top.is_object else _VALUE
+            pos += 1
+            continue
+        if c == ":":
+            if state != _COLON:
+                raise fail("unexpected ':'", at)
+            out.append(":")
+            state = _VALUE
+            pos += 1
+            continue
+        if c in _DIGIT_START:
+            if expecting_key():
+                raise fail("a number cannot be an object key", at)
+            m = _NUMBER.match(text, pos)
+            if m is not None:
+                end = m.end()
+                if end < n and (text[end].isalnum() or text[end] in "._"):
+                    pos = loose_number(at)
+                    continue
+                begin_value(at, number=True)
+                if end >= n and stack:
+                    pos = set_cut("value", path_of(stack), at, "the output ends inside a number")
+                    continue
+                out.append(m.group())
+                pos = end
+                end_value(pos, number=True)
+                continue
+            pos = loose_number(at)
+            continue
+        if c in _WORD_START:
+            pos = word(at)
+            continue
+        if c == "(":
+            begin_value(at)
+            allowed("python_tuple", "unexpected '('", at)
+            add("python_tuple", "(", "[", at)
+            open_container(at, ")")
+            pos += 1
+            continue
+        if c == "/" or c == "#":
+            pos = comment(at)
+            continue
+        if c == "'":
+            got = _read_single_quoted(text, at)
+            if got is None:
+                pos = cut_quoted(at, "a single-quoted string never closes")
+                continue
+            fixed, end = got
+            pos = emit_string(fixed, at, end, ("single_quotes",), text[at:end])
+            continue
+        if c == "\u2018":
+            # ‘…’ read like '…': the ’ of "it’s" is an apostrophe, not the closing quote
+            got = _read_single_quoted(text, at, "\u2019")
+            if got is None:
+                pos = cut_quoted(at, "a curly-quoted string never closes")
+                continue
+            fixed, end = got
+            pos = emit_string(fixed, at, end, ("fullwidth_punctuation",), text[at:end])
+            continue
+        if c == "\u201c" or c == "\uff02":
+            close = text.find("\u201d" if c == "\u201c" else c, pos + 1)
+            if close < 0:
+                pos = cut_quoted(at, "a quoted string never closes")
+                continue
+            body = text[at + 1 : close]
+            fixed = json.dumps(body, ensure_ascii=False) if c == "\u201c" else _quoted(body)
+            pos = emit_string(fixed, at, close + 1, ("fullwidth_punctuation",), text[at : close + 1])
+            continue
+        if c == "\u2026":
+            raise elided(at, c)
+        if c in _INVISIBLE:
+            add("invisible_character", c, "", at)
+            pos += 1
+            continue
+        raise fail(f"unexpected character {c!r}", at)
+
+    if cut is not None:
+        return Reading(out, repairs, stack, cut)
+    if state == _DONE:
+        return Reading(out, repairs, stack)
+    if not stack:
+        raise fail("no JSON value found", n, "empty")
+    top = stack[-1]
+    if state in (_COLON, _VALUE) and top.is_object:
+        return Reading(out, repairs, stack, Cut("value", path_of(stack), n, "the output ends before this key's value"))
+    if state in (_KEY, _VALUE):
+        return Reading(
+            out,
+            repairs,
+            stack,
+            Cut("member", top.prefix, n, "the output ends after a ',': the next member was cut off"),
+        )
+    lists = [f for f in stack if not f.is_object]
+    where = lists[-1].prefix if lists else top.prefix
+    kind = "open" if state in (_KEY_OR_END, _VALUE_OR_END) else "complete"
+    return Reading(out, repairs, stack, Cut(kind, where, n, "the output ends before its closing bracket"))
