@@ -461,3 +461,97 @@ def test_think_tag_inside_single_quotes_after_a_line_break_stays_inside_the_json
 def test_single_quoted_value_after_a_comment_is_a_string() -> None:
     text = "Here:\n{\n  /**/'name':  // note\n'{'\n} (as requested)"
     assert texts(text, scan_spans(text)) == ["{\n  /**/'name':  // note\n'{'\n}"]
+
+
+# -- the facts selection judges by (issue 13) --------------------------------------------------------------------
+
+
+def facts(text: str) -> list[tuple[str, str, str]]:
+    """(text, label, region) of each span candidate, in text order."""
+    return [(c.text, c.label, c.region) for c in sorted(extract_candidates(text), key=lambda c: c.start)]
+
+
+@pytest.mark.parametrize(
+    ("lead", "label"),
+    [
+        ("For example:", "example"),
+        ("Draft:", "example"),
+        ("Use the following format:", "example"),
+        ("Here it is in the required format:", ""),
+        ("Final answer:", "designated"),
+        ("**Corrected:**\n```json\n", "designated"),
+        ("Updated version (moved to 2 pm):\n", "designated"),
+        ("The following would NOT be correct:", "rejected"),
+        ("Do not use the updated", "rejected"),
+        ("Never call", "rejected"),
+        ("instead of", "rejected"),
+        ("This is not the answer:", "rejected"),
+        ("Alternatively:", "alternative"),
+        ("Option B:", "alternative"),
+        ("Note the final API version dropped", ""),
+        ("I can't access live data, but here's the call:", ""),
+        ("Wrong:", ""),
+    ],
+)
+def test_the_words_right_before_a_candidate_label_it(lead: str, label: str) -> None:
+    text = f'{lead}{{"a": 1}}' + ("\n```" if "```" in lead else "")
+    (cand,) = [c for c in extract_candidates(text) if c.text == '{"a": 1}']
+    assert cand.label == label
+
+
+def test_a_designation_word_in_an_earlier_sentence_designates_nothing() -> None:
+    assert facts('{"a": 0} The final step matters. Then {"a": 1}')[1][1] == ""
+
+
+def test_a_label_does_not_reach_past_the_previous_candidate() -> None:
+    assert [label for _, label, _ in facts('For example: {"a": 0} {"a": 1}')] == ["example", ""]
+
+
+def test_candidates_inside_closed_and_cut_off_reasoning_are_marked() -> None:
+    text = '<think>{"a": 0}</think>\n{"a": 1}\n<think>then {"a": 2}'
+    assert [(t, region) for t, _, region in facts(text)] == [
+        ('{"a": 0}', "reasoning"),
+        ('{"a": 1}', "answer"),
+        ('{"a": 2}', "reasoning_cut"),
+    ]
+    assert [(r.reasoning, r.cut) for r in split_reasoning(text)] == [(True, False), (False, False), (True, True)]
+
+
+def test_a_draft_from_reasoning_is_recorded_as_a_lossy_choice() -> None:
+    (cand,) = extract_candidates('<think>{"a": 0}</think>')
+    assert [(r.kind, r.lossless) for r in cand.repairs] == [("reasoning_candidate", False)]
+    assert cand.visible_text is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(I skip the <thinking> step here.) {}",
+        "Use the `<think>` tag. {}",
+        'He wrote "<think>" once. {}',
+        "a <reasoning> block helps {}",
+    ],
+)
+def test_a_reasoning_tag_mentioned_in_a_sentence_opens_no_block(text: str) -> None:
+    assert [r.reasoning for r in split_reasoning(text)] == [False]
+
+
+@pytest.mark.parametrize("text", ["<think>x</think>{}", "ok\n  <think>\nx", "ok <think>still thinking {}"])
+def test_a_reasoning_tag_that_starts_a_block_opens_one(text: str) -> None:
+    assert any(r.reasoning for r in split_reasoning(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ('I will not do that. {"a": 1}', True),
+        ('{"a": 1} I can\'t help with that.', True),
+        ('I must decline. {"a": 1}', True),
+        ('{"a": 1} I cannot guarantee the values are current.', False),
+        ('{"note": "I will not do that"}', False),  # inside a JSON string
+        ('<think>I will not do that.</think>{"a": 1}', False),  # inside reasoning
+    ],
+)
+def test_a_refusal_in_the_visible_prose_is_found(text: str, refused: bool) -> None:
+    cands = extract_candidates(text)
+    assert cands and all((c.refusal_at >= 0) is refused for c in cands)
