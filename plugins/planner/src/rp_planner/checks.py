@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import fuzz
-
 from resilient_parse import ErrorDetail
 from rp_planner.config import PlannerConfig
 from rp_planner.graph import graph_errors
@@ -86,6 +84,8 @@ def restates(objective: str, text: str, threshold: float) -> bool:
     a, b = _norm(objective), _norm(text)
     if not a or not b:
         return False
+    from rapidfuzz import fuzz  # imported on first use: loading the plugin stays cheap
+
     return fuzz.token_set_ratio(a, b) / 100.0 >= threshold and len(set(b.split()) - set(a.split())) <= 2
 
 

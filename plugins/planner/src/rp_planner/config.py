@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from resilient_parse import ConfigurationError
-from rp_planner.models import MAX_STEPS, RISK_ORDER, RiskLevel
+from rp_planner._shared import MAX_STEPS, RISK_ORDER, RiskLevel
 
 if TYPE_CHECKING:
     from rp_planner.models import PlanStep

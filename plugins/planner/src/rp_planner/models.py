@@ -13,14 +13,14 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, create_model
 
+from rp_planner._shared import MAX_STEPS as MAX_STEPS
+from rp_planner._shared import RISK_ORDER as RISK_ORDER
+from rp_planner._shared import RiskLevel as RiskLevel
+
 STEP_ID_PATTERN = r"^S[1-9][0-9]*$"
-MAX_STEPS = 20
 
 StepId = Annotated[str, StringConstraints(pattern=STEP_ID_PATTERN)]
 """A step id: "S1", "S2", … (the plugin repairs "s2", "step 2" and "Step-2" to "S2" in lenient mode)."""
-
-RiskLevel = Literal["low", "medium", "high"]
-RISK_ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
 class PlanStep(BaseModel):

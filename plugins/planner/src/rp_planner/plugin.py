@@ -5,113 +5,57 @@ The entry point registers `default_plugin` (default settings) under the name "pl
 `Parser(plugins=[PlannerPlugin(PlannerConfig(...))])`: a configured plugin takes the same name, so the default
 steps aside; `Parser(blocked_plugins=["planner"])` leaves the planner out altogether. Targets that contain no
 plan are not touched: every hook returns None for them.
+
+The entry point loads this module for every `Parser()`, so it holds only the plugin class. What the hooks do is
+in `rp_planner.hooks`, imported (with the plan models, the checks and rapidfuzz) the first time a target holds a
+plan — which no target can before `rp_planner.models` is imported, so until then each hook answers "not mine"
+from `sys.modules` alone. The default `PlannerConfig` is likewise built on first use.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 import weakref
-from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from resilient_parse import hookimpl
 
-from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair, hookimpl
-from resilient_parse.plugin_api import (
-    ChoiceView,
-    DictView,
-    FieldView,
-    ListView,
-    ModelView,
-    TypeView,
-    UnionView,
-    escape_token,
-    format_feedback,
-    iter_views,
-    split_pointer,
-)
-from rp_planner.checks import check_plan
-from rp_planner.config import PlannerConfig
-from rp_planner.models import PlanStep, TaskPlan, plan_model
-from rp_planner.references import match_tool, near_tools, normalise_step_ref, split_step_refs
+if TYPE_CHECKING:
+    from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair
+    from resilient_parse.plugin_api import FieldView, TypeView
+    from rp_planner.config import PlannerConfig
+    from rp_planner.models import TaskPlan
 
 PLUGIN_NAME = "planner"
-REPAIR_KIND = "semantic_fix"
-_MAX_DEPTH = 64
+_MODELS = "rp_planner.models"
+
+_MOVED = {  # names this module imported or defined before the hooks' work moved out, still importable from it
+    "REPAIR_KIND": "rp_planner.hooks",
+    "contains_plan": "rp_planner.hooks",
+    "find_plans": "rp_planner.hooks",
+    "locate_field": "rp_planner.hooks",
+    "plan_feedback": "rp_planner.hooks",
+    "plan_rules": "rp_planner.hooks",
+    "check_plan": "rp_planner.checks",
+    "PlannerConfig": "rp_planner.config",
+    "PlanStep": _MODELS,
+    "TaskPlan": _MODELS,
+    "plan_model": _MODELS,
+    "match_tool": "rp_planner.references",
+    "near_tools": "rp_planner.references",
+    "normalise_step_ref": "rp_planner.references",
+    "split_step_refs": "rp_planner.references",
+}
 
 
-def contains_plan(view: TypeView) -> bool:
-    """Whether a target's schema view holds a `TaskPlan` anywhere."""
-    return any(isinstance(v, ModelView) and _is_plan_class(v.cls) for v in iter_views(view))
+def __getattr__(name: str) -> Any:
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-
-def _is_plan_class(cls: object) -> bool:
-    return isinstance(cls, type) and issubclass(cls, TaskPlan)
-
-
-def find_plans(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, TaskPlan]]:
-    """Every `TaskPlan` inside a validated value, with its JSON Pointer."""
-    if depth > _MAX_DEPTH:
-        return
-    if isinstance(value, TaskPlan):
-        yield path, value
-        return
-    if isinstance(value, BaseModel):
-        for name, info in type(value).model_fields.items():
-            key = info.alias if isinstance(info.alias, str) else name
-            yield from find_plans(getattr(value, name, None), f"{path}/{escape_token(key)}", depth + 1)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from find_plans(item, f"{path}/{i}", depth + 1)
-    elif isinstance(value, dict):
-        for k, item in value.items():
-            yield from find_plans(item, f"{path}/{escape_token(str(k))}", depth + 1)
-
-
-def locate_field(root: TypeView, path: str) -> tuple[ModelView, str, int] | None:
-    """The model and field a JSON Pointer falls in, and how many list levels below the field it points (0 for the
-    field's own value, 1 for an item of a list field). None when the path leaves the schema."""
-    parts = split_pointer(path)
-    view: TypeView = root
-    found: tuple[ModelView, str, int] | None = None
-    for part in parts:
-        view = _branch(view, part)
-        if isinstance(view, ModelView):
-            name = view.key_to_field.get(part)
-            if name is None:
-                return None
-            found = (view, name, 0)
-            view = view.fields[name].type
-        elif isinstance(view, ListView) and part.isdigit():
-            view = view.item
-            if found is not None:
-                found = (found[0], found[1], found[2] + 1)
-        elif isinstance(view, DictView):
-            view, found = view.value, None
-        else:
-            return None
-    return found
-
-
-def _branch(view: TypeView, part: str) -> TypeView:
-    """The union member a path part continues into (a model with that key, or a list for an index)."""
-    if not isinstance(view, UnionView):
-        return view
-    for option in view.options:
-        if isinstance(option, ModelView) and part in option.key_to_field:
-            return option
-        if isinstance(option, ListView) and part.isdigit():
-            return option
-    return view
-
-
-def _choices(view: TypeView) -> tuple[str, ...]:
-    if isinstance(view, ChoiceView):
-        return tuple(str(v) for v in view.values)
-    if isinstance(view, UnionView):
-        return tuple(c for o in view.options for c in _choices(o))
-    return ()
+    return getattr(importlib.import_module(module), name)
 
 
 class PlannerPlugin:
@@ -120,18 +64,35 @@ class PlannerPlugin:
     rp_name = PLUGIN_NAME
 
     def __init__(self, config: PlannerConfig | None = None) -> None:
-        self.config = config if config is not None else PlannerConfig()
+        self._config = config
         self._seen: weakref.WeakKeyDictionary[TypeView, bool] = weakref.WeakKeyDictionary()
+
+    @property
+    def config(self) -> PlannerConfig:
+        """The settings: the ones given, else `PlannerConfig()` (built on first use)."""
+        if self._config is None:
+            from rp_planner.config import PlannerConfig
+
+            self._config = PlannerConfig()
+        return self._config
+
+    @config.setter
+    def config(self, config: PlannerConfig) -> None:
+        self._config = config
 
     def __repr__(self) -> str:
         return f"PlannerPlugin({self.config!r})"
 
     def _has_plan(self, view: TypeView) -> bool:
         """`contains_plan`, remembered per schema view: hooks ask on every call for every target."""
+        if _MODELS not in sys.modules:
+            return False  # no class is a TaskPlan (or a subclass, or a `plan_model(...)`) before the models exist
         try:
             return self._seen[view]
         except (KeyError, TypeError):
             pass
+        from rp_planner.hooks import contains_plan
+
         found = contains_plan(view)
         with contextlib.suppress(TypeError):
             self._seen[view] = found
@@ -140,15 +101,15 @@ class PlannerPlugin:
     @property
     def plan_model(self) -> type[TaskPlan]:
         """The plan model to ask for: restricted to the whitelisted tools when there is a whitelist."""
+        from rp_planner.models import TaskPlan, plan_model
+
         return plan_model(self.config.tools) if self.config.tools else TaskPlan
 
     def validate(self, value: Any) -> list[ErrorDetail]:
         """Every plan problem in `value` (a plan, or anything containing plans), with paths from its root."""
-        errors: list[ErrorDetail] = []
-        for base, plan in find_plans(value):
-            for e in check_plan(plan, self.config):
-                errors.append(replace(e, path=base + e.path))
-        return errors
+        from rp_planner.hooks import validate
+
+        return validate(value, self.config)
 
     # -- hooks -------------------------------------------------------------------------------------------------
 
@@ -162,122 +123,35 @@ class PlannerPlugin:
     def rp_coerce_value(
         self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
     ) -> Coercion | None:
-        if not self.config.repair_references or not path or not self._has_plan(ctx.schema):
+        if not path or not self._has_plan(ctx.schema) or not self.config.repair_references:
             return None
-        where = locate_field(ctx.schema, path)
-        if where is None:
-            return None
-        model, name, depth = where
-        if not (isinstance(model.cls, type) and issubclass(model.cls, PlanStep)):
-            return None
-        if (name == "id" and depth == 0) or (name == "dependencies" and depth == 1):
-            return self._step_ref(value, path, ctx)
-        if name == "dependencies" and depth == 0 and isinstance(value, str):
-            return self._step_refs(value, path, ctx)
-        if name == "tool" and depth == 0:
-            return self._tool(value, expected, path, ctx)
-        return None
+        from rp_planner.hooks import coerce_value
+
+        return coerce_value(value, expected, path, ctx, self.config)
 
     @hookimpl
     def rp_value_repairers(self, target: Any, ctx: CallContext) -> list[Any] | None:
         """For targets that are plans, with a whitelist: fix tool hints in plans Pydantic already accepted."""
-        if not self.config.tools or not self.config.repair_references or not self._has_plan(ctx.schema):
+        if not self._has_plan(ctx.schema) or not self.config.tools or not self.config.repair_references:
             return None
+        from rp_planner.hooks import REPAIR_KIND
+
         if not ctx.policy.allows(REPAIR_KIND):
             return None
         return [self._repair_tools]
 
     def _repair_tools(self, value: Any) -> tuple[Any, list[Repair]] | None:
-        """Tool hints one edit from exactly one whitelisted tool, in a plain `TaskPlan` (where the tool field is any
-        string): fixed on a copy and recorded."""
-        tools = self.config.tools
-        if not tools or not isinstance(value, TaskPlan):
-            return None
-        steps = list(value.steps)
-        repairs: list[Repair] = []
-        for i, step in enumerate(steps):
-            if step.tool is None or step.tool in tools:
-                continue
-            match = match_tool(step.tool, tools)
-            if match is None:
-                continue  # none or several near tools: the validator reports it with the choices
-            note = f"tool hint {step.tool!r} is one edit from the registered tool {match!r}"
-            repairs.append(Repair.make(REPAIR_KIND, f"/steps/{i}/tool", step.tool, match, note=note))
-            steps[i] = step.model_copy(update={"tool": match})
-        if not repairs:
-            return None
-        return value.model_copy(update={"steps": steps}), repairs
+        from rp_planner.hooks import repair_tools
+
+        return repair_tools(value, self.config)
 
     @hookimpl
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str | None:
         if not self._has_plan(ctx.schema):
             return None
+        from rp_planner.hooks import plan_feedback
+
         return plan_feedback(failure, candidate, ctx.target, self.config)
-
-    # -- repairs -----------------------------------------------------------------------------------------------
-
-    def _step_ref(self, value: Any, path: str, ctx: CallContext) -> Coercion | None:
-        found = normalise_step_ref(value)
-        if found is None or not ctx.policy.allows(REPAIR_KIND):
-            return None
-        canonical, confidence = found
-        note = f"read step reference {value!r} as {canonical}"
-        return Coercion(
-            value=canonical,
-            repairs=(Repair.make(REPAIR_KIND, path, value, canonical, confidence=confidence, note=note),),
-        )
-
-    def _step_refs(self, value: str, path: str, ctx: CallContext) -> Coercion | None:
-        found = split_step_refs(value)
-        if found is None or not ctx.policy.allows(REPAIR_KIND):
-            return None
-        ids, confidence = found
-        note = f"read the dependency list written as {value!r} as {ids}"
-        repair = Repair.make(REPAIR_KIND, path, value, ids, confidence=confidence, note=note)
-        return Coercion(value=ids, repairs=(repair,))
-
-    def _tool(self, value: Any, expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-        allowed = _choices(expected) or tuple(sorted(self.config.tools or ()))
-        if not allowed or not isinstance(value, str):
-            return None
-        names = ", ".join(allowed)
-        match = match_tool(value, allowed)
-        if match is not None and ctx.policy.allows(REPAIR_KIND):
-            note = f"tool hint {value!r} is one edit from the registered tool {match!r}"
-            return Coercion(value=match, repairs=(Repair.make(REPAIR_KIND, path, value, match, note=note),))
-        near = near_tools(value, allowed)
-        if len(near) > 1:
-            message = f"tool {value!r} could be any of {', '.join(near)}; name one of: {names}"
-            return Coercion(error=ErrorDetail(path, "ambiguous_tool", message, got=value))
-        hint = f"did you mean {match}? " if match is not None else ""
-        message = f"tool {value!r} is not available; {hint}use one of: {names}"
-        return Coercion(error=ErrorDetail(path, "tool_not_allowed", message, got=value))
-
-
-def plan_rules(config: PlannerConfig) -> list[str]:
-    """The plan rules, as lines the model can follow."""
-    rules = [
-        'Step ids are "S1", "S2", … and unique.',
-        "Dependencies name existing steps by id and never form a cycle"
-        + (" — only earlier steps." if config.backwards_only else "."),
-        f"The plan has {config.min_steps} to {config.max_steps} steps.",
-    ]
-    if config.tools is not None:
-        rules.append("Tools: only " + ", ".join(sorted(config.tools)) + ("" if config.allow_no_tool else " (required)"))
-    for rule in config.risk_rules:
-        rules.append(f"A step that {rule.name} is marked {rule.level} risk.")
-    if config.does_nothing_check:
-        rules.append("A single step that restates the objective is not a plan.")
-    return rules
-
-
-def plan_feedback(failure: ParseError, candidate: str | None, target: Any, config: PlannerConfig) -> str:
-    """The default feedback, with the plan rules spelled out before the final instruction."""
-    text = format_feedback(failure, candidate, target)
-    head, sep, last = text.rpartition("\n\n")
-    rules = "\n".join(f"- {r}" for r in plan_rules(config))
-    block = f"The plan must follow these rules:\n{rules}"
-    return f"{head}\n\n{block}{sep}{last}" if sep else f"{text}\n\n{block}"
 
 
 default_plugin = PlannerPlugin()

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rapidfuzz.distance import OSA
-
 _STEP_REF = re.compile(r"^\s*(?:s|step)\s*[-_#.:]?\s*0*([1-9][0-9]*)\s*$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"^\s*#?0*([1-9][0-9]*)\s*$")
 _LIST_SEPARATORS = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
@@ -46,14 +44,19 @@ def match_tool(name: str, tools: Iterable[str]) -> str | None:
         return same[0]
     if same:
         return None
-    near = [t for t in tools if OSA.distance(folded, t.casefold(), score_cutoff=1) <= 1]
+    near = _within_one_edit(folded, tools)
     return near[0] if len(near) == 1 else None
 
 
 def near_tools(name: str, tools: Iterable[str]) -> list[str]:
     """All tools within one edit of `name` (case-insensitive), for error messages about ambiguity."""
-    folded = name.casefold().strip()
-    return sorted(t for t in tools if OSA.distance(folded, t.casefold(), score_cutoff=1) <= 1)
+    return sorted(_within_one_edit(name.casefold().strip(), tools))
+
+
+def _within_one_edit(folded: str, tools: Iterable[str]) -> list[str]:
+    from rapidfuzz.distance import OSA  # imported on first use: loading the plugin stays cheap
+
+    return [t for t in tools if OSA.distance(folded, t.casefold(), score_cutoff=1) <= 1]
 
 
 def split_step_refs(value: str) -> tuple[list[str], float] | None:

@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
-from rapidfuzz import fuzz
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
 from rp_toolcalls.formats import RawCall, extract_calls
@@ -62,6 +61,8 @@ def resolve_name(
     if same is not None and policy.allows("enum_value"):
         note = f"tool name {name!r} read as the registered tool {same!r}"
         return same, (Repair.make("enum_value", "/name", name, same, note=note),), None
+    from rapidfuzz import fuzz  # imported on first use: importing rp_toolcalls stays cheap
+
     scored = sorted(((fuzz.ratio(normalise_name(bare), key) / 100.0, t) for key, t in normalised.items()), reverse=True)
     if scored and policy.allows("enum_fuzzy"):
         best, runner_up = scored[0], (scored[1][0] if len(scored) > 1 else 0.0)

@@ -15,7 +15,6 @@ policy, and the repairs it took travel with the call.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -281,6 +280,8 @@ def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
     m = _PY_CALL.match(text)
     if m is None:
         return None
+    import ast  # imported on first use: it is large, and only Llama's python_tag calls need it
+
     try:
         node = ast.parse(f"f({m.group(2)})", mode="eval").body
     except SyntaxError:
