@@ -869,7 +869,6 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             continue
         if c == "(":
             begin_value(at)
-            allowed("python_tuple", "unexpected '('", at)
             add("python_tuple", "(", "[", at)
             open_container(at, ")")
             pos += 1

@@ -1,0 +1,482 @@
+"""The one-pass reader (issue 12): every repair kind with its path, offset and mode; the cases that used to come
+back as a wrong object; honest, schema-aware truncation; duplicate keys; and a differential property — any JSON
+document with any lossless mutations reads back as the document, with exactly those mutations recorded."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from resilient_parse import AmbiguousMatchError, ParseError, Parser, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse.repairs import KINDS
+from resilient_parse.stages.read import ReadFailure, read
+from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
+from resilient_parse.stages.syntax import load_json, lossy_kinds
+
+MODES = ("strict", "lenient")
+
+
+def ctx(mode: str, target: Any = Any) -> Any:
+    return Parser(mode, entrypoints=False).context(target)
+
+
+def loaded(text: str, mode: str = "lenient", target: Any = Any) -> tuple[Any, list[tuple[str, str]]]:
+    result = load_json(text, ctx(mode, target))
+    assert json.loads(result.json_text) == result.tree
+    return result.tree, [(r.kind, r.path) for r in result.repairs]
+
+
+# -- lossless repairs: the same reading in both modes ------------------------------------------------------------
+
+LOSSLESS = [
+    ('{"a" 2}', {"a": 2}, [("missing_colon", "/a")]),
+    ('{"a" "b", "c" [1]}', {"a": "b", "c": [1]}, [("missing_colon", "/a"), ("missing_colon", "/c")]),
+    ("{a 'b'}", {"a": "b"}, [("bare_key", "/a"), ("missing_colon", "/a"), ("single_quotes", "/a")]),
+    ('("a", "b")', ["a", "b"], [("python_tuple", "")]),
+    ("('x',)", ["x"], [("python_tuple", ""), ("single_quotes", "/0"), ("trailing_comma", "")]),
+    ("()", [], [("python_tuple", "")]),
+    ('{"t": (1, (2, 3))}', {"t": [1, [2, 3]]}, [("python_tuple", "/t"), ("python_tuple", "/t/1")]),
+    ('{"n": 82_461_110}', {"n": 82461110}, [("number_underscores", "/n")]),
+    ('{"n": 1_000.5}', {"n": 1000.5}, [("number_underscores", "/n")]),
+    ('{"n": 0x1E}', {"n": 30}, [("hex_number", "/n")]),
+    ("['hello' + 'world']", ["helloworld"], [("single_quotes", "/0"), ("string_concatenation", "/0")]),
+    ('{"s": "a" + "b" + "c"}', {"s": "abc"}, [("string_concatenation", "/s"), ("string_concatenation", "/s")]),
+    ('{"a": {"b": 1,}}', {"a": {"b": 1}}, [("trailing_comma", "/a")]),
+    ('{"a": 1\n "b": 2}', {"a": 1, "b": 2}, [("missing_comma", "/b")]),
+    ("{'ok': True, 'v': None}", {"ok": True, "v": None}, None),
+    ('{"a": 1, // one\n "b": 2 # two\n}', {"a": 1, "b": 2}, [("comment", ""), ("comment", "/b")]),
+    ('{"poem": "one\ntwo"}', {"poem": "one\ntwo"}, [("control_character", "/poem")]),
+    ('{"re": "\\d+"}', {"re": "\\d+"}, [("invalid_escape", "/re")]),
+    ("｛“a”：[1，2]｝", {"a": [1, 2]}, None),
+    ("[.5, +5]", [0.5, 5], [("number_format", "/0"), ("number_format", "/1")]),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("text", "tree", "repairs"), LOSSLESS)
+def test_lossless_repairs_read_the_same_in_both_modes(
+    mode: str, text: str, tree: Any, repairs: list[tuple[str, str]] | None
+) -> None:
+    got, made = loaded(text, mode)
+    assert got == tree
+    if repairs is not None:
+        assert made == repairs
+    assert all(KINDS[kind].lossless for kind, _ in made)
+
+
+def test_a_repair_records_its_offset_in_the_candidate_text() -> None:
+    reading = read('{"a": [1, 2,], "b" 3}')
+    assert [(r.kind, r.path, r.offset) for r in reading.repairs] == [
+        ("trailing_comma", "/a", 11),
+        ("missing_colon", "/b", 19),
+    ]
+
+
+# -- lossy repairs: lenient reads them and records them; strict refuses -------------------------------------------
+
+LOSSY = [
+    ('{"a":"b}', {"a": "b"}, "missing_quote"),
+    ('{"key:value}', {"key": "value"}, "missing_quote"),
+    ('{"text": "The TV has a 24" screen"}', {"text": 'The TV has a 24" screen'}, "inner_quote"),
+    ('{"key": "v"alue"}', {"key": 'v"alue'}, "inner_quote"),
+    ('{""answer"":""5""}', {"answer": "5"}, "doubled_quotes"),
+    ('{"words": abcdef"}', {"words": "abcdef"}, "missing_quote"),
+    ('{ "key": value, "key2": 1 "key3": null }', {"key": "value", "key2": 1, "key3": None}, "bare_string"),
+    ('{"value_1": true, COMMENT "value_2": "data"}', {"value_1": True, "value_2": "data"}, "junk_text"),
+    ('{"s": """triple"""}', {"s": "triple"}, "triple_quotes"),
+    ('{"id": ObjectId("507f1f77"), "n": NumberLong(5)}', {"id": "507f1f77", "n": 5}, "mongo_wrapper"),
+    ('{"key1": ["v1", "v2"}, "key2": ["v3"]}', {"key1": ["v1", "v2"], "key2": ["v3"]}, "mismatched_bracket"),
+    ('{"key": "value"}, "key2": "value2"}', {"key": "value", "key2": "value2"}, "stray_closer"),
+    ('{"name": "Bob, "age": 30}', {"name": "Bob", "age": 30}, "missing_quote"),
+    ('{"c": undefined}', {"c": None}, "js_literal"),
+]
+
+
+@pytest.mark.parametrize(("text", "tree", "kind"), LOSSY)
+def test_lossy_repairs_are_read_in_lenient_and_recorded(text: str, tree: Any, kind: str) -> None:
+    got, made = loaded(text, "lenient")
+    assert got == tree
+    assert kind in {k for k, _ in made}
+    assert not KINDS[kind].lossless
+
+
+@pytest.mark.parametrize(("text", "tree", "kind"), LOSSY)
+def test_lossy_repairs_are_refused_in_strict(text: str, tree: Any, kind: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("strict"))
+
+
+def test_strict_allows_no_lossy_reader_kind_and_lenient_all_of_them() -> None:
+    assert lossy_kinds(Parser("strict", entrypoints=False).policy) == frozenset()
+    assert {"inner_quote", "bare_string", "missing_quote"} <= lossy_kinds(Parser("lenient", entrypoints=False).policy)
+
+
+# -- the objects that used to come back wrong: now right or an error ---------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_brace_closing_a_list_is_not_a_fragment(mode: str) -> None:
+    text = '{"key1": ["value1", "value2"}, "key2": ["value3", "value4"]}'
+    if mode == "strict":
+        with pytest.raises(UnrecoverableSyntaxError):
+            load_json(text, ctx(mode))
+    else:
+        assert loaded(text)[0] == {"key1": ["value1", "value2"], "key2": ["value3", "value4"]}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_list_left_open_does_not_lose_a_nesting_level(mode: str) -> None:
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json("[[1\n\n]", ctx(mode))
+    assert info.value.errors[0]["path"] == ""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_comment_that_may_hold_the_closers_does_not_drop_members(mode: str) -> None:
+    # `# comment }, "key3": "value3" }` runs to the end: the closers (and key3) may be inside the comment
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{ "key": { "key2": "value2" # comment }, "key3": "value3" }', ctx(mode))
+    assert info.value.errors[0]["kind"] == "comment_at_end"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bare_key_and_a_quoted_value_is_an_object_not_a_list(mode: str) -> None:
+    assert loaded("{a 'b'}", mode)[0] == {"a": "b"}
+
+
+def test_a_missing_quote_before_the_next_key_does_not_make_a_key_of_the_text() -> None:
+    tree, made = loaded('{"a":"b,c,"d":"e"}')
+    assert tree == {"a": "b,c", "d": "e"}
+    assert [k for k, _ in made] == ["missing_quote", "missing_quote"]
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json('{"a":"b,c,"d":"e"}', ctx("strict"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prose_after_the_object_is_not_swallowed_into_the_value(mode: str) -> None:
+    text = "{a: b} is the output."
+    if mode == "strict":
+        with pytest.raises(UnrecoverableSyntaxError):
+            load_json(text, ctx(mode))
+        return
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx(mode))  # the candidate alone: trailing prose is the extractor's to cut away
+    assert info.value.errors[0]["kind"] == "trailing_text"
+    assert loaded("{a: b}")[0] == {"a": "b"}
+
+
+def test_bare_words_on_separate_lines_are_separate_items() -> None:
+    tree, made = loaded('{"array":[\na\nb\n]}')
+    assert tree == {"array": ["a", "b"]}
+    assert ("missing_comma", "/array/1") in made
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_object_opened_where_a_key_should_be_is_an_error_not_an_empty_list(mode: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json("[{{]", ctx(mode))
+
+
+# -- two readings: the error says so ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_value_in_doubled_quotes_alone_has_two_readings(mode: str) -> None:
+    # `""quoted""` is "quoted" in doubled quotes, or '"quoted"' with unescaped quotes
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"name": ""quoted""}', ctx(mode))
+    assert "two readings" in str(info.value)
+
+
+def test_an_inner_quote_then_a_quoted_key_has_two_readings() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"a": "x"y": 1}', ctx("lenient"))
+    assert info.value.errors[0]["kind"] == "ambiguous"
+
+
+# -- truncation, judged against the schema -----------------------------------------------------------------------
+
+
+class ToolCall(BaseModel):
+    action: str
+    arguments: dict[str, object] = {}
+
+
+class Review(BaseModel):
+    verdict: str
+    score: int
+    summary: str = ""
+    tags: list[str] = []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_free_form_arguments_dict_cut_before_its_brace_is_an_error(mode: str) -> None:
+    # r10: the cut may have removed a `dry_run`
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json('{"action": "delete_files", "arguments": {"path": "/srv/cache"', ctx(mode, ToolCall))
+    assert info.value.errors[0]["path"] == "/arguments"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"verdict": "ok", "score": 4', "/score"),  # a number with no terminator
+        ('{"verdict": "go', "/verdict"),  # inside a string
+        ('{"verdict": "ok", "score":', "/score"),  # a key with no value
+        ('{"verdict": "ok", "score": 4, "tags": ["a"', "/tags"),  # a schema list
+        ('{"verdict": "ok"\n', ""),  # a required field missing
+    ],
+)
+def test_a_cut_through_what_the_schema_holds_is_an_error_naming_it(mode: str, text: str, path: str) -> None:
+    with pytest.raises(TruncatedOutputError) as info:
+        load_json(text, ctx(mode, Review))
+    assert info.value.errors[0]["path"] == path
+
+
+def test_a_number_followed_by_a_line_break_is_complete() -> None:
+    result = load_json('{"verdict": "ok", "summary": "s", "tags": [], "score": 4\n', ctx("lenient", Review))
+    assert result.tree == {"verdict": "ok", "summary": "s", "tags": [], "score": 4}
+    assert [r.kind for r in result.repairs] == ["close_truncated"]
+
+
+def test_a_cut_inside_an_extra_member_drops_the_member_and_records_it() -> None:
+    text = '{"verdict": "ok", "score": 4, "summary": "s", "tags": [], "reasoning": "The reviewer said'
+    result = load_json(text, ctx("lenient", Review))
+    assert result.tree == {"verdict": "ok", "score": 4, "summary": "s", "tags": []}
+    assert [(r.kind, r.path, r.lossless) for r in result.repairs] == [
+        ("truncated_extra", "/reasoning", False),
+        ("close_truncated", "", False),
+    ]
+
+
+def test_a_trailing_comma_after_the_last_field_is_dropped_and_recorded() -> None:
+    result = load_json('{"verdict": "ok", "score": 4, "summary": "s", "tags": [],', ctx("lenient", Review))
+    assert result.tree == {"verdict": "ok", "score": 4, "summary": "s", "tags": []}
+    assert [r.kind for r in result.repairs] == ["truncated_extra", "close_truncated"]
+
+
+def test_optional_fields_before_a_present_one_were_omitted_after_the_cut_they_take_recorded_defaults() -> None:
+    # summary comes before tags in the schema and tags is present: summary was omitted, not cut
+    result = load_json('{"verdict": "ok", "score": 4, "tags": ["x"]\n', ctx("lenient", Review))
+    assert [r.kind for r in result.repairs] == ["close_truncated"]
+    # after score, summary and tags may have been cut: one lossy repair names both
+    result = load_json('{"verdict": "ok", "score": 4\n', ctx("lenient", Review))
+    defaults = [r for r in result.repairs if r.kind == "truncated_defaults"]
+    assert len(defaults) == 1 and defaults[0].after == ["/summary", "/tags"] and not defaults[0].lossless
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"verdict": "ok", "score": 4, "summary": "s", "tags": [], "reasoning": "The reviewer said',
+        '{"verdict": "ok", "score": 4\n',
+        '{"verdict": "ok", "score": 4, "summary": "s", "tags": [],',
+    ],
+)
+def test_strict_refuses_every_cut(text: str) -> None:
+    with pytest.raises(TruncatedOutputError):
+        load_json(text, ctx("strict", Review))
+
+
+# -- duplicate keys ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"action": "search", "action": "delete_all"}', "/action"),
+        ('{"action": "pay", "arguments": {"to": "alice", "to": "mallory"}}', "/arguments/to"),
+        ("{'action': 'search', action: 'delete_all',}", "/action"),
+    ],
+)
+def test_a_key_written_twice_with_different_values_is_ambiguous(mode: str, text: str, path: str) -> None:
+    with pytest.raises(AmbiguousMatchError) as info:
+        load_json(text, ctx(mode, ToolCall))
+    assert info.value.errors[0]["path"] == path
+    assert "search" in str(info.value) or "alice" in str(info.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_key_written_twice_with_the_same_value_is_merged_losslessly(mode: str) -> None:
+    result = load_json('{"action": "run", "action": "run"}', ctx(mode, ToolCall))
+    assert result.tree == {"action": "run"}
+    assert [(r.kind, r.path, r.lossless) for r in result.repairs] == [("duplicate_key", "/action", True)]
+
+
+def test_the_cheap_duplicate_check_never_misses_and_rarely_flags() -> None:
+    assert has_duplicate_keys('{"a": 1, "b": {"c": 1}, "a": 2}')
+    assert has_duplicate_keys('{"a": 1, "\\u0061": 2}')
+    assert not has_duplicate_keys('[{"id": 1, "n": "a"}, {"id": 2, "n": "b"}]')
+    assert not has_duplicate_keys('{"a": "x\\": 1, \\"a\\": 2"}')
+    assert not has_duplicate_keys("[1, 2, 3]")
+
+
+def test_duplicates_are_found_with_their_paths_at_any_depth() -> None:
+    with pytest.raises(AmbiguousMatchError) as info:
+        find_duplicates('[{"a": [{"k": 1, "k": {"x": 1}}]}]')
+    assert info.value.errors[0]["path"] == "/0/a/0/k"
+
+
+# -- through the parser ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_parse_reads_a_tuple_and_a_missing_colon_in_both_modes(mode: str) -> None:
+    assert Parser(mode, entrypoints=False).parse('{"action" "run", "arguments": {"ids": (1, 2)}}', ToolCall) == (
+        ToolCall(action="run", arguments={"ids": [1, 2]})
+    )
+
+
+def test_valid_json_inside_a_fence_is_read_once_without_repairs() -> None:
+    result = Parser("strict", entrypoints=False).parse_result('Here:\n```json\n{"action": "run"}\n```\nDone.', ToolCall)
+    assert result.value == ToolCall(action="run")
+    assert all(r.stage == "extract" for r in result.repairs)
+
+
+# -- linear, and only our own errors ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": "run", "arguments": {"code": "' + 'print(\\"hi\\")\\n' * 20_000,
+        '{"action": "x", ' + "/* " * 20_000,
+        '{"action": ' + "\u201c" * 20_000,
+        '{"action": x, "b": "' + '\\"' * 20_000,
+        "[" * 300 + "1" + "]" * 299,
+        '{"a": "' + '"' * 20_000,
+        "[" + '"a" ' * 20_000,
+        "{" + "a " * 20_000,
+    ],
+    ids=["escaped-quotes", "open-comments", "curly-quotes", "escaped-quote-run", "deep", "quotes", "strings", "words"],
+)
+@pytest.mark.parametrize("mode", MODES)
+def test_hostile_text_gives_our_own_error(text: str, mode: str) -> None:
+    try:
+        load_json(text, ctx(mode, ToolCall))
+    except ParseError as exc:
+        assert exc.errors and all(e["path"] == "" or e["path"].startswith("/") for e in exc.errors)
+
+
+# -- the differential property -------------------------------------------------------------------------------------
+
+_IDENT_KEYS_RE = re.compile(r"[a-z_][a-z0-9_]{0,6}")
+_IDENT_KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True).filter(
+    lambda k: k not in {"true", "false", "null", "None", "True", "False", "undefined", "NaN", "Infinity"}
+)
+_KEYS = st.one_of(_IDENT_KEYS, st.text(max_size=6))
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**8), 10**8),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.text(max_size=8),
+)
+_DOCS = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=10,
+)
+_SIMPLE = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.!?()[]{}:,/#*" + "éü€"
+)  # strings that may be single-quoted: no quotes, backslashes or control characters
+
+
+def _emit(value: Any, rnd: random.Random, made: Counter[str]) -> str:
+    """The value as JSON text with random lossless mutations; `made` counts each one by repair kind."""
+    if value is None or isinstance(value, bool):
+        if rnd.random() < 0.3:
+            made["python_literal"] += 1
+            return {None: "None", True: "True", False: "False"}[value]
+        return json.dumps(value)
+    if isinstance(value, int):
+        if abs(value) >= 1000 and rnd.random() < 0.25:
+            made["number_underscores"] += 1
+            return f"{value:_}"
+        if rnd.random() < 0.15:
+            made["hex_number"] += 1
+            return hex(value)
+        return str(value)
+    if isinstance(value, float):
+        return json.dumps(value)
+    if isinstance(value, str):
+        if value and set(value) <= _SIMPLE and rnd.random() < 0.3:
+            made["single_quotes"] += 1
+            return f"'{value}'"
+        return json.dumps(value, ensure_ascii=rnd.random() < 0.5)
+    is_list = isinstance(value, list)
+    members: list[str] = []
+    items = value if is_list else list(value.items())
+    for item in items:
+        if is_list:
+            members.append(_emit(item, rnd, made))
+            continue
+        key, inner = item
+        inner_text = _emit(inner, rnd, made)
+        if isinstance(key, str) and _IDENT_KEYS_RE.fullmatch(key) and rnd.random() < 0.3:
+            made["bare_key"] += 1
+            key_text = key
+        else:
+            key_text = json.dumps(key)
+        if inner_text[0] in '"{[-0123456789' and key_text[0] != "'" and rnd.random() < 0.2:
+            made["missing_colon"] += 1
+            members.append(f"{key_text} {inner_text}")
+        else:
+            members.append(f"{key_text}: {inner_text}")
+    text = ""
+    for i, member in enumerate(members):
+        if i:
+            if rnd.random() < 0.15:
+                made["missing_comma"] += 1
+                text += "\n"
+            else:
+                text += ", "
+        text += member
+    if members and rnd.random() < 0.25:
+        made["trailing_comma"] += 1
+        text += ","
+    if rnd.random() < 0.15:
+        made["comment"] += 1
+        text = " /* note */ " + text
+    if is_list and rnd.random() < 0.2:
+        made["python_tuple"] += 1
+        return "(" + text + ")"
+    return ("[" + text + "]") if is_list else ("{" + text + "}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(doc=_DOCS, seed=st.integers(0, 2**32 - 1))
+def test_any_document_with_lossless_mutations_reads_back_with_exactly_those_repairs(doc: Any, seed: int) -> None:
+    made: Counter[str] = Counter()
+    text = _emit(doc, random.Random(seed), made)
+    reading = read(text)
+    assert reading.cut is None
+    assert json.loads(reading.json_text) == doc
+    assert Counter(r.kind for r in reading.repairs) == made
+    assert all(r.lossless for r in reading.repairs)
+    assert all(r.offset is not None and 0 <= r.offset <= len(text) for r in reading.repairs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=list("{}[]():,\"'\\ \n\tabTrueFalsNn0123456789.-+_x/*#“”‘’…"), max_size=50))
+def test_any_text_is_read_or_fails_with_a_reader_failure(text: str) -> None:
+    for lossy in (frozenset(), lossy_kinds(Parser("lenient", entrypoints=False).policy)):
+        try:
+            reading = read(text, lossy=lossy)
+        except ReadFailure as failure:
+            assert failure.path == "" or failure.path.startswith("/")
+            assert 0 <= failure.offset <= len(text)
+            continue
+        if reading.cut is None:
+            json.loads(reading.json_text)
+        assert all(r.lossless or r.kind in lossy for r in reading.repairs)
