@@ -681,6 +681,21 @@ class _Locator:
         self._trim()
         if self.following is None and self.cursor < self.held_at:
             self._catch_up()
+        if (
+            not self.held
+            and self.pending is None
+            and "<" not in piece
+            and (self.reasoning or (self.line_phase == 3 and "\n" not in piece))
+        ):
+            # reasoning without a tag, or more of a line that is not a fence line: nothing here changes the state
+            at, self.held_at = self.held_at, self.held_at + len(piece)
+            self.examined += len(piece)
+            if self.following is not None:
+                return False
+            if self.reasoning:
+                self.cursor = self.held_at
+                return False
+            return self._search(piece, at, self.held_at)
         if self.held and self._still_held(piece):
             self.held.append(piece)
             self.held_len += len(piece)
@@ -696,6 +711,8 @@ class _Locator:
     def _trim(self) -> None:
         """Let go of the text no start can lie in any more: before the tag being held, the opener waiting for its
         next character and the start being followed. Whole chunks only, so nothing is copied."""
+        if len(self.parts) < 2:
+            return
         keep = self.cursor if self.pending is None else min(self.cursor, self.pending[0])
         if self.following is not None:
             keep = min(keep, self.following)
