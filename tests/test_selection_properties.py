@@ -59,6 +59,9 @@ def visible_decoy(draw: Any, n: int) -> str:
                 "Do not use the updated {j}, it is broken.",
                 "The following would NOT be correct: {j}",
                 "Note the final API version dropped {j}.",
+                "The final version of the old API is {j}.",
+                'For example: {{"action": "decoy_x"}} or {j}',
+                "Wrong: {j}",
                 "Instead of {j}, do what follows.",
                 "I'm sorry, I can't help with that. An example of such a call: {j}",
             ]

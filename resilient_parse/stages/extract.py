@@ -128,9 +128,19 @@ _REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "nev
 # version", "the corrected JSON")
 _DESIGNATED_NOUN_TEXT = "answer answers json version output result response object call one value data plan reply tool"
 _DESIGNATED_NOUNS = frozenset(_DESIGNATED_NOUN_TEXT.split())
-_INTRODUCING_ENDS = (":", "=", "->", "\u2192", " is", " are", " below", " here", " be", " was")
+# how a designation ends when it leads to the candidate: a mark ("Final answer:", up to _MAX_INTRODUCED_WORDS words
+# after the designation word), a short "is" ("The correct JSON is", at most _MAX_IS_WORDS words: "the final version
+# of the old API is {…}" describes history), or nothing but nouns in a heading ("**Final Answer**", "Corrected
+# JSON", with at most one word before the designation word)
+_INTRODUCING_MARKS = (":", "=", "->", "\u2192", " below", " here")
+_INTRODUCING_VERBS = (" is", " are", " be")
 _MAX_INTRODUCED_WORDS = 8
+_MAX_IS_WORDS = 3
+# what may stand between two candidates of one list of examples or options ("For example: {…}, {…} or {…}")
+_LIST_GLUE = frozenset({"or", "and", ",", ";", "/", "|"})
 _CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
+# a fence's opening marker with its info string, at the end of the words before a candidate
+_FENCE_TAIL = re.compile(r"(?:`{3,}|~{3,})[\w+.-]{0,30}\Z")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _NON_SPACE = re.compile(r"\S")
 _CONTEXT_CHARS = 120
@@ -140,8 +150,9 @@ _LOOK_BACK = 200
 # "I will not do that", "I can't help with that", "I must decline": a first-person refusal of the task, not a hedge
 # ("I cannot guarantee …", "I can't access live data"). Literal words separated by white space: linear.
 REFUSAL_SENTENCE = re.compile(
-    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|can[ \t]+not|cannot|won(?:'|\u2019)?t|will[ \t]+not|am[ \t]+(?:not[ \t]+able"
-    r"|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not|shouldn(?:'|\u2019)?t)"
+    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|can[ \t]+not|cannot|won(?:'|\u2019)?t|will[ \t]+not"
+    r"|am[ \t]+(?:not[ \t]+able|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not"
+    r"|shouldn(?:'|\u2019)?t)"
     r"|(?:'|\u2019)m[ \t]+(?:not[ \t]+able|unable)|(?:'|\u2019)ll[ \t]+not)"
     r"(?:[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
     r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it)\b|[ \t]*[.!])"
@@ -153,6 +164,7 @@ REFUSAL_SENTENCE = re.compile(
 TIER_REASONING = -10
 TIER_REASONING_CUT = 2 * TIER_REASONING
 SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}
+_LISTED_LABELS = frozenset({"example", "alternative", "rejected"})
 LABEL_TIER = {"designated": 1, "example": -1, "rejected": -1, "alternative": 0, "": 0}
 _QUOTES = frozenset("`\"'\u2018\u2019\u201c\u201d")
 
@@ -465,9 +477,9 @@ def _trim_markup(window: str) -> str:
     opening line, a tag like `<answer>`."""
     for _ in range(4):
         window = window.rstrip(" \t\r\n*_#")
-        line_start = window.rfind("\n") + 1
-        if window[line_start:].lstrip(" \t").startswith(("```", "~~~")):
-            window = window[:line_start]
+        fence = _FENCE_TAIL.search(window, max(0, len(window) - 40))
+        if fence is not None:
+            window = window[: fence.start()]
             continue
         if window.endswith(">"):
             lt = window.rfind("<", max(0, len(window) - 60))
@@ -484,7 +496,7 @@ def _designation(clause: str, after_example: bool) -> str:
     designated = rejected = False
     for pattern in (_DESIGNATION_WORDS, _HAND_OVER_WORDS):
         for m in pattern.finditer(clause):
-            if not _introduces(clause[m.end() :]):
+            if not _introduces(clause[: m.start()].strip(" \t*_#>"), clause[m.end() :]):
                 continue
             if _negated(clause[: m.start()]):
                 rejected = True  # "would NOT be correct:", "This is not the answer:"
@@ -503,18 +515,19 @@ def _designation(clause: str, after_example: bool) -> str:
     return ""
 
 
-def _introduces(tail: str) -> bool:
-    """Whether the words after a designation word lead straight to the candidate: nothing ("the corrected"), a
-    noun ("Final answer"), or a few words ending in `:`/`is`/`=` ("The correct JSON is", "Updated version (…):")."""
+def _introduces(before: str, tail: str) -> bool:
+    """Whether a designation word, with `before` and `tail` the clause's words before and after it, leads straight
+    to the candidate (see _INTRODUCING_MARKS)."""
     tail = _PARENTHETICAL.sub("", tail).strip()
-    if not tail:
-        return True
     words = tail.split()
     if len(words) > _MAX_INTRODUCED_WORDS:
         return False
-    if all(w.lower() in _DESIGNATED_NOUNS for w in words):
+    ending = (" " + tail).lower()
+    if ending.endswith(_INTRODUCING_MARKS):
         return True
-    return (" " + tail).lower().endswith(_INTRODUCING_ENDS)
+    if ending.endswith(_INTRODUCING_VERBS) and len(words) <= _MAX_IS_WORDS:
+        return True
+    return len(before.split()) <= 1 and all(w.lower().strip("*_") in _DESIGNATED_NOUNS for w in words)
 
 
 def _negated(before: str) -> bool:
@@ -525,6 +538,15 @@ def _negated(before: str) -> bool:
         if _NEGATION.search(word) is not None:
             return "but" not in (w.lower() for w in near[i + 1 :])
     return False
+
+
+def _list_glue(text: str, floor: int, start: int) -> bool:
+    """Whether only list glue (`,`, "or", "and" on the same line) stands between the previous candidate (ending at
+    `floor`) and this one."""
+    if floor <= 0 or start - floor > _CONTEXT_CHARS:
+        return False
+    gap = text[floor:start]
+    return "\n" not in gap and all(w.lower() in _LIST_GLUE for w in gap.replace(",", " , ").split())
 
 
 def opens_json(text: str, opener: int) -> bool:
@@ -607,6 +629,7 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
     example_end = -1  # where the last candidate labelled an example ends
+    prev_label = ""
     for order, (start, end, source, kind, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
         if source != "span" and piece.lstrip()[:1] == '"':
@@ -622,6 +645,9 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
             if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
                 continue
         label = label_before(text, start, floor_at, 0 <= example_end <= start)
+        if not label and prev_label in _LISTED_LABELS and _list_glue(text, floor_at, start):
+            label = prev_label  # "For example: {…} or {…}": the second one is listed with the first
+        prev_label = label
         if label == "example":
             example_end = max(example_end, end)
         base = TIER_REASONING_CUT if kind == "reasoning_cut" else TIER_REASONING if kind == "reasoning" else 0
