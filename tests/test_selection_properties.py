@@ -44,7 +44,7 @@ def decoy_json(draw: Any, n: int) -> str:
 
 def visible_decoy(draw: Any, n: int) -> str:
     body = decoy_json(draw, n)
-    template = draw(
+    template: str = draw(
         st.sampled_from(
             [
                 "For example: {j}",
