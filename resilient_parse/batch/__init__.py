@@ -6,16 +6,17 @@ imports this package.
 """
 
 from resilient_parse.batch.job import RecordJob, RecordProcessor
-from resilient_parse.batch.many import parse_many, process_records
+from resilient_parse.batch.many import parse_many, process_encoded, process_records
 from resilient_parse.batch.pool import RecordPool, default_workers
 from resilient_parse.batch.recipe import ParserRecipe
-from resilient_parse.batch.records import OUTCOMES, ErrorNote, Outcome, RecordResult, RepairNote
+from resilient_parse.batch.records import OUTCOMES, EncodedRecord, ErrorNote, Outcome, RecordResult, RepairNote, Tally
 from resilient_parse.batch.run import BatchRun, run_batch
 from resilient_parse.batch.summary import Summary
 
 __all__ = [
     "OUTCOMES",
     "BatchRun",
+    "EncodedRecord",
     "ErrorNote",
     "Outcome",
     "ParserRecipe",
@@ -25,8 +26,10 @@ __all__ = [
     "RecordResult",
     "RepairNote",
     "Summary",
+    "Tally",
     "default_workers",
     "parse_many",
+    "process_encoded",
     "process_records",
     "run_batch",
 ]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from resilient_parse.batch.records import RecordResult
+from resilient_parse.batch.records import EncodedRecord, RecordResult
 
 
 class BatchFileError(ValueError):
@@ -112,8 +112,8 @@ class JsonlWriter:
         except OSError as exc:
             raise BatchFileError(f"cannot write {path!r}: {exc.strerror or exc}") from None
 
-    def write(self, result: RecordResult) -> None:
-        self._stream.write(json.dumps(result.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
+    def write(self, record: EncodedRecord) -> None:
+        self._stream.write(record.line + "\n")
 
     def flush(self) -> None:
         self._stream.flush()
@@ -161,10 +161,11 @@ class ParquetWriter:
             raise BatchFileError(f"cannot write {path!r}: {exc}") from None
         self._rows: list[dict[str, Any]] = []
 
-    def write(self, result: RecordResult) -> None:
-        row = result.to_json()
-        row["id"] = None if result.id is None else json.dumps(result.id, ensure_ascii=False)
-        row["value"] = None if not result.ok else json.dumps(result.value, ensure_ascii=False)
+    def write(self, record: EncodedRecord) -> None:
+        row = json.loads(record.line)
+        row["id"] = None if row.get("id") is None else json.dumps(row["id"], ensure_ascii=False)
+        ok = row["outcome"] in ("recovered", "repaired")
+        row["value"] = json.dumps(row["value"], ensure_ascii=False) if ok else None
         self._rows.append(row)
         if len(self._rows) >= self._ROWS_PER_GROUP:
             self.flush()

@@ -12,7 +12,7 @@ from typing import Any
 from resilient_parse.batch.job import RecordJob, RecordProcessor
 from resilient_parse.batch.pool import RecordPool, default_workers
 from resilient_parse.batch.recipe import ParserRecipe
-from resilient_parse.batch.records import RecordResult
+from resilient_parse.batch.records import EncodedRecord, RecordResult, encode
 from resilient_parse.parser import Parser
 from resilient_parse.policy import Policy
 
@@ -28,12 +28,39 @@ def process_records(
 ) -> Iterator[RecordResult]:
     """One result per item, in order, numbered from `start`. `workers=0` parses here, without timeouts or crash
     isolation; otherwise a pool of that many processes does, with both."""
+    return _process(job, items, workers, chunksize, timeout, start, encoded=False)
+
+
+def process_encoded(
+    job: RecordJob,
+    items: Iterable[Any],
+    *,
+    workers: int,
+    chunksize: int = 64,
+    timeout: float | None = None,
+    start: int = 0,
+) -> Iterator[EncodedRecord]:
+    """Like `process_records`, but each result comes as its output line and tally (encoded by the workers)."""
+    return _process(job, items, workers, chunksize, timeout, start, encoded=True)
+
+
+def _process(
+    job: RecordJob,
+    items: Iterable[Any],
+    workers: int,
+    chunksize: int,
+    timeout: float | None,
+    start: int,
+    *,
+    encoded: bool,
+) -> Iterator[Any]:
     if workers == 0:
         processor = RecordProcessor(job)
         for index, item in enumerate(items, start):
-            yield processor.process(index, item)
+            result = processor.process(index, item)
+            yield encode(result) if encoded else result
         return
-    with RecordPool(job, workers, chunksize=chunksize, timeout=timeout) as pool:
+    with RecordPool(job, workers, chunksize=chunksize, timeout=timeout, encoded=encoded) as pool:
         yield from pool.imap(items, start)
 
 

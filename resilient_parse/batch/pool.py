@@ -22,12 +22,12 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, Literal
 
 from resilient_parse.batch.job import RecordJob, RecordProcessor
-from resilient_parse.batch.records import RecordResult, lost
+from resilient_parse.batch.records import EncodedRecord, RecordResult, encode, lost
 from resilient_parse.errors import ConfigurationError
 
 Entry = tuple[int, Any]
@@ -55,22 +55,24 @@ def _worker_main(conn: multiprocessing.connection.Connection, state: Any) -> Non
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
         sys.path[:0] = [path for path in conn.recv() if path not in sys.path]  # before the job's classes load
-        processor = RecordProcessor(conn.recv())
+        job, encoded = conn.recv()
+        processor = RecordProcessor(job)
     except Exception as exc:
         conn.send((_FAILED, f"{type(exc).__name__}: {exc}"))
         return
-    conn.send((_READY, None))
+    conn.send((_READY, time.process_time()))
     while True:
         message = conn.recv()
         if message is None:
             return
         chunk_id, entries = message
-        results = []
+        results: list[RecordResult | EncodedRecord] = []
         for position, (index, item) in enumerate(entries):
             state[0], state[1] = position, time.monotonic()
-            results.append(processor.process(index, item))
+            result = processor.process(index, item)
+            results.append(encode(result) if encoded else result)
         state[0], state[1] = len(entries), _IDLE
-        conn.send((chunk_id, results))
+        conn.send((chunk_id, (results, time.process_time())))
 
 
 @dataclass
@@ -81,7 +83,8 @@ class _Worker:
     ready: bool = False
     chunk: list[Entry] | None = None
     chunk_id: int = -1
-    buffered: list[RecordResult] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    """The worker's CPU time at its last reply (its start-up included)."""
 
 
 class RecordPool:
@@ -89,17 +92,31 @@ class RecordPool:
 
     `timeout` is per record, in seconds (None: wait for ever). Use as a context manager, or call `close()`."""
 
-    def __init__(self, job: RecordJob, workers: int, *, chunksize: int = 64, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        job: RecordJob,
+        workers: int,
+        *,
+        chunksize: int = 64,
+        timeout: float | None = None,
+        encoded: bool = False,
+    ) -> None:
         if workers < 1 or chunksize < 1:
             raise ConfigurationError("a pool needs at least one worker and a chunk size of at least 1")
         if timeout is not None and timeout <= 0:
             raise ConfigurationError("the per-record timeout must be positive")
-        self.job, self.chunksize, self.timeout = job, chunksize, timeout
+        self.job, self.chunksize, self.timeout, self.encoded = job, chunksize, timeout, encoded
         self._ctx = _context()
         self._chunks = 0
         self._workers = [self._start() for _ in range(workers)]
+        self._retired_cpu = 0.0
         self.replaced = 0
         """How many workers were killed or died and were replaced."""
+
+    @property
+    def worker_cpu_seconds(self) -> float:
+        """CPU time the workers reported so far, replaced workers included (up to their last reply)."""
+        return self._retired_cpu + sum(w.cpu_seconds for w in self._workers)
 
     # -- workers -----------------------------------------------------------------------------------------------
 
@@ -111,7 +128,7 @@ class RecordPool:
         child_end.close()  # so the parent's end sees EOF when the worker dies
         try:
             parent_end.send(sys.path)
-            parent_end.send(self.job)
+            parent_end.send((self.job, self.encoded))
         except Exception as exc:
             process.kill()
             raise ConfigurationError(f"the job cannot travel to worker processes (it must pickle): {exc}") from exc
@@ -132,6 +149,7 @@ class RecordPool:
         for worker in self._workers:
             worker.process.join(max(0.0, deadline - time.monotonic()))
             self._stop(worker)
+            self._retired_cpu += worker.cpu_seconds
         self._workers = []
 
     def __enter__(self) -> RecordPool:
@@ -142,11 +160,12 @@ class RecordPool:
 
     # -- the run -----------------------------------------------------------------------------------------------
 
-    def imap(self, items: Iterable[Any], start: int = 0) -> Iterator[RecordResult]:
-        """One result per item, in input order; items are numbered from `start`."""
+    def imap(self, items: Iterable[Any], start: int = 0) -> Iterator[Any]:
+        """One result per item, in input order, numbered from `start`: a `RecordResult`, or with `encoded` an
+        `EncodedRecord`."""
         source = iter(enumerate(items, start))
         again: deque[Entry] = deque()  # records to send again after a lost worker; they go first
-        done: dict[int, RecordResult] = {}
+        done: dict[int, Any] = {}
         unblamed: dict[int, int] = {}
         next_index = start
         exhausted = False
@@ -188,19 +207,18 @@ class RecordPool:
             return self.timeout
         return max(0.005, min(started) + self.timeout - now)
 
-    def _collect(
-        self, worker: _Worker, done: dict[int, RecordResult], again: deque[Entry], unblamed: dict[int, int]
-    ) -> None:
+    def _collect(self, worker: _Worker, done: dict[int, Any], again: deque[Entry], unblamed: dict[int, int]) -> None:
         """Take what a worker sent; handle its death or its hung record."""
         try:
             while worker.conn.poll():
                 kind, payload = worker.conn.recv()
                 if kind == _READY:
-                    worker.ready = True
+                    worker.ready, worker.cpu_seconds = True, payload
                 elif kind == _FAILED:
                     raise ConfigurationError(f"a worker could not start: {payload}")
                 elif kind == worker.chunk_id:
-                    done.update((r.index, r) for r in payload)
+                    results, worker.cpu_seconds = payload
+                    done.update(zip((index for index, _ in worker.chunk or ()), results))
                     worker.chunk = None
         except (EOFError, OSError):
             self._replace(worker, "crashed", done, again, unblamed)
@@ -214,6 +232,10 @@ class RecordPool:
             worker.process.join()
             self._replace(worker, "timeout", done, again, unblamed)
 
+    def _lost(self, index: int, outcome: Literal["timeout", "crashed"], message: str, item: Any) -> Any:
+        result = lost(index, outcome, message, self.job.record_id(item))
+        return encode(result) if self.encoded else result
+
     def _overdue(self, worker: _Worker) -> bool:
         started: float = worker.state[1]
         return started != _IDLE and self.timeout is not None and time.monotonic() - started > self.timeout
@@ -222,7 +244,7 @@ class RecordPool:
         self,
         worker: _Worker,
         why: str,
-        done: dict[int, RecordResult],
+        done: dict[int, Any],
         again: deque[Entry],
         unblamed: dict[int, int],
     ) -> None:
@@ -244,7 +266,7 @@ class RecordPool:
             unblamed[first] = unblamed.get(first, 0) + 1
             if unblamed[first] > _MAX_UNBLAMED_RETRIES:
                 for index, item in chunk:
-                    done[index] = lost(index, "crashed", "the worker died between records", self.job.record_id(item))
+                    done[index] = self._lost(index, "crashed", "the worker died between records", item)
                 chunk = []
         if blamed is not None:
             index, item = blamed
@@ -252,8 +274,9 @@ class RecordPool:
                 message = f"no result within {self.timeout:g} s; the worker was killed and replaced"
             else:
                 message = f"the worker died on this record (exit code {worker.process.exitcode}) and was replaced"
-            done[index] = lost(index, "timeout" if why == "timeout" else "crashed", message, self.job.record_id(item))
+            done[index] = self._lost(index, "timeout" if why == "timeout" else "crashed", message, item)
         again.extendleft(reversed([entry for entry in chunk if entry is not blamed]))
+        self._retired_cpu += worker.cpu_seconds
         self.replaced += 1
         self._workers[self._workers.index(worker)] = self._start()
 

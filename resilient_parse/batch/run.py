@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from resilient_parse.batch.files import count_records, open_writer, read_records, resume_jsonl
 from resilient_parse.batch.job import RecordJob
-from resilient_parse.batch.many import process_records
+from resilient_parse.batch.many import process_encoded
 from resilient_parse.batch.progress import Progress
 from resilient_parse.batch.summary import Summary
 
@@ -43,12 +43,12 @@ def run_batch(
     started = time.monotonic()
     written = 0
     try:
-        results = process_records(
+        results = process_encoded(
             job, read_records(source, skip=skip), workers=workers, chunksize=chunksize, timeout=timeout, start=skip
         )
-        for result in results:
-            writer.write(result)
-            summary.add(result)
+        for record in results:
+            writer.write(record)
+            summary.add_tally(record.tally)
             written += 1
             if written % chunksize == 0:
                 writer.flush()

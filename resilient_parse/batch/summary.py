@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from resilient_parse.batch.records import OUTCOMES, RecordResult
+from resilient_parse.batch.records import OUTCOMES, RecordResult, Tally, tally
 
 WIDTH = 80
 _TOP = 8
@@ -29,15 +29,17 @@ class Summary:
     lossy_records: int = 0
 
     def add(self, result: RecordResult) -> None:
-        self.outcomes[result.outcome] += 1
-        if result.repairs:
-            self.repair_kinds.update(r.kind for r in result.repairs)
-            self.lossy_kinds.update(r.kind for r in result.repairs if not r.lossless)
-            self.lossy_records += not all(r.lossless for r in result.repairs)
-        if result.error is not None:
-            self.failures[result.error.type] += 1
-            if result.outcome == "refused":
-                self.failing_paths.update(set(result.error.paths))
+        self.add_tally(tally(result))
+
+    def add_tally(self, counted: Tally) -> None:
+        self.outcomes[counted.outcome] += 1
+        if counted.repairs:
+            self.repair_kinds.update(kind for kind, _ in counted.repairs)
+            self.lossy_kinds.update(kind for kind, lossless in counted.repairs if not lossless)
+            self.lossy_records += not all(lossless for _, lossless in counted.repairs)
+        if counted.error_type is not None:
+            self.failures[counted.error_type] += 1
+        self.failing_paths.update(set(counted.failing_paths))
 
     @property
     def total(self) -> int:
