@@ -147,6 +147,9 @@ def parse_calls(text: str, registry: ToolSet, parser: Parser) -> list[ParsedCall
 
 
 def parse_call(index: int, raw: RawCall, registry: ToolSet, parser: Parser) -> ParsedCall:
+    if raw.ambiguous:
+        feedback = f"{raw.error}. Write one call: `Action:` with `Action Input:`, or one JSON call."
+        return ParsedCall(index, raw, None, error=ToolError(INPUT_INVALID, "ambiguous_call", raw.error or "", feedback))
     if raw.error is not None:
         feedback = f"{raw.error}. Write the call as valid JSON."
         return ParsedCall(index, raw, None, error=ToolError(INPUT_INVALID, "unreadable_call", raw.error, feedback))

@@ -5,23 +5,37 @@ Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral
 `[TOOL_CALLS]name[ARGS]{...}`; Llama 3 `<|python_tag|>{"name": ..., "parameters": ...}` and
 `<|python_tag|>tool.call(key="value")`; ReAct `Action:` / `Action Input:`; and plain JSON
 `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|"parameters"|...: ...}`, alone or in a list. Several calls
-in one output are returned in the order they appear. Calls inside reasoning blocks (`<think>`…) are drafts and
-are ignored.
+in one output are returned in the order they appear, each with the region it stands in (`reasoning.py`): a call
+inside a reasoning block (`<think>`…) is a draft, and `extract_calls` — the calls to make — leaves drafts out.
 
-This module only finds calls; it does not decide what a name means or whether arguments are valid — that is
-`calls.py`, against the registry. JSON that is broken is read by a resilient_parse `Parser` under the caller's
-policy, and the repairs it took travel with the call.
+ReAct, read honestly. `Action: name` with an `Action Input:` before the next ReAct line (`Thought:`,
+`Observation:`, `Action:`, `Final Answer:`) is a call with that input; `Action: name[input]` is one too. A bare
+`Action: name` is a call without arguments unless a JSON value follows it before the next ReAct line:
+- JSON calling the same tool: one call, the JSON's (it gives the arguments);
+- JSON calling another tool (`Action: lookup` + `{"name": "transfer", …}`): two readings of one call — an
+  ambiguous call naming both (`RawCall.ambiguous`), never a silent pick;
+- JSON naming no tool: the action's input written without `Action Input:` — a guess, so a lossy repair
+  (`react_implied_input`, lenient only); strict reports the call as unreadable.
+
+Linear on every input: tags and ReAct lines are found by forward searches whose results are kept until the scan
+passes them (`_Ahead`), so a tag that never closes is searched for once, not once per opening; which stretches a
+format has taken is looked up by bisection; Llama's `tool.call(...)` reaches `ast` only when small (see
+`python_call`). This module only finds calls; it does not decide what a name means or whether arguments are valid
+— that is `calls.py`, against the registry. JSON that is broken is read by a resilient_parse `Parser` under the
+caller's policy, and the repairs it took travel with the call.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
+from rp_toolcalls.reasoning import ANSWER, Region, split_regions
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 ARGUMENT_KEYS = (
@@ -35,32 +49,52 @@ ARGUMENT_KEYS = (
     "kwargs",
     "inputs",
 )
-MAX_JSON_VALUES = 256
-"""At most this many top-level JSON values are examined per output (hostile input stays linear)."""
+IMPLIED_INPUT_KIND = "react_implied_input"
+"""The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
+MAX_PY_CALL_CHARS = 100_000
+"""A Llama `tool.call(...)` longer than this is not read (ast's work grows with it)."""
+MAX_PY_CODE_CHARS = 2_000
+"""... nor one with more than this many characters outside its string literals: every operator there can nest
+ast's recursion one level deeper (`-` * 100000), and string literals are leaves."""
 _STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
+_NOT_CALLS = ("final answer", "finish", "none")
 
 _LOOKS_LIKE_CALL = re.compile(
     r"""["']?(?:tool|action|name|function|tool_name|function_name|tool_calls|function_call)["']?\s*:"""
 )
-_REASONING = re.compile(r"<(think|thinking|reasoning|scratchpad)\b[^>]*>.*?(?:</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
-_HERMES = re.compile(r"<(tool_call|function_call|tool_use)>\s*(.*?)\s*(?:</\1\s*>|(?=<\1>)|$)", re.DOTALL)
+_HERMES_TAGS = ("tool_call", "function_call", "tool_use")
+_HERMES_OPEN = re.compile(r"<(tool_call|function_call|tool_use)>")
+_HERMES_CLOSE = {t: re.compile(r"</" + t + r"[ \t\r\n]*>") for t in _HERMES_TAGS}
+_HERMES_AGAIN = {t: re.compile(re.escape(f"<{t}>")) for t in _HERMES_TAGS}
 _MISTRAL = re.compile(r"\[TOOL_CALLS\]")
-_MISTRAL_NAMED = re.compile(r"\s*([A-Za-z_][\w.\-]*)\s*\[ARGS\]")
-_PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?:<\|eom_id\|>|<\|eot_id\|>|<\|python_tag\|>|$)", re.DOTALL)
-_PY_CALL = re.compile(r"^\s*([A-Za-z_][\w]*)(?:\.call)?\s*\((.*)\)\s*;?\s*$", re.DOTALL)
-_REACT_ACTION = re.compile(r"^[ \t]*\**Action\**[ \t]*:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
+_PYTHON_TAG = "<|python_tag|>"
+_PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
+_PY_STRING = re.compile(
+    r"[rRbBuUfF]{0,2}(?:'''(?:[^'\\]|\\.|'(?!''))*+'''|\"\"\"(?:[^\"\\]|\\.|\"(?!\"\"))*+\"\"\""
+    r"|'(?:[^'\\\n]|\\.)*+'|\"(?:[^\"\\\n]|\\.)*+\")",
+    re.DOTALL,
+)
+_REACT_ACTION = re.compile(r"^[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
 _REACT_STOP = re.compile(
     r"^[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
 )
-_REACT_BRACKET = re.compile(r"^([A-Za-z_][\w.\-]*)\[(.*)\]$", re.DOTALL)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
+_FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+_OPENER = re.compile(r"[{\[]")
+_STRUCTURE = re.compile(r'[{}\[\]"]')
+_STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 
 
 @dataclass(frozen=True)
 class RawCall:
-    """A call as written: the name and arguments before they are matched to a tool, where it was found, and
-    the repairs it took to read it. `arguments` is a dict, a string (JSON or not), or None (none given)."""
+    """A call as written: the name and arguments before they are matched to a tool, where it was found (and in
+    which region: "answer", or "reasoning"/"reasoning_cut" for a draft), and the repairs it took to read it.
+    `arguments` is a dict, a string (JSON or not), or None (none given). `error` says why the call cannot be read;
+    `opaque` marks an unreadable call in a form only this module reads (a ReAct line, a Python call), which no
+    JSON candidate stands for; `ambiguous` names the tools of two readings the text leaves open."""
 
     name: Any
     arguments: Any
@@ -69,18 +103,61 @@ class RawCall:
     offset: int = 0
     repairs: tuple[Repair, ...] = ()
     error: str | None = None
+    region: str = ANSWER
+    opaque: bool = False
+    ambiguous: tuple[str, ...] = ()
+
+
+class _Ahead:
+    """The first match of a pattern at or after a position that only moves forward. A search is made again only
+    once the position has passed the match it found (or never, after one found nothing), so a scan that asks at
+    every tag reads each character once instead of once per tag."""
+
+    def __init__(self, pattern: re.Pattern[str], text: str, end: int) -> None:
+        self._pattern, self._text, self._end = pattern, text, end
+        self._match: re.Match[str] | None = None
+        self._none_from = end + 1
+
+    def at_or_after(self, pos: int) -> re.Match[str] | None:
+        if pos >= self._none_from:
+            return None
+        if self._match is not None and self._match.start() >= pos:
+            return self._match
+        self._match = self._pattern.search(self._text, pos, self._end)
+        if self._match is None:
+            self._none_from = pos
+        return self._match
 
 
 @dataclass
 class _Found:
+    """The calls found in one region, and the stretches the formats read so far have taken (so that a later
+    format does not read them again). `covers` bisects the stretches of the formats before the current one."""
+
     calls: list[RawCall] = field(default_factory=list)
-    taken: list[tuple[int, int]] = field(default_factory=list)
+    _pending: list[tuple[int, int]] = field(default_factory=list)
+    _spans: list[tuple[int, int]] = field(default_factory=list)
+    _starts: list[int] = field(default_factory=list)
+    _reach: list[int] = field(default_factory=list)
 
     def take(self, start: int, end: int) -> None:
-        self.taken.append((start, end))
+        self._pending.append((start, end))
 
-    def is_taken(self, pos: int) -> bool:
-        return any(a <= pos < b for a, b in self.taken)
+    def commit(self) -> None:
+        """The current format is done: its stretches now count for the next ones."""
+        if not self._pending:
+            return
+        self._spans = sorted(self._spans + self._pending)
+        self._pending = []
+        self._starts = [s for s, _ in self._spans]
+        reach, self._reach = 0, []
+        for _, end in self._spans:
+            reach = max(reach, end)
+            self._reach.append(reach)
+
+    def covers(self, pos: int) -> bool:
+        i = bisect_right(self._starts, pos) - 1
+        return i >= 0 and self._reach[i] > pos
 
 
 # -- reading JSON --------------------------------------------------------------------------------------------
@@ -102,53 +179,48 @@ def load_json(text: str, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
 def nesting_depth(text: str) -> int:
     """The deepest `{`/`[` nesting in `text`, outside strings."""
     depth = deepest = 0
-    in_string = escaped = False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
+    pos = 0
+    while (m := _STRUCTURE.search(text, pos)) is not None:
+        c, pos = m.group(), m.end()
+        if c == '"':
+            rest = _STRING_REST.match(text, pos)
+            if rest is None:
+                break
+            pos = rest.end()
         elif c in "{[":
             depth += 1
             deepest = max(deepest, depth)
-        elif c in "}]":
+        else:
             depth -= 1
     return deepest
 
 
 def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
-    """Top-level `{…}` / `[…]` spans, respecting strings; an unclosed span runs to the end of the text."""
+    """Top-level `{…}` / `[…]` spans, respecting strings; an unclosed span runs to `end`. One forward pass,
+    jumping from one bracket or quote to the next."""
     end = len(text) if end is None else end
-    i = start
-    while i < end:
-        ch = text[i]
-        if ch not in "{[":
-            i += 1
-            continue
-        depth, j, in_string = 0, i, False
-        while j < end:
-            c = text[j]
-            if in_string:
-                if c == "\\":
-                    j += 1
-                elif c == '"':
-                    in_string = False
-            elif c == '"':
-                in_string = True
+    pos = start
+    while (opener := _OPENER.search(text, pos, end)) is not None:
+        depth, pos = 0, opener.start()
+        while True:
+            m = _STRUCTURE.search(text, pos, end)
+            if m is None:
+                pos = end
+                break
+            c, pos = m.group(), m.end()
+            if c == '"':
+                rest = _STRING_REST.match(text, pos, end)
+                if rest is None:
+                    pos = end
+                    break
+                pos = rest.end()
             elif c in "{[":
                 depth += 1
-            elif c in "}]":
+            else:
                 depth -= 1
                 if depth == 0:
                     break
-            j += 1
-        yield i, min(j + 1, end)
-        i = j + 1
+        yield opener.start(), pos
 
 
 # -- interpreting JSON values --------------------------------------------------------------------------------
@@ -204,7 +276,7 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
     try:
         value, repairs = load_json(body, parser)
     except ParseError as exc:
-        if fmt == "json" and not _LOOKS_LIKE_CALL.search(body[:2000]):
+        if fmt == "json" and not _LOOKS_LIKE_CALL.search(body, 0, 2000):
             return []  # broken JSON (or braces in prose) that does not even look like a call is not one
         return [RawCall(None, None, fmt, None, offset, (), f"the {fmt} tool call is not readable JSON: {exc.message}")]
     calls = calls_in_value(value, fmt, offset, repairs)
@@ -213,28 +285,40 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
     return calls
 
 
-# -- the text formats ----------------------------------------------------------------------------------------
+# -- the text formats, each read within one region [lo, hi) --------------------------------------------------
 
 
-def _hermes(text: str, found: _Found, parser: Parser) -> None:
-    for m in _HERMES.finditer(text):
-        if found.is_taken(m.start()):
-            continue
-        found.take(m.start(), m.end())
-        body = m.group(2)
-        if body.strip():
-            found.calls.extend(_json_calls(body, "hermes", m.start(2), parser))
-
-
-def _mistral(text: str, found: _Found, parser: Parser) -> None:
-    markers = [m for m in _MISTRAL.finditer(text) if not found.is_taken(m.start())]
-    for k, m in enumerate(markers):
-        end = markers[k + 1].start() if k + 1 < len(markers) else len(text)
+def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`<tool_call>…</tool_call>`; a tag left open ends at the next opening of the same tag, or at the end."""
+    opens = _Ahead(_HERMES_OPEN, text, hi)
+    closes = {t: _Ahead(p, text, hi) for t, p in _HERMES_CLOSE.items()}
+    again = {t: _Ahead(p, text, hi) for t, p in _HERMES_AGAIN.items()}
+    pos = lo
+    while (m := opens.at_or_after(pos)) is not None:
+        tag, body_start = m.group(1), m.end()
+        close = closes[tag].at_or_after(body_start)
+        reopen = again[tag].at_or_after(body_start)
+        if close is not None and (reopen is None or close.start() < reopen.start()):
+            body_end, end = close.start(), close.end()
+        else:
+            body_end = end = reopen.start() if reopen is not None else hi
+        pos = end
         found.take(m.start(), end)
-        body = text[m.end() : end]
-        named = _MISTRAL_NAMED.match(body)
+        raw = text[body_start:body_end]
+        body = raw.strip()
+        if body:
+            lead = len(raw) - len(raw.lstrip())
+            found.calls.extend(_json_calls(body, "hermes", body_start + lead, parser))
+
+
+def _mistral(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    markers = [m for m in _MISTRAL.finditer(text, lo, hi) if not found.covers(m.start())]
+    for k, m in enumerate(markers):
+        end = markers[k + 1].start() if k + 1 < len(markers) else hi
+        found.take(m.start(), end)
+        named = _MISTRAL_NAMED.match(text, m.end(), end)
         if named:
-            args = body[named.end() :].strip()
+            args = text[named.end() : end].strip()
             if args.startswith("{"):
                 try:
                     value, repairs = load_json(args, parser)
@@ -245,129 +329,222 @@ def _mistral(text: str, found: _Found, parser: Parser) -> None:
             else:
                 found.calls.append(RawCall(named.group(1), args or None, "mistral", None, m.start()))
             continue
-        for s, e in json_spans(body):
-            found.calls.extend(_json_calls(body[s:e], "mistral", m.end() + s, parser))
+        for s, e in json_spans(text, m.end(), end):
+            found.calls.extend(_json_calls(text[s:e], "mistral", s, parser))
             break  # one JSON value follows the marker
 
 
-def _python_tag(text: str, found: _Found, parser: Parser) -> None:
-    for m in _PYTHON_TAG.finditer(text):
-        if found.is_taken(m.start()):
+def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`<|python_tag|>` up to `<|eom_id|>`, `<|eot_id|>`, the next `<|python_tag|>` or the end."""
+    ends = _Ahead(_PYTHON_END, text, hi)
+    pos = lo
+    while (start := text.find(_PYTHON_TAG, pos, hi)) >= 0:
+        body_start = start + len(_PYTHON_TAG)
+        stop = ends.at_or_after(body_start)
+        body_end = stop.start() if stop is not None else hi
+        end = stop.end() if stop is not None and stop.group() != _PYTHON_TAG else body_end
+        pos = max(end, body_start)
+        if found.covers(start):
             continue
-        found.take(m.start(), m.end())
-        body = m.group(1).strip()
+        found.take(start, end)
+        raw = text[body_start:body_end]
+        body = raw.strip()
+        offset = body_start + len(raw) - len(raw.lstrip())
         if body.startswith(("{", "[")):
-            for part in _split_statements(body):
-                found.calls.extend(_json_calls(part, "llama", m.start(1), parser))
+            for s, e in list(json_spans(body)) or [(0, len(body))]:  # Llama may write several, split by ';'
+                found.calls.extend(_json_calls(body[s:e], "llama", offset + s, parser))
             continue
         call = python_call(body)
         if call is not None:
-            found.calls.append(RawCall(call[0], call[1], "llama", None, m.start(1)))
+            found.calls.append(RawCall(call[0], call[1], "llama", None, offset))
         elif body:
-            found.calls.append(
-                RawCall(None, None, "llama", None, m.start(1), (), "the python_tag call is not readable")
-            )
-
-
-def _split_statements(body: str) -> list[str]:
-    """Llama sometimes writes several JSON calls separated by ';'."""
-    return [body[s:e] for s, e in json_spans(body)] or [body]
+            error = "the python_tag call is not readable (a call with literal keyword arguments, or JSON)"
+            found.calls.append(RawCall(None, None, "llama", None, offset, (), error, opaque=True))
 
 
 def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
     """`brave_search.call(query="x")` or `get_time(tz="UTC")` → (name, {keyword: literal}); None when it is not
-    a call with literal keyword arguments (nothing is ever evaluated)."""
-    m = _PY_CALL.match(text)
-    if m is None:
+    a call with literal keyword arguments whose values JSON can hold (nothing is ever evaluated). `ast` sees only
+    a call of at most MAX_PY_CALL_CHARS characters with at most MAX_PY_CODE_CHARS outside string literals, and
+    any failure of it (SyntaxError, ValueError, RecursionError, MemoryError) means "not readable"."""
+    source = text.strip()
+    name = _IDENTIFIER.match(source)
+    if name is None or len(source) > MAX_PY_CALL_CHARS:
+        return None
+    i = name.end() + (5 if source.startswith(".call", name.end()) else 0)
+    rest = source[i:].lstrip()
+    tail = rest.rstrip()
+    if tail.endswith(";"):
+        tail = tail[:-1].rstrip()
+    if not (tail.startswith("(") and tail.endswith(")") and len(tail) >= 2):
+        return None
+    inner = tail[1:-1]
+    if len(inner) - sum(len(m.group()) for m in _PY_STRING.finditer(inner)) > MAX_PY_CODE_CHARS:
         return None
     import ast  # imported on first use: it is large, and only Llama's python_tag calls need it
 
     try:
-        node = ast.parse(f"f({m.group(2)})", mode="eval").body
-    except SyntaxError:
-        return None
-    if not isinstance(node, ast.Call) or node.args:
-        return None
-    args: dict[str, Any] = {}
-    for kw in node.keywords:
-        if kw.arg is None:
+        node = ast.parse(f"f({inner})", mode="eval").body
+        if not isinstance(node, ast.Call) or node.args:
             return None
-        try:
+        args: dict[str, Any] = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                return None
             args[kw.arg] = ast.literal_eval(kw.value)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return None
+    return (name.group(), args) if all(_json_holds(v) for v in args.values()) else None
+
+
+def _json_holds(value: Any, depth: int = 0) -> bool:
+    """Whether a Python literal is a JSON value (no bytes, sets, complex numbers; numbers that print)."""
+    if depth > 64:
+        return False
+    if value is None or isinstance(value, str | bool):
+        return True
+    if isinstance(value, int):
+        try:
+            str(value)  # an int too long to print (0x + 'f' * 100000) is refused here, not in json.dumps later
         except ValueError:
-            return None
-    return m.group(1), args
+            return False
+        return True
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    if isinstance(value, list | tuple):
+        return all(_json_holds(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_holds(v, depth + 1) for k, v in value.items())
+    return False
 
 
-def _react(text: str, found: _Found, parser: Parser) -> None:
-    for m in _REACT_ACTION.finditer(text):
-        if found.is_taken(m.start()):
+def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """ReAct `Action:` lines, by the rules in the module docstring."""
+    stops = _Ahead(_REACT_STOP, text, hi)
+    inputs = _Ahead(_REACT_INPUT, text, hi)
+    for m in _REACT_ACTION.finditer(text, lo, hi):
+        if found.covers(m.start()):
             continue
-        name = m.group(1).strip().strip("`*\"'").strip()
-        if _REACT_INPUT.match(text, m.start()):
-            continue
-        tail_start = m.end()
-        stop = _REACT_STOP.search(text, tail_start)
-        inp = _REACT_INPUT.search(text, tail_start, stop.start() if stop else len(text))
-        arguments: Any = None
-        repairs: tuple[Repair, ...] = ()
-        end = stop.start() if stop else len(text)
-        if inp is not None:
-            stop2 = _REACT_STOP.search(text, inp.end())
-            end = stop2.start() if stop2 else len(text)
-            raw = _strip_fence(text[inp.end() : end].strip())
-            arguments = raw
-            if raw.startswith(("{", "[")):
-                try:
-                    arguments, repairs = load_json(raw, parser)
-                except ParseError:
-                    arguments = raw
+        newline = text.find("\n", m.end(), hi)
+        line_end = hi if newline < 0 else newline
+        name = text[m.end() : line_end].strip().strip("`*\"'").strip()
+        if not name:
+            continue  # a bare `Action:` (LangChain's JSON blob follows): the plain JSON reader reads the blob
+        stop = stops.at_or_after(line_end)
+        block_end = stop.start() if stop is not None else hi
+        given = inputs.at_or_after(line_end)
+        if name.casefold() in _NOT_CALLS:
+            found.take(m.start(), block_end)
+        elif given is not None and given.start() < block_end:
+            found.take(m.start(), block_end)
+            found.calls.append(_react_with_input(name, text[given.end() : block_end], m.start(), parser))
+        elif (bracket := _bracket_call(name)) is not None:
+            found.take(m.start(), line_end)
+            found.calls.append(RawCall(bracket[0], bracket[1], "react", None, m.start()))
         else:
-            bracket = _REACT_BRACKET.match(name)
-            if bracket:
-                name, arguments = bracket.group(1), bracket.group(2)
-        found.take(m.start(), end)
-        if name.casefold() in ("final answer", "finish", "none"):
-            continue
-        found.calls.append(RawCall(name, arguments, "react", None, m.start(), repairs))
+            _react_bare(name, text, m.start(), line_end, block_end, found, parser)
+
+
+def _react_with_input(name: str, given: str, offset: int, parser: Parser) -> RawCall:
+    raw = _strip_fence(given.strip())
+    if raw.startswith(("{", "[")):
+        try:
+            arguments, repairs = load_json(raw, parser)
+            return RawCall(name, arguments, "react", None, offset, repairs)
+        except ParseError:
+            pass  # left as text: the registry says the arguments are not an object
+    return RawCall(name, raw, "react", None, offset)
+
+
+def _bracket_call(name: str) -> tuple[str, str] | None:
+    """`search[best pizza]` → ("search", "best pizza")."""
+    open_at = name.find("[")
+    if open_at <= 0 or not name.endswith("]") or _DOTTED_NAME.fullmatch(name, 0, open_at) is None:
+        return None
+    return name[:open_at], name[open_at + 1 : -1]
+
+
+def _react_bare(name: str, text: str, start: int, line_end: int, block_end: int, found: _Found, parser: Parser) -> None:
+    """`Action: name` without `Action Input:`: what a JSON value after it means (module docstring)."""
+    span = next(json_spans(text, line_end, block_end), None)
+    if span is None:
+        found.take(start, line_end)
+        found.calls.append(RawCall(name, None, "react", None, start))
+        return
+    s, e = span
+    try:
+        value, repairs = load_json(text[s:e], parser)
+    except ParseError as exc:
+        found.take(start, e)
+        error = f"`Action: {name}` is followed by JSON that is not readable: {exc.message}"
+        found.calls.append(RawCall(name, None, "react", None, start, (), error, opaque=True))
+        return
+    inner = calls_in_value(value, "json", s, repairs)
+    others = sorted(
+        {str(c.name) for c in inner if not (isinstance(c.name, str) and c.name.casefold() == name.casefold())}
+    )
+    if inner and not others:
+        found.take(start, line_end)  # the JSON calls the same tool: one call, the JSON's (read as plain JSON)
+    elif inner:
+        found.take(start, e)
+        listed = " and ".join(repr(o) for o in others)
+        error = f"`Action: {name}` is followed by a JSON call to {listed}: two readings of one call"
+        found.calls.append(RawCall(None, None, "react", None, start, (), error, opaque=True, ambiguous=(name, *others)))
+    elif parser.policy.allows(IMPLIED_INPUT_KIND):
+        found.take(start, e)
+        note = f"the JSON after `Action: {name}` (no `Action Input:` written) read as its input"
+        implied = Repair.make(IMPLIED_INPUT_KIND, "/arguments", None, text[s:e], offset=s, note=note)
+        found.calls.append(RawCall(name, value, "react", None, start, (*repairs, implied)))
+    else:
+        found.take(start, e)
+        error = f"`Action: {name}` is followed by JSON but no `Action Input:`: whether it is the input is a guess"
+        found.calls.append(RawCall(name, None, "react", None, start, (), error, opaque=True))
 
 
 def _strip_fence(text: str) -> str:
-    m = _FENCE.match(text + "\n") if text.startswith(("```", "~~~")) else None
-    if m:
-        return m.group(2).strip()
-    if text.startswith(("```", "~~~")):
+    """The body of a fenced block (``` or ~~~), or the text itself."""
+    if not text.startswith(("```", "~~~")):
+        return text
+    newline = text.find("\n")
+    if newline < 0:
         return text.strip("`~").removeprefix("json").strip()
-    return text
+    marker = text[: len(text) - len(text.lstrip(text[0]))]
+    close = _FENCE_CLOSE.search(text, newline + 1)
+    while close is not None and not close.group(1).startswith(marker):
+        close = _FENCE_CLOSE.search(text, close.end())
+    return text[newline + 1 : close.start() if close is not None else len(text)].strip()
 
 
-def _plain_json(text: str, found: _Found, parser: Parser) -> None:
-    others = _Found(taken=list(found.taken))  # spans never overlap each other: check only the other formats
-    for count, (s, e) in enumerate(json_spans(text)):
-        if count >= MAX_JSON_VALUES:
-            break
-        if others.is_taken(s):
+def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    for s, e in json_spans(text, lo, hi):
+        if found.covers(s):
             continue
         found.take(s, e)
         found.calls.extend(_json_calls(text[s:e], "json", s, parser))
 
 
-def _blank_reasoning(text: str) -> str:
-    """Reasoning blocks replaced by spaces, so offsets still point into the original text."""
-    return _REASONING.sub(lambda m: " " * (m.end() - m.start()), text)
+_Reader = Callable[[str, int, int, _Found, Parser], None]
+_READERS: tuple[_Reader, ...] = (_hermes, _mistral, _python_tag, _react, _plain_json)
+
+
+def read_calls(text: str, parser: Parser) -> tuple[list[RawCall], list[Region]]:
+    """Every tool call in `text` in the order they appear, each with its region (drafts included), and the
+    regions. Each region is read on its own: no call spans a reasoning block's edge."""
+    calls: list[RawCall] = []
+    regions = split_regions(text)
+    for region in regions:
+        found = _Found()
+        for reader in _READERS:
+            reader(text, region.start, region.end, found, parser)
+            found.commit()
+        if region.kind == ANSWER:
+            calls.extend(found.calls)
+        else:
+            calls.extend(replace(c, region=region.kind) for c in found.calls)
+    return sorted(calls, key=lambda c: c.offset), regions
 
 
 def extract_calls(text: str, parser: Parser) -> list[RawCall]:
-    """Every tool call in `text`, in the order they appear."""
-    text = _blank_reasoning(text)
-    found = _Found()
-    if "<tool_call>" in text or "<function_call>" in text or "<tool_use>" in text:
-        _hermes(text, found, parser)
-    if "[TOOL_CALLS]" in text:
-        _mistral(text, found, parser)
-    if "<|python_tag|>" in text:
-        _python_tag(text, found, parser)
-    if re.search(r"action", text, re.IGNORECASE):
-        _react(text, found, parser)
-    _plain_json(text, found, parser)
-    return sorted(found.calls, key=lambda c: c.offset)
+    """Every tool call in the visible answer, in the order they appear: a draft inside reasoning is not a call
+    to make."""
+    return [c for c in read_calls(text, parser)[0] if c.region == ANSWER]

@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from resilient_parse import CallContext, Candidate, Coercion, ErrorDetail, ParseError, Parser, Policy
+from resilient_parse import (
+    AmbiguousMatchError,
+    CallContext,
+    Candidate,
+    Coercion,
+    ErrorDetail,
+    ParseError,
+    Parser,
+    Policy,
+    Repair,
+    UnrecoverableSyntaxError,
+)
 from resilient_parse.plugin_api import (
     ListView,
     ModelView,
@@ -27,13 +38,16 @@ from resilient_parse.plugin_api import (
     split_pointer,
 )
 from rp_toolcalls.calls import resolve_name
-from rp_toolcalls.formats import RawCall, extract_calls, load_json
+from rp_toolcalls.formats import RawCall, load_json, read_calls
 from rp_toolcalls.models import ToolCall
+from rp_toolcalls.reasoning import ANSWER, REASONING, REASONING_CUT, has_visible_text
 
 if TYPE_CHECKING:
     from rp_toolcalls.tools import ToolSet
 
 CANDIDATE_TIER = 1
+DRAFT_TIER = -10
+"""Added to a draft's tier (the core ranks JSON inside reasoning the same way below the answer's)."""
 _MAX_DEPTH = 64
 
 
@@ -81,23 +95,72 @@ def find_calls(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str
 
 def extract_candidates(text: str, ctx: CallContext, loader: Parser) -> list[Candidate] | None:
     """Each call found in `text` as a candidate `{"name", "arguments", "id"}` (one per call for a `ToolCall`
-    target, one list for a `list[ToolCall]` target); None when there is no readable call."""
-    calls = [c for c in extract_calls(text, loader) if c.error is None and isinstance(c.name, str)]
+    target, one list for a `list[ToolCall]` target); None when there is no readable call.
+
+    A call inside reasoning is offered with the facts the core judges every candidate by — its region, whether
+    the output has a visible answer at all — and a lossy `reasoning_candidate` repair, so answer selection treats
+    it as it treats a JSON draft there: never the answer in strict mode, nor when a visible answer exists. A call
+    the text leaves open between two readings (`Action: lookup` + a JSON call to another tool) is an
+    `AmbiguousMatchError` naming both; an unreadable call no JSON candidate stands for (a ReAct line, a Python
+    call) is an `UnrecoverableSyntaxError` — answering with another call would drop it."""
+    found, regions = read_calls(text, loader)
+    for call in found:
+        if call.region != ANSWER or not call.opaque:
+            continue
+        error = call.error or "unreadable"
+        if call.ambiguous:
+            detail = ErrorDetail("/name", "ambiguous", error, got=list(call.ambiguous), offset=call.offset)
+            raise AmbiguousMatchError(f"the output reads as two different tool calls: {error}", [detail])
+        detail = ErrorDetail("", "unreadable_call", error, offset=call.offset)
+        raise UnrecoverableSyntaxError(f"a tool call in the output cannot be read: {error}", [detail])
+    calls = [c for c in found if c.error is None and isinstance(c.name, str)]
     if not calls:
         return None
+    visible = has_visible_text(text, regions)
     normalised = [normalise(c, loader) for c in calls]
     out: list[Candidate] = []
     if _wants_one(ctx.schema):
         for i, (call, (obj, repairs)) in enumerate(zip(calls, normalised)):
-            body = json.dumps(obj, ensure_ascii=False)
-            out.append(
-                Candidate(body, call.offset, call.offset, f"toolcalls:{call.format}", CANDIDATE_TIER, i, repairs)
-            )
+            out.append(_candidate(json.dumps(obj, ensure_ascii=False), call, call, i, repairs, visible))
     if _wants_list(ctx.schema):
-        body = json.dumps([obj for obj, _ in normalised], ensure_ascii=False)
-        repairs = tuple(r for _, rs in normalised for r in rs)
-        out.append(Candidate(body, calls[0].offset, calls[-1].offset, "toolcalls:list", CANDIDATE_TIER, 0, repairs))
+        answer = [(c, n) for c, n in zip(calls, normalised) if c.region == ANSWER]
+        group = answer or list(zip(calls, normalised))  # drafts only when the answer has no call at all
+        first, last = group[0][0], group[-1][0]
+        if first.region == ANSWER:
+            region = ANSWER
+        else:
+            region = REASONING_CUT if any(c.region == REASONING_CUT for c, _ in group) else REASONING
+        body = json.dumps([obj for _, (obj, _) in group], ensure_ascii=False)
+        repairs = tuple(r for _, (_, rs) in group for r in rs)
+        out.append(_candidate(body, replace(first, region=region), last, 0, repairs, visible, "toolcalls:list"))
     return out
+
+
+def _candidate(
+    body: str,
+    first: RawCall,
+    last: RawCall,
+    order: int,
+    repairs: tuple[Any, ...],
+    visible: bool,
+    source: str | None = None,
+) -> Candidate:
+    tier = CANDIDATE_TIER
+    if first.region != ANSWER:
+        tier += DRAFT_TIER
+        draft = replace(Repair.make("reasoning_candidate", "", None, None, offset=first.offset), lossless=False)
+        repairs = (*repairs, draft)
+    return Candidate(
+        body,
+        first.offset,
+        last.offset,
+        source or f"toolcalls:{first.format}",
+        tier,
+        order,
+        repairs,
+        region=first.region,
+        visible_text=visible,
+    )
 
 
 def normalise(call: RawCall, loader: Parser) -> tuple[dict[str, Any], tuple[Any, ...]]:
