@@ -68,6 +68,7 @@ KINDS = _kinds(
     RepairKind("mongo_wrapper", "syntax", False, 0.5, "took the value out of a Mongo-shell wrapper like ObjectId(…)"),
     RepairKind("truncated_extra", "syntax", False, 1.5, "dropped a cut-off member the schema does not have"),
     RepairKind("truncated_defaults", "syntax", False, 2.0, "gave optional fields after a cut their defaults"),
+    RepairKind("literal_case", "syntax", False, 1.0, "read TRUE/False/Null in another case as a JSON literal"),
     RepairKind("close_truncated", "syntax", False, 2.0, "closed objects left open by truncated output"),
     RepairKind("json_repair", "syntax", False, 3.0, "json-repair rewrote text our tokenizer could not read"),
     # key alignment

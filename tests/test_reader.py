@@ -44,6 +44,9 @@ LOSSLESS = [
     ("('x',)", ["x"], [("python_tuple", ""), ("single_quotes", "/0"), ("trailing_comma", "")]),
     ("()", [], [("python_tuple", "")]),
     ('{"t": (1, (2, 3))}', {"t": [1, [2, 3]]}, [("python_tuple", "/t"), ("python_tuple", "/t/1")]),
+    ('{"n": (1), "s": ("x")}', {"n": 1, "s": "x"}, [("python_tuple", "/n"), ("python_tuple", "/s")]),
+    ('{2: "b"}', {"2": "b"}, [("bare_key", "/2")]),
+    ('{"a" true}', {"a": True}, [("missing_colon", "/a")]),
     ('{"n": 82_461_110}', {"n": 82461110}, [("number_underscores", "/n")]),
     ('{"n": 1_000.5}', {"n": 1000.5}, [("number_underscores", "/n")]),
     ('{"n": 0x1E}', {"n": 30}, [("hex_number", "/n")]),
@@ -97,6 +100,8 @@ LOSSY = [
     ('{"key": "value"}, "key2": "value2"}', {"key": "value", "key2": "value2"}, "stray_closer"),
     ('{"name": "Bob, "age": 30}', {"name": "Bob", "age": 30}, "missing_quote"),
     ('{"c": undefined}', {"c": None}, "js_literal"),
+    ('{"key": TRUE, "key3": Null}', {"key": True, "key3": None}, "literal_case"),
+    ('{a":"foo","b":"bar"}', {"a": "foo", "b": "bar"}, "missing_quote"),
 ]
 
 
@@ -194,6 +199,14 @@ def test_a_value_in_doubled_quotes_alone_has_two_readings(mode: str) -> None:
     with pytest.raises(UnrecoverableSyntaxError) as info:
         load_json('{"name": ""quoted""}', ctx(mode))
     assert "two readings" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text", ['["value1" value2", "value3"]', '["hello,"world"]', '["hello, world]', '{"a": "x, y}'], ids=str
+)
+def test_a_quote_that_may_be_inner_or_missing_has_two_readings(text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("lenient"))
 
 
 def test_an_inner_quote_then_a_quoted_key_has_two_readings() -> None:
@@ -450,6 +463,9 @@ def _emit(value: Any, rnd: random.Random, made: Counter[str]) -> str:
         text = " /* note */ " + text
     if is_list and rnd.random() < 0.2:
         made["python_tuple"] += 1
+        if len(members) == 1 and not text.endswith(","):
+            made["trailing_comma"] += 1  # `(x,)`: one item needs its comma to be a tuple (`(x)` is just x)
+            text += ","
         return "(" + text + ")"
     return ("[" + text + "]") if is_list else ("{" + text + "}")
 

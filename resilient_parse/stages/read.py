@@ -43,6 +43,7 @@ _ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|\\')
 _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*+)'")
 _DOUBLED = re.compile(r'""([^"\\\n]++)""')
+_DOUBLED_SQ = re.compile(r"''([^'\\\n]++)''")
 _TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
 _CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
 _KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
@@ -57,9 +58,11 @@ _FULLWIDTH = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]", "\uff1
 _INVISIBLE = frozenset("\u00a0\u3000\ufeff\u200b\u2028\u2029")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
 _SQ_CLOSERS = frozenset(",:}]\n")
-_AFTER_VALUE = frozenset(",}]):\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
+_AFTER_VALUE = frozenset(",}]:\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _DIGIT_START = frozenset("0123456789-+.")
+_LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
+_INNER_QUOTE_BEFORE = frozenset(" .!?'%)")  # what an inner quote may follow besides a letter or digit
 _EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
 _DECODER = json.JSONDecoder()
 
@@ -106,6 +109,7 @@ class Frame:
     last_comma: int = -1  # index in the output of the comma just written, for trailing-comma removal
     last_comma_at: int = -1  # its offset in the text
     member_start: int = 0  # index in the output where the current member (its comma, key and value) starts
+    out_at: int = 0  # index in the output of the container's opener
     reopened: bool = False  # an object whose '}' came before members that follow (`{"a": 1}, "b": 2}`)
     part_of: str | None = None
     part: str = ""
@@ -228,7 +232,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
         simple = _SQ_SIMPLE.match(text, start)
         if simple is not None:
             m = _after_spaces(text, simple.end())
-            if m >= n or text[m] in _SQ_CLOSERS or text[m] == ")":
+            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")'\"":
                 return '"' + simple.group(1) + '"', simple.end()
     i = start + 1
     while True:
@@ -245,6 +249,12 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
             if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+":
                 return _quoted(text[start + 1 : j]), j + 1
         i = j + 1
+
+
+def _word_at(text: str, i: int) -> str:
+    """The identifier-like word at `i` ("" when there is none)."""
+    m = _WORD.match(text, i)
+    return m.group() if m is not None else ""
 
 
 def _after_spaces(text: str, i: int) -> int:
@@ -352,7 +362,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             add("missing_comma", None, ",", at)
         elif state == _COLON:
             # `{"a" 2}`: a key, then its value with nothing but space between them
-            if text[at] in _WORD_START:
+            if text[at] in _WORD_START and _word_at(text, at) not in _LITERAL_WORDS:
                 raise fail("expected ':' after the key", at)
             out.append(":")
             add("missing_colon", None, ":", at)
@@ -437,7 +447,15 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         nonlocal state
         j = _after_spaces(text, end)
         nxt = text[j] if j < n else ""
-        if not nxt or nxt in _AFTER_VALUE or nxt in "\"'{[+\u201c\u2018" or nxt in _INVISIBLE:
+        in_list = bool(stack) and not stack[-1].is_object
+        if (
+            not nxt
+            or nxt in _AFTER_VALUE
+            or nxt in "\"'{[+\u201c\u2018"
+            or nxt in _INVISIBLE
+            or (nxt == ")" and in_list and stack[-1].closer == ")")
+            or (in_list and j > end and (nxt in _DIGIT_START or _word_at(text, j) in _LITERAL_WORDS))
+        ):
             return emit_string(fixed, at, end, kinds, original)
         key = _KEY_AFTER_QUOTE.match(text, end)
         body = text[at + 1 : end - 1]
@@ -464,6 +482,11 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         # quotes inside the string: the string ends at the next quote followed by structure
         if not body.strip():
             raise fail("text after an empty string: an unescaped quote, or a stray one?", end)
+        if "\n" in body or not (body[-1].isalnum() or body[-1] in _INNER_QUOTE_BEFORE) or (in_list and j > end):
+            # `["value1" value2", …]`, `["hello,"world"]`: a quote inside the string, or a missing quote and comma
+            raise fail(
+                "text after a closing quote: a quote inside the string, or a new value? Two readings", end, "ambiguous"
+            )
         allowed("inner_quote", "text after a closing quote: an unescaped quote inside the string?", end)
         k = end
         while True:
@@ -497,6 +520,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         ):
             body = tail[: -len(closers)]
             close_at = at + 1 + len(body)
+            if any(ch in body for ch in ",+" if True) or (":" in body and not expecting_key()):
+                # `["hello, world]`: the quote may be missing after "hello" or after "world"
+                return cut_quoted(at, "the output ends inside a string (or a quote is missing: where is unclear)")
             if expecting_key():
                 key, colon, value = body.partition(":")
                 if not colon or not key.strip():
@@ -524,7 +550,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             close = text.find("\n", at)
             end = n if close < 0 else close
         else:
-            raise fail("unexpected '/'", at)
+            raise fail("unexpected '/': a regular expression or a division is not JSON", at, "stray_slash")
         if end >= n and stack and (close < 0):
             raise fail(
                 "a comment runs to the end of the text with containers still open: their closers may be in it",
@@ -560,7 +586,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 try:
                     fixed = _normalise_number(tok.replace("_", ""))
                 except ValueError:
-                    raise fail(f"number {tok!r} has leading zeros; its meaning is unclear", at) from None
+                    raise fail(
+                        f"number {tok!r} has leading zeros; its meaning is unclear", at, "leading_zeros"
+                    ) from None
                 kind = kind or "number_format"
             begin_value(at, number=True)
             if end >= n and stack:
@@ -574,6 +602,10 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             # `[-`, `[1e+`, `[-.` at the very end: a number was cut before its digits, not a stray character
             begin_value(at)
             return set_cut("value", path_of(stack), at, "the output ends inside a number")
+        if text[at].isdigit():
+            raise fail(
+                "a number run into letters or dots (`2e+`, `1.2.3`): not a number JSON can read", at, "bad_number"
+            )
         raise fail(f"unexpected character {text[at]!r}", at)
 
     def word(at: int, negative: bool = False) -> int:
@@ -590,6 +622,14 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if nxt == ":" or nxt == "\uff1a":
                 emit_key(f'"{tok}"', at, ("bare_key", tok))
                 return end
+            if nxt == '"' and nxt_at == end:
+                colon = _WS.match(text, end + 1)
+                if (colon.end() if colon else end + 1) < n and text[colon.end() if colon else end + 1] == ":":
+                    # `{a":"foo"}`: a key missing its opening quote
+                    allowed("missing_quote", f"the key {tok!r} is missing its opening quote", at)
+                    emit_key(f'"{tok}"', at, ("missing_quote", text[at : end + 1]))
+                    return end + 1
+                raise fail(f"unquoted text {tok!r} followed by a quote where a key should be", at)
             if nxt == '"':
                 quoted = _STRING.match(text, nxt_at)
                 colon = _WS.match(text, quoted.end()) if quoted is not None else None
@@ -601,7 +641,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                     return nxt_at
             if not nxt:
                 return set_cut("member", stack[-1].prefix, at, "the output ends inside a key")
-            if nxt in "\"'{[" or nxt in _DIGIT_START:
+            if nxt in "\"'{[\u201c\u2018" or nxt in _DIGIT_START or _word_at(text, nxt_at) in _LITERAL_WORDS:
                 # `{a 'b'}`: a bare key, then its value: only the colon is missing
                 emit_key(f'"{tok}"', at, ("bare_key", tok))
                 return end
@@ -615,6 +655,12 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             return end
         if tok in _PY_LITERALS:
             emit_value(_PY_LITERALS[tok], start, end, ("python_literal",), tok)
+            return end
+        if tok.lower() in ("true", "false", "null", "none") and not negative:
+            # `TRUE`, `Null`: a literal in another case — or a string without quotes
+            allowed("literal_case", f"{tok!r} is not a JSON literal", at)
+            fixed = "null" if tok.lower() == "none" else tok.lower()
+            emit_value(fixed, start, end, ("literal_case",), tok)
             return end
         if tok == "undefined":
             if "js_literal" not in lossy:
@@ -646,12 +692,13 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 raw = raw[:cut_at]
         end = at + len(raw)
         raw = raw.rstrip(" \t\r")
+        stripped_end = at + len(raw)
         if end >= n and stack:
             begin_value(at)
             return set_cut("value", path_of(stack), at, "the output ends inside an unquoted value")
         kinds = ["bare_string"]
-        stop = end
-        if end < n and text[end] == '"' and len(raw) == end - at:
+        stop = stripped_end
+        if end < n and text[end] == '"' and stripped_end == end:
             kinds = ["missing_quote"]  # `abcdef"`: the opening quote is missing
             stop = end + 1
         emit_value(json.dumps(raw, ensure_ascii=False), at, stop, kinds, text[at:stop])
@@ -683,7 +730,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         nonlocal state
         if len(stack) >= max_depth:
             raise fail(f"nesting deeper than {max_depth} levels (Policy.max_depth)", at, "too_deep")
-        frame = Frame(closer=closer, prefix=path_of(stack), opened_at=at, member_start=len(out) + 1)
+        frame = Frame(closer=closer, prefix=path_of(stack), opened_at=at, member_start=len(out) + 1, out_at=len(out))
         stack.append(frame)
         out.append("{" if closer == "}" else "[")
         state = _KEY_OR_END if closer == "}" else _VALUE_OR_END
@@ -692,13 +739,18 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         nonlocal last_root, root_close, root_close_at
         top = stack[-1]
         if state == _COLON or (state == _VALUE and top.is_object):
-            raise fail("a key has no value", at)
+            raise fail("a key has no value", at, "missing_value")
         if state in (_KEY, _VALUE):
             out[top.last_comma] = ""
             stack.pop()
             repairs.append(Repair.make("trailing_comma", path_of(stack), ",", "", offset=top.last_comma_at))
         else:
             stack.pop()
+        if top.closer == ")" and top.index == 0 and top.last_comma < 0 and state == _COMMA_OR_END:
+            # `(1)`: parentheses around one value, not a tuple (that needs a comma: `(1,)`)
+            out[top.out_at] = ""
+            end_value(at + 1)
+            return
         if not stack:
             last_root, root_close, root_close_at = top, len(out), at
         out.append("}" if top.is_object else "]")
@@ -828,6 +880,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             continue
         if c == ",":
             if state != _COMMA_OR_END:
+                if state == _VALUE and stack and stack[-1].is_object:
+                    raise fail("a key has no value", at, "missing_value")
                 raise fail("unexpected ','", at)
             top = stack[-1]
             top.last_comma = top.member_start = len(out)
@@ -847,7 +901,15 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             continue
         if c in _DIGIT_START:
             if expecting_key():
-                raise fail("a number cannot be an object key", at)
+                m = _NUMBER.match(text, pos)
+                colon = _WS.match(text, m.end()) if m is not None else None
+                after = (colon.end() if colon else m.end()) if m is not None else n
+                if m is None or after >= n or text[after] != ":":
+                    raise fail("a number cannot be an object key", at)
+                # `{2: "b"}`: a JavaScript (or Python) number key, which JSON writes as a string
+                emit_key(json.dumps(m.group()), at, ("bare_key", m.group()))
+                pos = m.end()
+                continue
             m = _NUMBER.match(text, pos)
             if m is not None:
                 end = m.end()
@@ -877,6 +939,14 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             pos = comment(at)
             continue
         if c == "'":
+            if doubled_keys and text.startswith("''", at):
+                doubled_sq = _DOUBLED_SQ.match(text, at)
+                if doubled_sq is not None:
+                    allowed("doubled_quotes", "a string in doubled quotes is not JSON", at)
+                    pos = emit_string(
+                        _quoted(doubled_sq.group(1)), at, doubled_sq.end(), ("doubled_quotes",), doubled_sq.group()
+                    )
+                    continue
             got = _read_single_quoted(text, at)
             if got is None:
                 pos = cut_quoted(at, "a single-quoted string never closes")

@@ -322,6 +322,9 @@ def _invented_string(text: str, tree: object) -> str | None:
     '\\x1f["'). Honest readings hold text that is there: an inner quote (`"say "hi" now"`), a closing quote
     added after `"Bob, ` (the value is `Bob`), a bare word. Strings are looked for in order from where the last
     one was found, so the search is linear for the usual tree."""
+    empties = sum(1 for value in _strings_in_order(tree) if value == "")
+    if empties > text.count('""') + text.count("''"):
+        return '""'  # an empty string the text never wrote (`{"a":,}` read as {"a": ""})
     readings = [text]
     if "\\" in text:
         readings.append(_decode_escapes(text))

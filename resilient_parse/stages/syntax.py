@@ -25,7 +25,19 @@ SyntaxFailure = ReadFailure
 # failures json-repair must not paper over: it would drop elided items, read `undefined` as a string, split
 # `"He said ""hi"""` into keys and values at random, or pick one of two readings the reader found plausible
 _FINAL_FAILURES = frozenset(
-    {"too_deep", "trailing_text", "elided", "js_literal", "adjacent_quotes", "ambiguous", "comment_at_end"}
+    {
+        "too_deep",
+        "trailing_text",
+        "elided",
+        "js_literal",
+        "adjacent_quotes",
+        "ambiguous",
+        "comment_at_end",
+        "missing_value",
+        "leading_zeros",
+        "stray_slash",
+        "bad_number",
+    }
 )
 _READER_LOSSY = tuple(
     k.name for k in KINDS.values() if k.stage == "syntax" and not k.lossless and k.name != "json_repair"
