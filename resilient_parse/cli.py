@@ -145,7 +145,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     where = sys.stderr if args.output == "-" else sys.stdout
     if run.resumed:
         print(f"resumed: {run.resumed:,} records were already in {args.output}", file=where)
-    print(run.summary.render(seconds=run.seconds, workers=workers), file=where)
+    print(run.summary.render(seconds=run.seconds, workers=workers, parsed=run.written), file=where)
     return 0
 
 

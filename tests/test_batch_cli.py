@@ -87,11 +87,27 @@ def test_resume_after_a_killed_run_writes_every_record_once(workdir: Path) -> No
     assert 0 < before < 1_200, "the run was not interrupted mid-way"
     done = batch("in.jsonl", "-o", "out.jsonl", "-t", TARGET, "-w", "2", "--resume", cwd=workdir)
     assert done.returncode == 0, done.stderr
-    assert f"resumed: {before:,} records" in done.stdout and "1,200 records" in done.stdout
+    assert f"resumed: {before:,} records" in done.stdout
+    assert f"1,200 records, {1_200 - before:,} parsed now in" in done.stdout
     resumed = read_jsonl(out_path)
     done = batch("in.jsonl", "-o", "whole.jsonl", "-t", TARGET, "-w", "0", cwd=workdir)
     assert done.returncode == 0, done.stderr
     assert resumed == read_jsonl(workdir / "whole.jsonl")  # same records, each once, in order
+
+
+def test_ctrl_c_keeps_what_was_written_and_says_how_to_finish(workdir: Path) -> None:
+    write_jsonl(workdir / "in.jsonl", ['{"action": "slow"}'] * 1_000)
+    out_path = workdir / "out.jsonl"
+    command = [str(SCRIPT), "batch", "in.jsonl", "-o", "out.jsonl", "-t", TARGET, "-w", "2", "--chunksize", "8"]
+    running = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out_path.exists() or out_path.stat().st_size < 5_000):
+        time.sleep(0.02)
+    running.send_signal(signal.SIGINT)
+    _, stderr = running.communicate(timeout=60)
+    assert running.returncode == 130 and "--resume" in stderr
+    kept = read_jsonl(out_path)  # closed cleanly: no torn line
+    assert 0 < len(kept) < 1_000 and [r["index"] for r in kept] == list(range(len(kept)))
 
 
 def test_records_may_name_their_own_target_mode_and_aliases(workdir: Path) -> None:

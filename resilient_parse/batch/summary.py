@@ -45,13 +45,17 @@ class Summary:
     def total(self) -> int:
         return sum(self.outcomes.values())
 
-    def render(self, *, seconds: float | None = None, workers: int | None = None) -> str:
-        """The table, at most 80 columns wide."""
+    def render(self, *, seconds: float | None = None, workers: int | None = None, parsed: int | None = None) -> str:
+        """The table, at most 80 columns wide; `parsed` is how many of the records this run parsed (after a resume,
+        fewer than the total), in `seconds`."""
         total = self.total
+        parsed = total if parsed is None else parsed
         lines = []
         head = f"{total:,} records"
+        if parsed != total:
+            head += f", {parsed:,} parsed now"
         if seconds is not None:
-            rate = total / seconds if seconds > 0 else 0.0
+            rate = parsed / seconds if seconds > 0 else 0.0
             head += f" in {seconds:.1f} s ({rate:,.0f}/s)"
         if workers is not None:
             head += f", {workers} worker{'s' if workers != 1 else ''}"
