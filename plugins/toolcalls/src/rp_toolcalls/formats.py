@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
-from rp_toolcalls.reasoning import ANSWER, Region, split_regions
+from resilient_parse import ErrorDetail, ParseError, Parser, RefusalError, Repair, UnrecoverableSyntaxError
+from rp_toolcalls.reasoning import ANSWER, Region, has_visible_text, split_regions
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 ARGUMENT_KEYS = (
@@ -77,10 +77,11 @@ _PY_STRING = re.compile(
     r"|'(?:[^'\\\n]|\\.)*+'|\"(?:[^\"\\\n]|\\.)*+\")",
     re.DOTALL,
 )
-_REACT_ACTION = re.compile(r"^[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
+# a ReAct line starts a line, or follows a tag (`<think>Action: …`)
+_REACT_ACTION = re.compile(r"(?:^|(?<=>))[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
 _REACT_STOP = re.compile(
-    r"^[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
+    r"(?:^|(?<=>))[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
 )
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
 _OPENER = re.compile(r"[{\[]")
@@ -91,7 +92,8 @@ _STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 @dataclass(frozen=True)
 class RawCall:
     """A call as written: the name and arguments before they are matched to a tool, where it was found (and in
-    which region: "answer", or "reasoning"/"reasoning_cut" for a draft), and the repairs it took to read it.
+    which region: "answer", or "reasoning"/"reasoning_cut" for a draft; what the words before it call it, as the
+    core labels candidates: "example", "designated" …), and the repairs it took to read it.
     `arguments` is a dict, a string (JSON or not), or None (none given). `error` says why the call cannot be read;
     `opaque` marks an unreadable call in a form only this module reads (a ReAct line, a Python call), which no
     JSON candidate stands for; `ambiguous` names the tools of two readings the text leaves open."""
@@ -104,6 +106,7 @@ class RawCall:
     repairs: tuple[Repair, ...] = ()
     error: str | None = None
     region: str = ANSWER
+    label: str = ""
     opaque: bool = False
     ambiguous: tuple[str, ...] = ()
 
@@ -154,6 +157,9 @@ class _Found:
         for _, end in self._spans:
             reach = max(reach, end)
             self._reach.append(reach)
+
+    def stretches(self) -> list[tuple[int, int]]:
+        return self._spans + self._pending
 
     def covers(self, pos: int) -> bool:
         i = bisect_right(self._starts, pos) - 1
@@ -525,26 +531,87 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
 
 _Reader = Callable[[str, int, int, _Found, Parser], None]
 _READERS: tuple[_Reader, ...] = (_hermes, _mistral, _python_tag, _react, _plain_json)
+NOT_ANSWERS = frozenset({"example", "rejected"})
 
 
-def read_calls(text: str, parser: Parser) -> tuple[list[RawCall], list[Region]]:
-    """Every tool call in `text` in the order they appear, each with its region (drafts included), and the
-    regions. Each region is read on its own: no call spans a reasoning block's edge."""
+@dataclass(frozen=True)
+class Reading:
+    """Every call in an output (drafts included), with the facts the core judges its own candidates by: whether
+    anything is written outside reasoning, and where the visible prose refuses the task (-1: nowhere)."""
+
+    calls: list[RawCall]
+    visible_text: bool
+    refusal_at: int
+
+
+def read_calls(text: str, parser: Parser) -> Reading:
+    """Every tool call in `text` in the order they appear, each with its region and label. Each region is read
+    on its own: no call spans a reasoning block's edge."""
     calls: list[RawCall] = []
+    taken: list[tuple[int, int]] = []
     regions = split_regions(text)
     for region in regions:
         found = _Found()
         for reader in _READERS:
-            reader(text, region.start, region.end, found, parser)
+            reader(text, region.body_start, region.body_end, found, parser)
             found.commit()
         if region.kind == ANSWER:
             calls.extend(found.calls)
+            taken.extend(found.stretches())
         else:
             calls.extend(replace(c, region=region.kind) for c in found.calls)
-    return sorted(calls, key=lambda c: c.offset), regions
+    labels, refusal_at = (_facts(text, regions, taken, parser)) if calls else ({}, -1)
+    labelled = [replace(c, label=labels.get(c.offset, "")) for c in calls]
+    return Reading(sorted(labelled, key=lambda c: c.offset), has_visible_text(text, regions), refusal_at)
+
+
+def _facts(
+    text: str, regions: list[Region], taken: list[tuple[int, int]], parser: Parser
+) -> tuple[dict[int, str], int]:
+    """What the core's extraction says about the text: the label of the JSON value at each offset ("For example,
+    <tool_call>{…}" labels the call's JSON an example) and where the visible prose refuses. A text with no JSON
+    gives no core candidate; then the visible prose outside the calls is asked whether it is a refusal.
+
+    This borrows the core's rules through the parser rather than copying them: `resilient_parse.plugin_api` does
+    not export the extraction facts (label, refusal) for an arbitrary offset."""
+    ctx = parser.context(Any)
+    core = parser.host.extract_candidates(text, ctx)
+    labels: dict[int, str] = {}
+    for cand in core:
+        labels.setdefault(cand.start, cand.label)
+    refusal_at = min((c.refusal_at for c in core if c.refusal_at >= 0), default=-1)
+    if core or refusal_at >= 0:
+        return labels, refusal_at
+    gaps: list[tuple[int, int]] = []
+    spans = iter(sorted(taken))
+    for region in regions:
+        if region.kind != ANSWER:
+            continue
+        pos = region.start
+        for s, e in spans:
+            if s >= region.end:
+                break
+            if s > pos:
+                gaps.append((pos, s))
+            pos = max(pos, e)
+        if pos < region.end:
+            gaps.append((pos, region.end))
+    prose = "\n".join(text[a:b] for a, b in gaps)
+    if prose.strip() and isinstance(parser.host.explain_no_candidate(prose, ctx), RefusalError):
+        refusal_at = gaps[0][0]
+    return labels, refusal_at
+
+
+def may_be_made(call: RawCall, reading: Reading) -> bool:
+    """Whether the text gives a call as one to make: in the visible answer, not labelled an example or a rejected
+    option, and not beside a visible refusal (unless designated) — the core's rules for its own candidates."""
+    if call.region != ANSWER or call.label in NOT_ANSWERS:
+        return False
+    return reading.refusal_at < 0 or call.label == "designated"
 
 
 def extract_calls(text: str, parser: Parser) -> list[RawCall]:
-    """Every tool call in the visible answer, in the order they appear: a draft inside reasoning is not a call
-    to make."""
-    return [c for c in read_calls(text, parser)[0] if c.region == ANSWER]
+    """Every tool call the text gives as a call to make, in the order they appear (`may_be_made`): a draft inside
+    reasoning, an example, a rejected option or a call beside a refusal is not one."""
+    reading = read_calls(text, parser)
+    return [c for c in reading.calls if may_be_made(c, reading)]

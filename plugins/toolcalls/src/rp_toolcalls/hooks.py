@@ -38,9 +38,9 @@ from resilient_parse.plugin_api import (
     split_pointer,
 )
 from rp_toolcalls.calls import resolve_name
-from rp_toolcalls.formats import RawCall, load_json, read_calls
+from rp_toolcalls.formats import NOT_ANSWERS, RawCall, Reading, load_json, may_be_made, read_calls
 from rp_toolcalls.models import ToolCall
-from rp_toolcalls.reasoning import ANSWER, REASONING, REASONING_CUT, has_visible_text
+from rp_toolcalls.reasoning import ANSWER, REASONING, REASONING_CUT
 
 if TYPE_CHECKING:
     from rp_toolcalls.tools import ToolSet
@@ -103,9 +103,10 @@ def extract_candidates(text: str, ctx: CallContext, loader: Parser) -> list[Cand
     the text leaves open between two readings (`Action: lookup` + a JSON call to another tool) is an
     `AmbiguousMatchError` naming both; an unreadable call no JSON candidate stands for (a ReAct line, a Python
     call) is an `UnrecoverableSyntaxError` — answering with another call would drop it."""
-    found, regions = read_calls(text, loader)
+    reading = read_calls(text, loader)
+    found = reading.calls
     for call in found:
-        if call.region != ANSWER or not call.opaque:
+        if not call.opaque or not may_be_made(call, reading):
             continue
         error = call.error or "unreadable"
         if call.ambiguous:
@@ -116,15 +117,17 @@ def extract_candidates(text: str, ctx: CallContext, loader: Parser) -> list[Cand
     calls = [c for c in found if c.error is None and isinstance(c.name, str)]
     if not calls:
         return None
-    visible = has_visible_text(text, regions)
     normalised = [normalise(c, loader) for c in calls]
     out: list[Candidate] = []
     if _wants_one(ctx.schema):
         for i, (call, (obj, repairs)) in enumerate(zip(calls, normalised)):
-            out.append(_candidate(json.dumps(obj, ensure_ascii=False), call, call, i, repairs, visible))
+            out.append(_candidate(json.dumps(obj, ensure_ascii=False), call, call, i, repairs, reading))
     if _wants_list(ctx.schema):
-        answer = [(c, n) for c, n in zip(calls, normalised) if c.region == ANSWER]
-        group = answer or list(zip(calls, normalised))  # drafts only when the answer has no call at all
+        made = [(c, n) for c, n in zip(calls, normalised) if may_be_made(c, reading)]
+        drafts = [(c, n) for c, n in zip(calls, normalised) if c.region != ANSWER and c.label not in NOT_ANSWERS]
+        group = made or drafts  # the drafts only when the visible answer gives no call
+        if not group:
+            return out
         first, last = group[0][0], group[-1][0]
         if first.region == ANSWER:
             region = ANSWER
@@ -132,7 +135,10 @@ def extract_candidates(text: str, ctx: CallContext, loader: Parser) -> list[Cand
             region = REASONING_CUT if any(c.region == REASONING_CUT for c, _ in group) else REASONING
         body = json.dumps([obj for _, (obj, _) in group], ensure_ascii=False)
         repairs = tuple(r for _, (_, rs) in group for r in rs)
-        out.append(_candidate(body, replace(first, region=region), last, 0, repairs, visible, "toolcalls:list"))
+        label = first.label if first.region == ANSWER and len(group) == 1 else ""
+        out.append(
+            _candidate(body, replace(first, region=region, label=label), last, 0, repairs, reading, "toolcalls:list")
+        )
     return out
 
 
@@ -142,7 +148,7 @@ def _candidate(
     last: RawCall,
     order: int,
     repairs: tuple[Any, ...],
-    visible: bool,
+    reading: Reading,
     source: str | None = None,
 ) -> Candidate:
     tier = CANDIDATE_TIER
@@ -158,8 +164,10 @@ def _candidate(
         tier,
         order,
         repairs,
+        label=first.label,
         region=first.region,
-        visible_text=visible,
+        refusal_at=reading.refusal_at,
+        visible_text=reading.visible_text,
     )
 
 

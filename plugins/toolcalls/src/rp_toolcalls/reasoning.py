@@ -29,11 +29,14 @@ _NON_SPACE = re.compile(r"\S")
 
 @dataclass(frozen=True)
 class Region:
-    """A stretch of the text: `kind` is "answer", "reasoning" (a closed block) or "reasoning_cut" (cut off)."""
+    """A stretch of the text: `kind` is "answer", "reasoning" (a closed block) or "reasoning_cut" (cut off);
+    `body_start`/`body_end` bound what is written inside the block's tags (the whole stretch for the answer)."""
 
     start: int
     end: int
     kind: str
+    body_start: int
+    body_end: int
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
@@ -57,13 +60,13 @@ def split_regions(text: str) -> list[Region]:
     """The text cut into answer and reasoning regions, in order, covering it whole."""
     n = len(text)
     if "<" not in text:
-        return [Region(0, n, ANSWER)]
+        return [Region(0, n, ANSWER, 0, n)]
     opens = [m for m in _OPEN.finditer(text) if _opens_block(text, m.start(), m.end())]
     closes = [m for m in _CLOSE.finditer(text) if not _is_quoted(text, m.start(), m.end())]
     regions: list[Region] = []
     pos = oi = ci = 0
     if closes and (not opens or closes[0].start() < opens[0].start()):
-        regions.append(Region(0, closes[0].end(), REASONING))  # the opening tag was lost
+        regions.append(Region(0, closes[0].end(), REASONING, 0, closes[0].start()))  # the opening tag was lost
         pos = closes[0].end()
     while True:
         while oi < len(opens) and opens[oi].start() < pos:
@@ -72,16 +75,16 @@ def split_regions(text: str) -> list[Region]:
             break
         opened = opens[oi]
         if opened.start() > pos:
-            regions.append(Region(pos, opened.start(), ANSWER))
+            regions.append(Region(pos, opened.start(), ANSWER, pos, opened.start()))
         while ci < len(closes) and closes[ci].start() < opened.end():
             ci += 1
         if ci == len(closes):
-            regions.append(Region(opened.start(), n, REASONING_CUT))
+            regions.append(Region(opened.start(), n, REASONING_CUT, opened.end(), n))
             return regions
-        regions.append(Region(opened.start(), closes[ci].end(), REASONING))
+        regions.append(Region(opened.start(), closes[ci].end(), REASONING, opened.end(), closes[ci].start()))
         pos = closes[ci].end()
     if pos < n or not regions:
-        regions.append(Region(pos, n, ANSWER))
+        regions.append(Region(pos, n, ANSWER, pos, n))
     return regions
 
 
