@@ -431,6 +431,7 @@ _NON_SPACE = re.compile(r"[^ \t\r\n]")
 _NOT_BLANK = re.compile(r"\S")
 _SPACE_OR_TAB = " \t"
 _PROSE, _FENCE, _REASONING = 0, 1, 2
+_HELD_OTHER, _HELD_SPACES, _HELD_ATTRS = 0, 1, 2  # a tag being held: its name, or the whitespace / attributes after it
 _WAIT = "wait"
 
 
@@ -485,6 +486,7 @@ class _Locator:
         self.held: list[str] = []  # the text from `held_at` on, not read yet: a tag still being written
         self.held_at = 0
         self.held_len = 0
+        self.held_kind = _HELD_OTHER
         self.reasoning = False
         self.seen_tag = False  # a closing tag before any other tag ends a block whose opening tag was lost
         self.region = 0
@@ -611,18 +613,21 @@ class _Locator:
     def _hold(self, buf: str, at: int, i: int) -> None:
         rest = buf[i:]
         self.held, self.held_at, self.held_len = [rest], at + i, len(rest)
+        self.held_kind = _HELD_OTHER
+        if not _NAME_UNFINISHED.match(rest):  # the name is complete
+            if _CLOSE_UNFINISHED.match(rest):
+                self.held_kind = _HELD_SPACES
+            elif not self.reasoning and _OPEN_UNFINISHED.match(rest):
+                self.held_kind = _HELD_ATTRS
 
     def _still_held(self, piece: str) -> bool:
         """Whether `piece` cannot decide the tag being held (so it need not be read again): more whitespace after
         `</think`, or more of an opening tag's attributes that neither end it nor pass its length."""
-        held = self.held[0]
-        if _CLOSE_UNFINISHED.match(held) and not _NAME_UNFINISHED.match(held):
+        if self.held_kind == _HELD_SPACES:
             return piece.isspace()
         return (
-            not self.reasoning
+            self.held_kind == _HELD_ATTRS
             and self.held_len + len(piece) < _OPEN_TAG_MAX
-            and _OPEN_UNFINISHED.match(held) is not None
-            and not _NAME_UNFINISHED.match(held)
             and ">" not in piece
             and "\n" not in piece
         )
@@ -692,7 +697,7 @@ class _Locator:
             self.examined += len(piece)
             if self.following is not None:
                 return False
-            if self.reasoning:
+            if self.reasoning or self.openers.search(piece) is None:
                 self.cursor = self.held_at
                 return False
             return self._search(piece, at, self.held_at)
