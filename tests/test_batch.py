@@ -12,6 +12,7 @@ from test_batch_support import EXPECTED_CYCLE, MisspelledHook, NoDraftTitles, Re
 from resilient_parse import Parser
 from resilient_parse.batch import ParserRecipe, RecordJob, RecordPool, RecordResult, Summary, parse_many
 from resilient_parse.batch.files import resume_jsonl
+from resilient_parse.batch.progress import Progress
 from resilient_parse.errors import ConfigurationError
 
 
@@ -54,7 +55,11 @@ def test_a_callers_plugin_blocked_names_and_entry_point_plugins_travel_to_the_wo
     parser = Parser(mode="strict", plugins=[NoDraftTitles()], blocked_plugins=["toolcalls"])
     recipe = ParserRecipe.of(parser)
     assert recipe.build().host.names == parser.host.names  # planner (an entry point) loads again; toolcalls not
-    texts = ['{"title": "Draft: dune", "rating": 4}', '{"title": "Dune", "rating": 4}', "{'title': 'Dune', 'rating': 5}"]
+    texts = [
+        '{"title": "Draft: dune", "rating": 4}',
+        '{"title": "Dune", "rating": 4}',
+        "{'title': 'Dune', 'rating': 5}",
+    ]
     pooled = parse_many(texts, Review, parser=parser, workers=2, chunksize=1)
     assert [r.outcome for r in pooled] == ["refused", "recovered", "repaired"]
     assert pooled[0].error is not None and pooled[0].error.errors[0]["kind"] == "draft_title"
@@ -124,3 +129,12 @@ def test_the_summary_counts_outcomes_repair_kinds_and_failing_paths_within_80_co
     assert summary.repair_kinds["key_case"] == 100 and "key_case" in summary.lossy_kinds
     assert "600 records in 1.5 s (400/s), 2 workers" in table
     assert "/n" in table and "key_case" in table and "RefusalError" in table
+
+
+def test_progress_without_a_terminal_is_a_plain_line_with_rate_and_eta(capsys: pytest.CaptureFixture[str]) -> None:
+    progress = Progress(10_000, initial=1_000, enabled=True)  # stderr is captured: not a terminal, no tqdm bar
+    progress.update(3_000)
+    line = progress.line(2.0)
+    assert line == "batch: 4,000/10,000 records (40%), 1,500/s, ETA 4 s"
+    progress.close()
+    assert capsys.readouterr().err == ""  # nothing printed before the first interval

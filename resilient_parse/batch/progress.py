@@ -35,11 +35,11 @@ class Progress:
         now = time.monotonic()
         if self.enabled and now - self._last_line >= _PLAIN_EVERY_S:
             self._last_line = now
-            print(self.line(now), file=sys.stderr, flush=True)
+            print(self.line(now - self._started), file=sys.stderr, flush=True)
 
-    def line(self, now: float) -> str:
-        """'batch: 4,000/10,000 records (40%), 1,234/s, ETA 5 s'."""
-        rate = (self.done - self._initial) / max(now - self._started, 1e-9)
+    def line(self, elapsed: float) -> str:
+        """'batch: 4,000/10,000 records (40%), 1,234/s, ETA 5 s', `elapsed` seconds after the start."""
+        rate = (self.done - self._initial) / max(elapsed, 1e-9)
         if self.total:
             eta = (self.total - self.done) / rate if rate > 0 else float("inf")
             return (

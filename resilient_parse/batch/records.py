@@ -5,8 +5,9 @@ refused by the parser, invalid as a record (no text, a target that does not load
 (`timeout`, `crashed`: the pool fills those in itself). `to_json` is the line `resilient-parse batch` writes.
 
 For files, workers send `EncodedRecord`s instead: the JSON line already written and a `Tally` of what the summary
-counts, both plain tuples and strings. The parent then only writes lines and adds tallies — it is the one serial
-part of a pool, and decoding dataclasses and encoding JSON there cost four times as much per record.
+counts, both plain tuples and strings. The parent then only writes lines and adds tallies: it is the one serial
+part of a pool, and unpickling `RecordResult`s and encoding their JSON there cost ~14 µs per record (measured),
+against ~1 µs for lines and tallies.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@
 
 The parser travels as its recipe (entry-point plugins are loaded again on each worker); each worker process builds
 one parser per job. Unlike `resilient-parse batch`, a record that hangs or kills its worker is the engine's to
-handle (Dask retries the task on another worker, then fails it): use the batch pool when logs hold such records.
+handle: Dask has no per-task timeout, and a task whose worker dies is retried elsewhere up to
+`distributed.scheduler.allowed-failures` times, then fails with `KilledWorker`. Run logs that may hold such
+records (a plugin that can crash, a validator that can hang) through the batch pool instead.
 """
 
 from __future__ import annotations
