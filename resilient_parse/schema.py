@@ -18,7 +18,7 @@ import typing
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import AliasChoices, AliasPath, BaseModel, Discriminator
@@ -37,9 +37,11 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[\s\-_.:/]+")
 
 
-@lru_cache(maxsize=8192)
 def normalise_key(key: str) -> str:
-    """One spelling per word sequence: `cityName`, `CityName`, `city-name`, `city name`, `CITY_NAME` → `city_name`."""
+    """One spelling per word sequence: `cityName`, `CityName`, `city-name`, `city name`, `CITY_NAME` → `city_name`.
+
+    Not cached: most keys it sees are the model's, and a cache keyed by them would keep hostile output alive
+    (schema-side spellings are normalised once, into `ModelView.spellings`)."""
     spaced = _CAMEL.sub("_", key.strip())
     return _SEPARATORS.sub("_", spaced).strip("_").lower()
 
@@ -144,6 +146,10 @@ class FieldView:
     """Keys that reach the field through an `AliasPath` (`{"names": ["Ada"]}`): the value under such a key is a
     container holding the field's value, not the value itself, so repair leaves it to Pydantic."""
     default_factory: Any = None
+    linear_pattern: str | None = None
+    """The field's regex `pattern` when Pydantic checks it with its linear Rust engine. None when there is none,
+    or when Pydantic runs it with Python's backtracking `re` (`regex_engine="python-re"`, a compiled
+    `re.Pattern`): repair then never runs model text against it."""
 
     @property
     def primary_key(self) -> str:
@@ -386,6 +392,7 @@ class _Builder:
                 metadata=tuple(info.metadata),
                 path_keys=path_keys,
                 default_factory=info.default_factory,
+                linear_pattern=_linear_pattern(info.metadata, config),
             )
             view.fields[name] = fv
         view.key_to_field = {k: f.name for f in view.fields.values() for k in f.input_keys}
@@ -417,6 +424,7 @@ class _Builder:
                 metadata=tuple(info.metadata) if info is not None else (),
                 path_keys=path_keys,
                 default_factory=None if f.default_factory is MISSING else f.default_factory,
+                linear_pattern=_linear_pattern(info.metadata, config) if info is not None else None,
             )
         view.key_to_field = {k: fv.name for fv in view.fields.values() for k in fv.input_keys}
         view.own_aliases = _own_aliases(cls, config)
@@ -435,6 +443,17 @@ class _Builder:
         view.key_to_field = {fv.name: fv.name for fv in view.fields.values()}
         view.own_aliases = _own_aliases(cls, config)
         return view
+
+
+def _linear_pattern(metadata: Sequence[Any], config: Mapping[str, Any]) -> str | None:
+    """The `pattern` Pydantic checks with its Rust engine (linear time), or None (see `FieldView.linear_pattern`)."""
+    if config.get("regex_engine", "rust-regex") != "rust-regex":
+        return None
+    for meta in metadata:
+        pattern = getattr(meta, "pattern", None)
+        if pattern is not None:
+            return pattern if isinstance(pattern, str) else None  # a compiled re.Pattern runs under Python's re
+    return None
 
 
 def _hints(cls: type) -> dict[str, Any]:

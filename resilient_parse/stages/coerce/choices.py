@@ -8,18 +8,25 @@ Discriminated unions match their tag with the same rules (see `shapes`).
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
+import weakref
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.schema import ChoiceView
-from resilient_parse.stages.coerce._common import _changed, _refuse, _same, _unique, edit_similarity
+from resilient_parse.stages.coerce._common import _changed, _refuse, _same, _unique
 
 MIN_PREFIX = 3
-_HEDGE = re.compile(r"\s*(?:\bor\b|\band\b|/|\||,|;|\bvs\.?\b|\bmaybe\b|\bperhaps\b)\s*", re.IGNORECASE)
+# the separators alone, without the spaces around them: `\s*` on both sides made splitting a long run of spaces
+# quadratic, and the parts are compared after `_norm_choice`, which drops spaces anyway
+_HEDGE = re.compile(r"\bor\b|\band\b|/|\||,|;|\bvs\.?\b|\bmaybe\b|\bperhaps\b", re.IGNORECASE)
 _CHOICE_NOISE = re.compile(r"[\s_\-.:;!?'\"`()\[\]]+")
 _NEGATING_PREFIXES = ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis")
+_TIE = 1e-9
 
 
 def _norm_choice(text: str) -> str:
@@ -34,63 +41,155 @@ def _negation_of(a: str, b: str) -> bool:
     return longer[: len(longer) - len(shorter)] in _NEGATING_PREFIXES
 
 
+@dataclass(frozen=True)
+class _ChoiceIndex:
+    """What matching needs about one enum/Literal, computed once per view: its values' and member names'
+    normalised spellings (in declaration order, values first), a sorted copy for prefix search, and the message
+    that names the allowed values."""
+
+    spellings: tuple[str, ...]
+    owners: tuple[Any, ...]  # the allowed value each spelling names
+    by_spelling: dict[str, tuple[Any, ...]]  # spelling -> the distinct values it names
+    ordered: tuple[tuple[str, Any], ...]  # (spelling, value), sorted by spelling
+    per_value: int  # the most spellings naming one value
+    allowed: str
+    exact: frozenset[tuple[type, Any]] | None  # the allowed values by type and value (None: some are unhashable)
+
+    @classmethod
+    def build(cls, view: ChoiceView) -> _ChoiceIndex:
+        pairs = [(_norm_choice(str(v.value if isinstance(v, enum.Enum) else v)), v) for v in view.values]
+        if view.enum_cls is not None:
+            pairs += [(_norm_choice(m.name), m.value) for m in view.enum_cls]
+        pairs = [(s, v) for s, v in pairs if s]  # a value that normalises to nothing matches nothing
+        by_spelling: dict[str, list[Any]] = {}
+        for s, v in pairs:
+            by_spelling.setdefault(s, []).append(v)
+        try:
+            exact: frozenset[tuple[type, Any]] | None = frozenset((type(v), v) for v in view.values)
+            counts = Counter((type(v), v) for _, v in pairs)
+            per_value = max(counts.values(), default=0)
+        except TypeError:  # an unhashable enum value: compare one by one
+            exact = None
+            per_value = max((sum(1 for _, w in pairs if _same(v, w)) for _, v in pairs), default=0)
+        return cls(
+            spellings=tuple(s for s, _ in pairs),
+            owners=tuple(v for _, v in pairs),
+            by_spelling={s: tuple(_unique(vs)) for s, vs in by_spelling.items()},
+            ordered=tuple(sorted(pairs, key=lambda pair: pair[0])),
+            per_value=per_value,
+            allowed=", ".join(repr(v.value if isinstance(v, enum.Enum) else v) for v in view.values),
+            exact=exact,
+        )
+
+    def allows(self, value: Any, view: ChoiceView) -> bool:
+        """Whether `value` is already one of the allowed values, as written (same type, equal)."""
+        if self.exact is not None:
+            return (type(value), value) in self.exact
+        return any(_same(value, v) for v in view.values)
+
+    def prefixed(self, target: str) -> list[Any]:
+        """The distinct values a spelling starting with `target` names — at most two: two already mean
+        ambiguous. Sorted spellings put every match in one run, so this costs a binary search."""
+        found: list[Any] = []
+        i = bisect.bisect_left(self.ordered, target, key=lambda pair: pair[0])
+        while i < len(self.ordered) and self.ordered[i][0].startswith(target):
+            value = self.ordered[i][1]
+            if not any(_same(value, f) for f in found):
+                found.append(value)
+                if len(found) > 1:
+                    break
+            i += 1
+        return found
+
+
+_INDEXES: weakref.WeakKeyDictionary[ChoiceView, _ChoiceIndex] = weakref.WeakKeyDictionary()
+"""One index per schema view, dropped with the view (views are schema-side: model text is never a key)."""
+
+
+def _index(view: ChoiceView) -> _ChoiceIndex:
+    index = _INDEXES.get(view)
+    if index is None:
+        index = _INDEXES[view] = _ChoiceIndex.build(view)
+    return index
+
+
 def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> Coercion | None:
     """Match a value to an enum/Literal: by case and separators or a member name (`enum_value`), then by a unique
     prefix or a small typo (`enum_fuzzy`). Hedged, ambiguous or negated values are refused, naming the allowed
     values."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    if any(_same(value, v) for v in view.values):
+    index = _index(view)
+    if index.allows(value, view):
         return None
     policy = ctx.policy
-    text = str(value)
-    spellings: list[tuple[str, Any]] = [
-        (_norm_choice(str(v.value if isinstance(v, enum.Enum) else v)), v) for v in view.values
-    ]
-    if view.enum_cls is not None:
-        spellings += [(_norm_choice(m.name), m.value) for m in view.enum_cls]
-    target = _norm_choice(text)
+    target = _norm_choice(str(value))
     if not target:
         return None
 
-    exact = _unique(v for s, v in spellings if s == target)
+    exact = index.by_spelling.get(target, ())
     if len(exact) == 1:
         return _changed(value, exact[0], "enum_value", path, ctx, confidence=1.0)
     if len(exact) > 1:
-        return _choice_error(value, view, path, "ambiguous_choice", "matches several allowed values")
-    parts = [p for p in _HEDGE.split(text) if p and p.strip()]
-    if len(parts) > 1:
-        hits = _unique(v for p in parts for s, v in spellings if s and s == _norm_choice(p))
-        if hits:
-            return _choice_error(value, view, path, "hedged_choice", "is hedged between several values")
-    if not policy.allows("enum_fuzzy"):
+        return _choice_error(value, index, path, "ambiguous_choice", "matches several allowed values")
+    parts = [p for p in _HEDGE.split(str(value)) if p and p.strip()]
+    if len(parts) > 1 and any(_norm_choice(p) in index.by_spelling for p in parts):
+        return _choice_error(value, index, path, "hedged_choice", "is hedged between several values")
+    if not policy.allows("enum_fuzzy") or len(target) < MIN_PREFIX:
         return None
-    if len(target) >= MIN_PREFIX:
-        prefixed = _unique(v for s, v in spellings if s.startswith(target))
-        if len(prefixed) == 1:
-            return _changed(value, prefixed[0], "enum_fuzzy", path, ctx, confidence=0.9, note="unique prefix")
-        if len(prefixed) > 1:
-            return _choice_error(value, view, path, "ambiguous_choice", "is a prefix of several allowed values")
-    if len(target) < MIN_PREFIX:
+    prefixed = index.prefixed(target)
+    if len(prefixed) == 1:
+        return _changed(value, prefixed[0], "enum_fuzzy", path, ctx, confidence=0.9, note="unique prefix")
+    if len(prefixed) > 1:
+        return _choice_error(value, index, path, "ambiguous_choice", "is a prefix of several allowed values")
+    return _closest_choice(value, target, index, path, ctx)
+
+
+def _closest_choice(value: Any, target: str, index: _ChoiceIndex, path: str, ctx: CallContext) -> Coercion | None:
+    """The allowed value within a small typo of `target`, by a margin over the runner-up value.
+
+    rapidfuzz scores every spelling in one C call. Only spellings that could matter are asked for: the best ones
+    (enough to be sure one names another value than the best), and none below `threshold - margin`, which could
+    neither be the answer nor come within the margin of one."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    policy = ctx.policy
+    cutoff = max(0.0, policy.fuzzy_value_threshold - policy.fuzzy_margin - _TIE)
+    ranked = _ranked(
+        process.extract(
+            target, index.spellings, scorer=OSA.normalized_similarity, limit=index.per_value + 1, score_cutoff=cutoff
+        )
+    )
+    if not ranked:
         return None
-    best_by_value: list[tuple[float, str, Any]] = []
-    for s, v in spellings:
-        if s:
-            best_by_value.append((edit_similarity(target, s), s, v))
-    best_by_value.sort(key=lambda item: item[0], reverse=True)
-    if not best_by_value:
-        return None
-    best, spelling, allowed = best_by_value[0]
-    runner = next((sc for sc, _, v in best_by_value[1:] if not _same(v, allowed)), 0.0)
+    best = ranked[0][0]
+    if len(ranked) > 1 and ranked[1][0] == best:
+        # a tie at the top: the first spelling in declaration order wins, as every tie did before
+        ranked = (
+            _ranked(
+                process.extract(
+                    target, index.spellings, scorer=OSA.normalized_similarity, limit=None, score_cutoff=best
+                )
+            )
+            + ranked
+        )
+    _, first = ranked[0]
+    spelling, allowed = index.spellings[first], index.owners[first]
+    runner = next((score for score, i in ranked[1:] if not _same(index.owners[i], allowed)), 0.0)
     if best < policy.fuzzy_value_threshold:
         return None
     if best - runner < policy.fuzzy_margin:
-        return _choice_error(value, view, path, "ambiguous_choice", "is equally close to several allowed values")
+        return _choice_error(value, index, path, "ambiguous_choice", "is equally close to several allowed values")
     if _negation_of(target, spelling):
-        return _choice_error(value, view, path, "negated_choice", f"looks like the opposite of {allowed!r}")
+        return _choice_error(value, index, path, "negated_choice", f"looks like the opposite of {allowed!r}")
     return _changed(value, allowed, "enum_fuzzy", path, ctx, confidence=best, note=f"similarity {best:.2f}")
 
 
-def _choice_error(value: Any, view: ChoiceView, path: str, kind: str, why: str) -> Coercion:
-    allowed = ", ".join(repr(v.value if isinstance(v, enum.Enum) else v) for v in view.values)
-    return _refuse(path, kind, f"{value!r} {why}; allowed: {allowed}", value)
+def _ranked(found: list[tuple[str, float, int]]) -> list[tuple[float, int]]:
+    """(score, spelling index) best first; equal scores in declaration order."""
+    return sorted(((score, i) for _, score, i in found), key=lambda item: (-item[0], item[1]))
+
+
+def _choice_error(value: Any, index: _ChoiceIndex, path: str, kind: str, why: str) -> Coercion:
+    return _refuse(path, kind, f"{value!r} {why}; allowed: {index.allowed}", value)

@@ -13,7 +13,21 @@ from typing import Any
 
 from resilient_parse.stages.syntax import SyntaxFailure, repair_syntax
 
-_FENCED = re.compile(r"^\s*```[\w-]*\s*\n(.*?)\n?```\s*$", re.DOTALL)
+_FENCE_INFO = re.compile(r"[\w-]*")  # the language tag after the opening fence: ```json
+
+
+def _fenced_body(text: str) -> str | None:
+    r"""What a markdown code fence holds when the fence is the whole (stripped) text: ```json ... ```.
+
+    Read by splitting at the first line break rather than with one regex: `[\w-]*\s*\n(.*?)` lets the spaces
+    and line breaks after the tag be split between two quantifiers, and a value made of line breaks backtracked
+    quadratically."""
+    if not text.startswith("```"):
+        return None
+    head, newline, rest = text[3:].partition("\n")
+    if not newline or not rest.endswith("```") or _FENCE_INFO.fullmatch(head.rstrip()) is None:
+        return None
+    return rest[:-3]
 
 
 def decode_json_string(value: str, max_depth: int = 400) -> Any:
@@ -23,9 +37,9 @@ def decode_json_string(value: str, max_depth: int = 400) -> Any:
     tokenizer, which fixes only what needs no guess (quotes read as tokens, Python literals, trailing commas); a
     string it cannot read that way stays a string."""
     text = value.strip()
-    fenced = _FENCED.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
+    fenced = _fenced_body(text)
+    if fenced is not None:
+        text = fenced.strip()
     if not text or text[0] not in '{["':
         return None
     try:

@@ -9,6 +9,7 @@ scale is unknown, an amount whose object states another unit.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -121,18 +122,23 @@ _NAME_IS_UNIT = frozenset(
 )
 """One-word field names that are themselves a unit (`days: int` reads "3 days"). Short or two-faced words
 (`min` is also "minimum", `m`, `s`) are not in it."""
-# a currency symbol or code may come before the number ("$12", "EUR 1,250.00") or after it ("1.250,00 €")
+# A currency symbol or code may come before the number ("$12", "EUR 1,250.00") or after it ("1.250,00 €"), a
+# percent sign or a unit word after it. Linear by construction: the number starts with a digit or a point and
+# ends with a digit, and every run of spaces sits between two parts that cannot start with a space, so no two
+# quantifiers ever compete for the same space.
+_SEPARATED_DIGITS = "[\\d.,'\u00a0\u202f ]"
 _NUMBER_WITH_UNIT = re.compile(
-    r"^(?:(?P<cur>[$€£¥])|(?P<code>[A-Za-z]{3})\s)?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<pct>%)?"
-    r"\s*(?P<cur_after>[$€£¥])?\s*(?P<unit>[A-Za-z]+)?\.?$"
+    r"^(?:(?P<cur>[$€£¥])\s*|(?P<code>[A-Za-z]{3})\s+)?"
+    rf"(?P<num>[+-]?(?:[\d.]{_SEPARATED_DIGITS}*)?\d)\s*"
+    r"(?:(?P<pct>%)\s*)?(?:(?P<cur_after>[$€£¥])\s*)?(?P<unit>[A-Za-z]+)?\.?$"
 )
 _DOT_THOUSAND = re.compile(r"^[+-]?\d{1,3}\.\d{3}$")
 _EN_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$|^[+-]?\d{1,3}(?:\.\d{3}){2,}$")
 _SPACE_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:[\u00a0\u202f' ]\d{3})+(?:[.,]\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-_PLAIN_FLOAT = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
-_PLAIN_INT = re.compile(r"^\s*[+-]?\d+(?:\.0*)?\s*$|^\s*[+-]?\d+\.\d*[1-9]\d*\s*$")
+_PLAIN_FLOAT = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+_PLAIN_INT = re.compile(r"^\s*[+-]?\d+(?:\.\d*)?\s*$")  # "12", "12.0" (Pydantic reads) or "12.5" (it refuses)
 _DOLLAR_STYLE_CODES = frozenset({"usd", "gbp", "jpy"})  # currencies written with a thousands comma, decimal point
 _RATIO_WORDS = frozenset({"ratio", "fraction", "probability", "share", "rate", "confidence", "likelihood"})
 _PERCENT_WORDS = frozenset({"percent", "percentage", "pct"})
@@ -192,12 +198,47 @@ def _plain_number(raw: str, comma_is_thousands: bool) -> tuple[Decimal | None, s
         return None, None
 
 
-def _as_python_number(number: Decimal, want_int: bool, raw: str) -> tuple[int | float | None, str | None]:
-    if want_int:
+MAX_INT_DIGITS = 4300
+"""The longest whole number read (Python's own default limit for converting between int and str)."""
+
+
+class _Unreadable(Exception):
+    """A number read exactly from the text that still cannot honestly become the field's value."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def _as_python_number(number: Decimal, py_type: type) -> int | float | str:
+    """The value for an int, float or Decimal field, read exactly from `number` or refused (`_Unreadable`).
+
+    An int is whole and at most `MAX_INT_DIGITS` long; a float is finite and does not underflow to zero; a Decimal
+    keeps every digit, written as the string Pydantic reads back exactly (the tree goes through JSON)."""
+    if py_type is int:
         if number != number.to_integral_value():
-            return None, f"{raw!r} is not a whole number"
-        return int(number), None
-    return float(number), None
+            raise _Unreadable("ambiguous_number", "it is not a whole number")
+        if number.adjusted() >= MAX_INT_DIGITS:
+            raise _Unreadable("number_too_long", f"it has more than {MAX_INT_DIGITS} digits")
+        return int(number)
+    if py_type is Decimal:
+        return format(number, "f")
+    if number.adjusted() > _FLOAT_EXPONENT_RANGE or (number and number.adjusted() < -_FLOAT_EXPONENT_RANGE):
+        raise _Unreadable("number_out_of_range", "it is out of a float's range")
+    result = float(number)
+    if not math.isfinite(result) or (result == 0 and number != 0):
+        raise _Unreadable("number_out_of_range", "it is out of a float's range")
+    return result
+
+
+_FLOAT_EXPONENT_RANGE = 330  # beyond 1e±330 a float is inf or zero: refused before converting
+
+
+def _percent(number: Decimal) -> Decimal:
+    """`number` / 100, exactly (Decimal division rounds to the context's 28 digits)."""
+    sign, digits, exponent = number.as_tuple()
+    return Decimal((sign, digits, exponent - 2)) if isinstance(exponent, int) else number
 
 
 def _currency_and_unit(m: re.Match[str]) -> tuple[str | None, str] | None:
@@ -264,20 +305,23 @@ def number_from_string(
     if m.group("pct"):
         name_tokens = set(normalise_key(fld.name).split("_")) if fld else set()
         if _bounded_to_one(fld) or name_tokens & _RATIO_WORDS:
-            number = number / 100
+            number = _percent(number)
             notes.append("percent for a 0..1 field")
         elif name_tokens & _PERCENT_WORDS:
             notes.append("percent for a percent field")
         else:
             message = f"{value!r} is a percentage, and the field does not say whether it is 0..1 or 0..100"
             return _refuse(path, "ambiguous_number", message, value)
-    result, problem = _as_python_number(number, want_int, raw)
-    if problem:
-        return _refuse(path, "ambiguous_number", problem, value)
-    if result is None:
-        return None
+    try:
+        result = _as_python_number(number, view.py_type)
+    except _Unreadable as why:
+        return _refuse(path, why.kind, f"{_short(raw)} cannot be read for this field: {why.message}", value)
     note = ", ".join(notes) or "digits with separators"
     return _changed(value, result, "number_from_string", path, ctx, confidence=0.9, note=note)
+
+
+def _short(raw: str, limit: int = 40) -> str:
+    return repr(raw) if len(raw) <= limit else repr(raw[: limit - 1] + "…")
 
 
 _UNIT_FIELD_WORDS = frozenset({"unit", "units", "uom", "currency"})
@@ -341,9 +385,10 @@ def read_against_siblings(obj: dict[str, Any], model: ModelView, path: str, ctx:
             return _refuse(here, "ambiguous_number", problem, value)
         if number is None:
             continue
-        result, problem = _as_python_number(number, view.py_type is int, raw)
-        if problem or result is None:
-            continue
+        try:
+            result = _as_python_number(number, view.py_type)
+        except _Unreadable:
+            continue  # left to the field-level reading, which says why
         note = f"{written!r} agrees with the object's {unit_key!r}"
         repairs.append(Repair.make("number_from_string", here, value, result, confidence=0.9, note=note))
         fixed = dict(obj) if fixed is None else fixed
@@ -351,21 +396,18 @@ def read_against_siblings(obj: dict[str, Any], model: ModelView, path: str, ctx:
     return Coercion(fixed, tuple(repairs)) if fixed is not None else None
 
 
-_AMOUNT = re.compile(
-    r"^(?:(?P<before>[$€£¥]|[A-Za-z]{3}\s))?\s*(?P<num>[+-]?[\d.,\u00a0\u202f' ]*\d)\s*(?P<after>[$€£¥]|[A-Za-z]+)?\.?$"
-)
-
-
 def _amount_and_unit(value: str) -> tuple[str, str, bool] | None:
     """The digits of an amount and the one unit or currency written with it (`2 cups`, `12.99 EUR`, `€5`), and
     whether that is a currency."""
-    m = _AMOUNT.match(value.strip())
-    if m is None or (m.group("before") and m.group("after")):
+    m = _NUMBER_WITH_UNIT.match(value.strip())
+    if m is None or m.group("pct"):
         return None
-    written = (m.group("before") or m.group("after") or "").strip()
-    if not written:
+    before = [w for w in (m.group("cur"), m.group("code")) if w]
+    after = [w for w in (m.group("cur_after"), m.group("unit")) if w]
+    if len(before) + len(after) != 1:
         return None
+    written = (before or after)[0]
     is_currency = written in _CURRENCY or written.casefold() in _CURRENCY_CODES
-    if m.group("before") and not is_currency:
+    if before and not is_currency:
         return None
     return m.group("num").strip(), written, is_currency
