@@ -126,10 +126,13 @@ class _Ahead:
             return None
         if self._match is not None and self._match.start() >= pos:
             return self._match
-        self._match = self._pattern.search(self._text, pos, self._end)
+        self._match = self._search(pos)
         if self._match is None:
             self._none_from = pos
         return self._match
+
+    def _search(self, pos: int) -> re.Match[str] | None:
+        return self._pattern.search(self._text, pos, self._end)
 
 
 @dataclass
@@ -494,7 +497,9 @@ def _react_bare(name: str, text: str, start: int, line_end: int, block_end: int,
     elif inner:
         found.take(start, e)
         listed = " and ".join(repr(o) for o in others)
-        error = f"`Action: {name}` is followed by a JSON call to {listed}: two readings of one call"
+        error = (
+            f"the line `Action: {name}` calls {name!r} and the JSON after it calls {listed}: two readings of one call"
+        )
         found.calls.append(RawCall(None, None, "react", None, start, (), error, opaque=True, ambiguous=(name, *others)))
     elif parser.policy.allows(IMPLIED_INPUT_KIND):
         found.take(start, e)
