@@ -47,8 +47,9 @@ def spark() -> Iterator[Any]:
 def test_map_in_pandas_equals_the_single_process_run(spark: Any) -> None:
     texts = mixed_texts(600)
     frame = spark.createDataFrame([(i, t) for i, t in enumerate(texts)], "id long, completion string")
-    rows = frame.select("completion").mapInPandas(spark_parser(Trapped, text_column="completion"), SPARK_SCHEMA)
-    got = [row.asDict() for row in rows.collect()]
+    parse = spark_parser(Trapped, text_column="completion", keep=["id"])
+    got = [row.asDict() for row in frame.mapInPandas(parse, "id long, " + SPARK_SCHEMA).collect()]
+    assert [r["id"] for r in got] == list(range(600))
     local = [r.to_json() for r in process_records(make_job(Trapped), texts, workers=0)]
 
     def cell(text: str | None) -> Any:
