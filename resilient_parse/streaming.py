@@ -688,7 +688,7 @@ class _Locator:
             self._catch_up()
         if (
             not self.held
-            and self.pending is None
+            and (self.pending is None or self.following is not None)  # an opener waiting matters to the search only
             and "<" not in piece
             and (self.reasoning or (self.line_phase == 3 and "\n" not in piece))
         ):

@@ -304,8 +304,13 @@ _FRAGMENTS = [
     st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=30),
     st.lists(st.integers(1, 400), max_size=10),
     st.sampled_from(["{", "[", "{["]),
+    st.booleans(),
 )
-def test_the_locator_does_not_depend_on_the_chunking(fragments: list[str], points: list[int], openers: str) -> None:
+def test_the_locator_does_not_depend_on_the_chunking(
+    fragments: list[str], points: list[int], openers: str, follow: bool
+) -> None:
+    """Fed in chunks, following each start found (the search idles, then catches up) or not, the locator answers
+    for every prefix what it answers for that prefix fed whole."""
     text = "".join(fragments)
     bounds = [0, *sorted({p % (len(text) + 1) for p in points}), len(text)]
     chunks = [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
@@ -314,4 +319,8 @@ def test_the_locator_does_not_depend_on_the_chunking(fragments: list[str], point
     for chunk in chunks:
         cut.feed(chunk)
         seen += chunk
-        assert cut.locate(0) == locate([seen], openers), (seen, chunks)
+        cut.unfollow()
+        found = cut.locate(0)
+        assert found == locate([seen], openers), (seen, chunks)
+        if follow and found[0] is not None:
+            cut.follow(found[0])
