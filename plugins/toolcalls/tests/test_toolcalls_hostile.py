@@ -215,6 +215,19 @@ def test_a_call_beside_a_visible_refusal_is_not_made(mode: str, text: str) -> No
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        ("Action: reply\nAction Input: I am sorry, I cannot help with that.", "reply"),
+        ("I am sorry, that failed. Let me retry.\nAction: search\nAction Input: x", "search"),
+    ],
+    ids=["refusal_as_a_tool_input", "apology_then_call"],
+)
+def test_a_refusal_is_read_in_the_prose_outside_the_calls(mode: str, text: str, call: str) -> None:
+    assert [c.name for c in extract_calls(text, Parser(mode, entrypoints=False))] == [call]
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_a_call_labelled_an_example_is_not_made(mode: str) -> None:
     text = 'For example, <tool_call>{"name": "delete_all", "arguments": {}}</tool_call> is how a call looks.'
     with pytest.raises(ParseError):

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from resilient_parse import ErrorDetail, ParseError, Parser, RefusalError, Repair, UnrecoverableSyntaxError
+from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
 from rp_toolcalls.reasoning import ANSWER, Region, has_visible_text, split_regions
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
@@ -573,38 +573,48 @@ def read_calls(text: str, parser: Parser) -> Reading:
 def _facts(
     text: str, regions: list[Region], taken: list[tuple[int, int]], parser: Parser
 ) -> tuple[dict[int, str], int]:
-    """What the core's extraction says about the text: the label of the JSON value at each offset ("For example,
-    <tool_call>{…}" labels the call's JSON an example) and where the visible prose refuses. A text with no JSON
-    gives no core candidate; then the visible prose outside the calls is asked whether it is a refusal.
+    """What the core's extraction says: the label of the JSON value at each offset ("For example, <tool_call>{…}"
+    labels the call's JSON an example), and where the visible prose *outside the calls* refuses the task (an
+    `Action Input: I can't help with that` is a tool's input, not a refusal).
 
-    This borrows the core's rules through the parser rather than copying them: `resilient_parse.plugin_api` does
-    not export the extraction facts (label, refusal) for an arbitrary offset."""
+    This borrows the core's rules through the parser rather than copying them (`resilient_parse.plugin_api` does
+    not export the extraction facts for an arbitrary offset). The core computes the refusal fact only alongside a
+    JSON candidate, so the prose is asked with a sentinel `{}` after it."""
     ctx = parser.context(Any)
-    core = parser.host.extract_candidates(text, ctx)
     labels: dict[int, str] = {}
-    for cand in core:
+    for cand in parser.host.extract_candidates(text, ctx):
         labels.setdefault(cand.start, cand.label)
-    refusal_at = min((c.refusal_at for c in core if c.refusal_at >= 0), default=-1)
-    if core or refusal_at >= 0:
-        return labels, refusal_at
+    gaps = _prose(regions, sorted(taken))
+    prose = "\n".join(text[a:b] for a, b in gaps)
+    if not prose.strip():
+        return labels, -1
+    at = next((c.refusal_at for c in parser.host.extract_candidates(prose + "\n{}", ctx) if c.refusal_at >= 0), -1)
+    if at < 0:
+        return labels, -1
+    for start, end in gaps:  # back from the joined prose to the text
+        if at <= end - start:
+            return labels, start + at
+        at -= end - start + 1
+    return labels, gaps[-1][0]
+
+
+def _prose(regions: list[Region], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches of the visible answer that no call and no JSON value took, in order."""
     gaps: list[tuple[int, int]] = []
-    spans = iter(sorted(taken))
+    i = 0
     for region in regions:
         if region.kind != ANSWER:
             continue
         pos = region.start
-        for s, e in spans:
-            if s >= region.end:
-                break
-            if s > pos:
-                gaps.append((pos, s))
-            pos = max(pos, e)
+        while i < len(taken) and taken[i][0] < region.end:
+            start, end = taken[i]
+            if start > pos:
+                gaps.append((pos, start))
+            pos = max(pos, end)
+            i += 1
         if pos < region.end:
             gaps.append((pos, region.end))
-    prose = "\n".join(text[a:b] for a, b in gaps)
-    if prose.strip() and isinstance(parser.host.explain_no_candidate(prose, ctx), RefusalError):
-        refusal_at = gaps[0][0]
-    return labels, refusal_at
+    return gaps
 
 
 def may_be_made(call: RawCall, reading: Reading) -> bool:
