@@ -491,6 +491,11 @@ def facts(text: str) -> list[tuple[str, str, str]]:
         ("Note the final API version dropped", ""),
         ("I can't access live data, but here's the call:", ""),
         ("Wrong:", ""),
+        ("Something like", "example"),
+        ("A call such as", "example"),
+        ("Final answer (not the draft):", "designated"),
+        ("The corrected version isn't ready:", "rejected"),
+        ("The final version of the old API is", ""),
     ],
 )
 def test_the_words_right_before_a_candidate_label_it(lead: str, label: str) -> None:

@@ -161,6 +161,7 @@ def test_designation_words_inside_a_previous_candidate_do_not_leak(mode: str) ->
         '{"action": "delete_all"} I won\'t.',
         'I\'m not able to help with that. {"action": "transfer"}',
         'I must decline. {"action": "transfer"}',
+        'Something like {"action": "delete_all"} would delete everything, so I won\'t run it.',
     ],
 )
 def test_a_visible_refusal_beats_undesignated_json(mode: str, text: str) -> None:

@@ -95,7 +95,8 @@ _JSON_START = re.compile(
 # {…}" the one before — a guess either way. After an example, hand-over words ("For your request:", "Here is the
 # result:") designate the candidate they introduce. Every pattern runs on that bounded window only.
 _EXAMPLE_WORDS = re.compile(
-    r"\b(?:for example|example|e\.g|for instance|sample|template|draft|placeholder|looks like"
+    r"\b(?:for example|example|e\.g|for instance|such as|something like|sample|template|draft|placeholder"
+    r"|looks like|look like|illustration|illustrative|hypothetical|hypothetically|dummy|mock"
     r"|(?:has|have|takes|take|uses|use|follows|follow) the (?:shape|format|form|structure|schema)"
     r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
     r"|(?:following|expected|required|general|same) (?:shape|format|form|structure|schema))\b",
@@ -453,7 +454,8 @@ def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
     """What the words right before the candidate at `start` call it ("designated", "example", "alternative",
     "rejected" or ""), reading only the words after `floor` (where the previous candidate ends), at most
     _CONTEXT_CHARS of them. `after_example`: an example came just before, so hand-over words designate."""
-    window = _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start])
+    # an aside in parentheses ("Final answer (not the draft):") says nothing about the candidate itself
+    window = _PARENTHETICAL.sub("", _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start]))
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
     clause = window[breaks[-1] :] if breaks else window
     if _labels_example(clause):
@@ -496,9 +498,10 @@ def _designation(clause: str, after_example: bool) -> str:
     designated = rejected = False
     for pattern in (_DESIGNATION_WORDS, _HAND_OVER_WORDS):
         for m in pattern.finditer(clause):
-            if not _introduces(clause[: m.start()].strip(" \t*_#>"), clause[m.end() :]):
+            tail = clause[m.end() :]
+            if not _introduces(clause[: m.start()].strip(" \t*_#>"), tail):
                 continue
-            if _negated(clause[: m.start()]):
+            if _negated(clause[: m.start()]) or _NEGATION.search(tail) is not None:
                 rejected = True  # "would NOT be correct:", "This is not the answer:"
             elif pattern is _DESIGNATION_WORDS or after_example:
                 designated = True
@@ -518,7 +521,7 @@ def _designation(clause: str, after_example: bool) -> str:
 def _introduces(before: str, tail: str) -> bool:
     """Whether a designation word, with `before` and `tail` the clause's words before and after it, leads straight
     to the candidate (see _INTRODUCING_MARKS)."""
-    tail = _PARENTHETICAL.sub("", tail).strip()
+    tail = tail.strip()
     words = tail.split()
     if len(words) > _MAX_INTRODUCED_WORDS:
         return False
