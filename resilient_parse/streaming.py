@@ -454,12 +454,10 @@ def _tag_at(buf: str, at: int, reasoning: bool) -> tuple[bool, int] | str | None
         if m is not None:
             return True, m.end()
     name = _NAME_UNFINISHED.match(buf, at)  # "<", "</", "<thi": a tag name still being written
-    if (
-        name is not None
-        and (name.group(1) or not reasoning or not name.group(2))
-        and name.group(2).lower() in (_NAME_PREFIXES)
-    ):
-        return _WAIT
+    if name is not None and name.group(2).lower() in _NAME_PREFIXES:
+        closing, written = bool(name.group(1)), bool(name.group(2))
+        if closing or not reasoning or not written:  # inside reasoning, "<thi" can only be text; "<" may be "</"
+            return _WAIT
     if _CLOSE_UNFINISHED.match(buf, at) or (not reasoning and _OPEN_UNFINISHED.match(buf, at)):
         return _WAIT
     return None
