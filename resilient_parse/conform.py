@@ -82,18 +82,32 @@ def fits(value: Any, view: TypeView) -> bool:
 
 
 def _in_choices(value: Any, view: ChoiceView) -> bool:
-    for allowed in view.values:
-        if value == allowed and type(value) is type(allowed):
+    """Whether Pydantic's lax JSON mode reads `value` as one of the allowed values: the value itself (same type),
+    a number equal to an allowed number (1.0 for 1), or for an enum of ints the int written as a string ("3")."""
+    exact = view.exact_values
+    if exact is None:
+        return any(_same_choice(value, allowed, view) for allowed in view.values)
+    try:
+        if (type(value), value) in exact:
             return True
-        if isinstance(allowed, bool) or isinstance(value, bool):
-            continue
-        if view.enum_cls is not None and isinstance(allowed, int) and isinstance(value, str):
-            if value.strip() == str(allowed):  # Pydantic's lax mode reads "3" for an int enum
-                return True
-            continue
-        if isinstance(allowed, int | float) and isinstance(value, int | float) and value == allowed:
-            return True
-    return False
+    except TypeError:  # a list or dict is no allowed value
+        return False
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return value in view.numeric_values
+    return view.enum_cls is not None and isinstance(value, str) and value.strip() in view.int_spellings
+
+
+def _same_choice(value: Any, allowed: Any, view: ChoiceView) -> bool:
+    """`_in_choices` for one allowed value (for choices with unhashable values, which the sets cannot hold)."""
+    if value == allowed and type(value) is type(allowed):
+        return True
+    if isinstance(allowed, bool) or isinstance(value, bool):
+        return False
+    if view.enum_cls is not None and isinstance(allowed, int) and isinstance(value, str):
+        return value.strip() == str(allowed)  # Pydantic's lax mode reads "3" for an int enum
+    return isinstance(allowed, int | float) and isinstance(value, int | float) and value == allowed
 
 
 def _scalar_fits(value: Any, py_type: type) -> bool:

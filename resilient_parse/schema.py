@@ -86,6 +86,25 @@ class ChoiceView(TypeView):
     def names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.enum_cls) if self.enum_cls else ()
 
+    @cached_property
+    def exact_values(self) -> frozenset[tuple[type, Any]] | None:
+        """The allowed values keyed by type and value, for a membership test that does not loop (True is not 1,
+        "1" is not 1); None when some value is unhashable."""
+        try:
+            return frozenset((type(v), v) for v in self.values)
+        except TypeError:
+            return None
+
+    @cached_property
+    def numeric_values(self) -> frozenset[int | float]:
+        """The allowed numbers (not bools), which a number of the other numeric type also matches (1.0 for 1)."""
+        return frozenset(v for v in self.values if isinstance(v, int | float) and not isinstance(v, bool))
+
+    @cached_property
+    def int_spellings(self) -> frozenset[str]:
+        """How the allowed ints (not bools) are written as strings ("3"), which Pydantic's lax mode reads."""
+        return frozenset(str(v) for v in self.values if isinstance(v, int) and not isinstance(v, bool))
+
     def describe(self) -> str:
         return "one of " + ", ".join(repr(v) for v in self.values)
 
@@ -202,6 +221,29 @@ class ModelView(TypeView):
                 if fv.name not in names.get(norm, ()):
                     names[norm] = (*names.get(norm, ()), fv.name)
         return names
+
+    @cached_property
+    def spelling_list(self) -> tuple[str, ...]:
+        """The keys of `spellings` in order, for scoring a key against all of them in one call."""
+        return tuple(self.spellings)
+
+    @cached_property
+    def field_order(self) -> dict[str, int]:
+        """Each field's place among `spellings`' fields, by its first spelling (how ties between fields break)."""
+        order: dict[str, int] = {}
+        for names in self.spellings.values():
+            for name in names:
+                order.setdefault(name, len(order))
+        return order
+
+    @cached_property
+    def most_spellings_per_field(self) -> int:
+        """The most entries of `spellings` that name one field."""
+        counts: dict[str, int] = {}
+        for names in self.spellings.values():
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        return max(counts.values(), default=0)
 
     @cached_property
     def squashed(self) -> dict[str, tuple[str, ...]]:

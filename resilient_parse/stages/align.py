@@ -235,20 +235,23 @@ def _meaning(token: str) -> str | None:
     return token if token in MEANING_WORDS else None
 
 
+_TYPO_WORDS = tuple(sorted(w for w in MEANING_WORDS if len(w) >= 4))
+"""The meaning words long enough to be recognised through a typo."""
+_TIE = 1e-9
+
+
 def _closest_meaning(token: str) -> str | None:
     """The meaning word `token` is a typo of (`minuts` → minutes), or None when it is not close to exactly one."""
-    from rapidfuzz.distance import OSA  # imported on first fuzzy use: a parser that never needs it never loads it
+    from rapidfuzz import process  # imported on first fuzzy use: a parser that never needs it never loads it
+    from rapidfuzz.distance import OSA
 
-    best: set[str] = set()
-    best_score = TOKEN_TYPO_SIMILARITY
-    for word in MEANING_WORDS:
-        if len(word) < 4:
-            continue
-        score = OSA.normalized_similarity(token, word)
-        if score > best_score + 1e-9:
-            best, best_score = {_meaning(word) or word}, score
-        elif abs(score - best_score) <= 1e-9:
-            best.add(_meaning(word) or word)
+    found = process.extract(
+        token, _TYPO_WORDS, scorer=OSA.normalized_similarity, limit=None, score_cutoff=TOKEN_TYPO_SIMILARITY - _TIE
+    )
+    if not found:
+        return None
+    top = max(score for _, score, _ in found)
+    best = {_meaning(word) or word for word, score, _ in found if score >= top - _TIE}
     return next(iter(best)) if len(best) == 1 else None
 
 
@@ -360,27 +363,49 @@ def _style_proposals(
 
 
 def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, margin: float) -> KeyMapping | None:
-    if len(norm.replace("_", "")) < MIN_FUZZY_LENGTH:
-        return None
-    from rapidfuzz.distance import OSA
+    """The field whose spelling is closest to `norm`, when it is close enough and leads every other field by the
+    margin.
 
-    best_by_field: dict[str, tuple[float, str]] = {}
-    for spelling, names in model.spellings.items():
-        score = OSA.normalized_similarity(norm, spelling)
-        for fname in names:
-            if score > best_by_field.get(fname, (-1.0, ""))[0]:
-                best_by_field[fname] = (score, spelling)
-    if not best_by_field:
+    rapidfuzz scores every spelling of the model in one C call. Only the spellings that can matter are asked
+    for: enough of the best to be sure one names another field than the best, and none below `threshold -
+    margin` (such a spelling could neither be the answer nor come within the margin of one)."""
+    if len(norm.replace("_", "")) < MIN_FUZZY_LENGTH or not model.spelling_list:
         return None
-    ranked = sorted(best_by_field.items(), key=lambda item: item[1][0], reverse=True)
-    best_field, (best_score, best_spelling) = ranked[0]
-    runner_up = ranked[1][1][0] if len(ranked) > 1 else 0.0
+    cutoff = max(0.0, threshold - margin - _TIE)
+    ranked = _ranked_fields(norm, model, model.most_spellings_per_field + 1, cutoff)
+    if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        # a tie at the top: every tied spelling, so that the tie breaks by field order as it always did
+        ranked = _ranked_fields(norm, model, None, ranked[0][1])
+    if not ranked:
+        return None
+    best_field, best_score, best_spelling = ranked[0]
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     if best_score < threshold or best_score - runner_up < margin:
         return None
     if not model.fields[best_field].renamable or meaning_differs(norm, best_spelling):
         return None
-    note = f"similarity {best_score:.2f} to {best_spelling!r} (runner-up {runner_up:.2f})"
+    runner = f"runner-up {runner_up:.2f}" if len(ranked) > 1 else f"no other field above {cutoff:.2f}"
+    note = f"similarity {best_score:.2f} to {best_spelling!r} ({runner})"
     return KeyMapping(key, best_field, "key_fuzzy", RANK_FUZZY, best_score, note=note)
+
+
+def _ranked_fields(norm: str, model: ModelView, limit: int | None, cutoff: float) -> list[tuple[str, float, str]]:
+    """(field, its best score, the spelling that scored it) for the fields among the `limit` best spellings
+    scoring at least `cutoff`, best first; equal scores in field order."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    found = process.extract(
+        norm, model.spelling_list, scorer=OSA.normalized_similarity, limit=limit, score_cutoff=cutoff
+    )
+    best: dict[str, tuple[float, int, str]] = {}
+    for spelling, score, index in found:
+        for name in model.spellings[spelling]:
+            if name not in best or (score, -index) > (best[name][0], -best[name][1]):
+                best[name] = (score, index, spelling)
+    order = model.field_order
+    ranked = sorted(best.items(), key=lambda item: (-item[1][0], order[item[0]]))
+    return [(name, score, spelling) for name, (score, _, spelling) in ranked]
 
 
 def given_fields(obj: Mapping[str, Any], model: ModelView) -> set[str]:

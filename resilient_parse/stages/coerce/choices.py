@@ -18,7 +18,7 @@ from typing import Any
 
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.schema import ChoiceView
-from resilient_parse.stages.coerce._common import _changed, _refuse, _same, _unique
+from resilient_parse.stages.coerce._common import _changed, _refuse, _same
 
 MIN_PREFIX = 3
 # the separators alone, without the spaces around them: `\s*` on both sides made splitting a long run of spaces
@@ -53,39 +53,34 @@ class _ChoiceIndex:
     ordered: tuple[tuple[str, Any], ...]  # (spelling, value), sorted by spelling
     per_value: int  # the most spellings naming one value
     allowed: str
-    exact: frozenset[tuple[type, Any]] | None  # the allowed values by type and value (None: some are unhashable)
 
     @classmethod
     def build(cls, view: ChoiceView) -> _ChoiceIndex:
         pairs = [(_norm_choice(str(v.value if isinstance(v, enum.Enum) else v)), v) for v in view.values]
         if view.enum_cls is not None:
             pairs += [(_norm_choice(m.name), m.value) for m in view.enum_cls]
-        pairs = [(s, v) for s, v in pairs if s]  # a value that normalises to nothing matches nothing
+        kept: list[tuple[str, Any]] = []
         by_spelling: dict[str, list[Any]] = {}
         for s, v in pairs:
-            by_spelling.setdefault(s, []).append(v)
+            # a value that normalises to nothing matches nothing; a name spelt like its value (`RED = "red"`) is
+            # the same spelling of the same value, scored once
+            named = by_spelling.setdefault(s, []) if s else None
+            if named is not None and not any(_same(v, w) for w in named):
+                named.append(v)
+                kept.append((s, v))
+        pairs = kept
         try:
-            exact: frozenset[tuple[type, Any]] | None = frozenset((type(v), v) for v in view.values)
-            counts = Counter((type(v), v) for _, v in pairs)
-            per_value = max(counts.values(), default=0)
+            per_value = max(Counter((type(v), v) for _, v in pairs).values(), default=0)
         except TypeError:  # an unhashable enum value: compare one by one
-            exact = None
             per_value = max((sum(1 for _, w in pairs if _same(v, w)) for _, v in pairs), default=0)
         return cls(
             spellings=tuple(s for s, _ in pairs),
             owners=tuple(v for _, v in pairs),
-            by_spelling={s: tuple(_unique(vs)) for s, vs in by_spelling.items()},
+            by_spelling={s: tuple(vs) for s, vs in by_spelling.items() if vs},
             ordered=tuple(sorted(pairs, key=lambda pair: pair[0])),
             per_value=per_value,
             allowed=", ".join(repr(v.value if isinstance(v, enum.Enum) else v) for v in view.values),
-            exact=exact,
         )
-
-    def allows(self, value: Any, view: ChoiceView) -> bool:
-        """Whether `value` is already one of the allowed values, as written (same type, equal)."""
-        if self.exact is not None:
-            return (type(value), value) in self.exact
-        return any(_same(value, v) for v in view.values)
 
     def prefixed(self, target: str) -> list[Any]:
         """The distinct values a spelling starting with `target` names — at most two: two already mean
@@ -119,10 +114,11 @@ def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> C
     values."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    index = _index(view)
-    if index.allows(value, view):
+    exact = view.exact_values
+    if (type(value), value) in exact if exact is not None else any(_same(value, v) for v in view.values):
         return None
     policy = ctx.policy
+    index = _index(view)
     target = _norm_choice(str(value))
     if not target:
         return None
