@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from rp_toolcalls import ToolCall, ToolRegistry, extract_calls, formats, python_call
+from rp_toolcalls import ToolCall, ToolRegistry, extract_calls, formats, pycall, python_call
 
 from resilient_parse import AmbiguousMatchError, ParseError, Parser, RefusalError, UnrecoverableSyntaxError
 
@@ -147,10 +147,10 @@ def test_ast_is_never_handed_more_than_the_bounds(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(ast, "parse", recording)
     assert python_call("f(x=" + "-" * 100_000 + "1)") is None
-    assert python_call("f(x='" + "a" * (formats.MAX_PY_CALL_CHARS + 1) + "')") is None
+    assert python_call("f(x='" + "a" * (pycall.MAX_PY_CALL_CHARS + 1) + "')") is None
     assert seen == []
     assert python_call("f(x='" + "a" * 50_000 + "')") == ("f", {"x": "a" * 50_000})  # long strings are leaves
-    assert seen and max(seen) <= formats.MAX_PY_CALL_CHARS + 3
+    assert seen and max(seen) <= pycall.MAX_PY_CALL_CHARS + 3
 
 
 @pytest.mark.parametrize("literal", ["1j", "b'x'", "{1, 2}", "float('nan')", "1e999", "..."])

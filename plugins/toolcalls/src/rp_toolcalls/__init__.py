@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rp_toolcalls.calls import normalise_name, parse_arguments, parse_calls, resolve_name
-    from rp_toolcalls.formats import RawCall, extract_calls, python_call
+    from rp_toolcalls.formats import RawCall, extract_calls
     from rp_toolcalls.models import ToolCall, call_model
     from rp_toolcalls.plugin import PLUGIN_NAME, ToolCallsPlugin, default_plugin
+    from rp_toolcalls.pycall import python_call
     from rp_toolcalls.registry import ToolRegistry
     from rp_toolcalls.results import (
         INPUT_INVALID,
@@ -44,7 +45,7 @@ _EXPORTS: dict[str, str] = {
     "resolve_name": "rp_toolcalls.calls",
     "RawCall": "rp_toolcalls.formats",
     "extract_calls": "rp_toolcalls.formats",
-    "python_call": "rp_toolcalls.formats",
+    "python_call": "rp_toolcalls.pycall",
     "ToolCall": "rp_toolcalls.models",
     "call_model": "rp_toolcalls.models",
     "PLUGIN_NAME": "rp_toolcalls.plugin",
@@ -64,7 +65,9 @@ _EXPORTS: dict[str, str] = {
     "Tool": "rp_toolcalls.tools",
     "ToolSet": "rp_toolcalls.tools",
 }
-_SUBMODULES = frozenset({"calls", "execute", "formats", "models", "plugin", "registry", "results", "tools"})
+_SUBMODULES = frozenset(
+    {"calls", "execute", "formats", "models", "plugin", "pycall", "reasoning", "registry", "results", "tools"}
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -5,8 +5,10 @@ Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral
 `[TOOL_CALLS]name[ARGS]{...}`; Llama 3 `<|python_tag|>{"name": ..., "parameters": ...}` and
 `<|python_tag|>tool.call(key="value")`; ReAct `Action:` / `Action Input:`; and plain JSON
 `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|"parameters"|...: ...}`, alone or in a list. Several calls
-in one output are returned in the order they appear, each with the region it stands in (`reasoning.py`): a call
-inside a reasoning block (`<think>`…) is a draft, and `extract_calls` — the calls to make — leaves drafts out.
+in one output are returned in the order they appear (`read_calls`), each with the facts the core judges its own
+candidates by: the region it stands in (`reasoning.py`: a call inside `<think>`… is a draft), what the words before
+it call it ("For example, <tool_call>…" — an example), and where the visible prose refuses the task. `extract_calls`
+— the calls to make — leaves out drafts, examples, rejected options and calls beside a refusal (`may_be_made`).
 
 ReAct, read honestly. `Action: name` with an `Action Input:` before the next ReAct line (`Thought:`,
 `Observation:`, `Action:`, `Final Answer:`) is a call with that input; `Action: name[input]` is one too. A bare
@@ -19,10 +21,10 @@ ReAct, read honestly. `Action: name` with an `Action Input:` before the next ReA
 
 Linear on every input: tags and ReAct lines are found by forward searches whose results are kept until the scan
 passes them (`_Ahead`), so a tag that never closes is searched for once, not once per opening; which stretches a
-format has taken is looked up by bisection; Llama's `tool.call(...)` reaches `ast` only when small (see
-`python_call`). This module only finds calls; it does not decide what a name means or whether arguments are valid
-— that is `calls.py`, against the registry. JSON that is broken is read by a resilient_parse `Parser` under the
-caller's policy, and the repairs it took travel with the call.
+format has taken is looked up by bisection; Llama's `tool.call(...)` is read by `pycall.python_call`, which hands
+`ast` only small calls. This module only finds calls; it does not decide what a name means or whether arguments
+are valid — that is `calls.py`, against the registry. JSON that is broken is read by a resilient_parse `Parser`
+under the caller's policy, and the repairs it took travel with the call.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
+from rp_toolcalls.pycall import python_call
 from rp_toolcalls.reasoning import ANSWER, Region, has_visible_text, split_regions
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
@@ -51,11 +54,6 @@ ARGUMENT_KEYS = (
 )
 IMPLIED_INPUT_KIND = "react_implied_input"
 """The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
-MAX_PY_CALL_CHARS = 100_000
-"""A Llama `tool.call(...)` longer than this is not read (ast's work grows with it)."""
-MAX_PY_CODE_CHARS = 2_000
-"""... nor one with more than this many characters outside its string literals: every operator there can nest
-ast's recursion one level deeper (`-` * 100000), and string literals are leaves."""
 _STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
 _NOT_CALLS = ("final answer", "finish", "none")
 
@@ -70,13 +68,7 @@ _MISTRAL = re.compile(r"\[TOOL_CALLS\]")
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
-_PY_STRING = re.compile(
-    r"[rRbBuUfF]{0,2}(?:'''(?:[^'\\]|\\.|'(?!''))*+'''|\"\"\"(?:[^\"\\]|\\.|\"(?!\"\"))*+\"\"\""
-    r"|'(?:[^'\\\n]|\\.)*+'|\"(?:[^\"\\\n]|\\.)*+\")",
-    re.DOTALL,
-)
 # a ReAct line starts a line, or follows a tag (`<think>Action: …`)
 _REACT_ACTION = re.compile(r"(?:^|(?<=>))[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
@@ -369,62 +361,6 @@ def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
         elif body:
             error = "the python_tag call is not readable (a call with literal keyword arguments, or JSON)"
             found.calls.append(RawCall(None, None, "llama", None, offset, (), error, opaque=True))
-
-
-def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
-    """`brave_search.call(query="x")` or `get_time(tz="UTC")` → (name, {keyword: literal}); None when it is not
-    a call with literal keyword arguments whose values JSON can hold (nothing is ever evaluated). `ast` sees only
-    a call of at most MAX_PY_CALL_CHARS characters with at most MAX_PY_CODE_CHARS outside string literals, and
-    any failure of it (SyntaxError, ValueError, RecursionError, MemoryError) means "not readable"."""
-    source = text.strip()
-    name = _IDENTIFIER.match(source)
-    if name is None or len(source) > MAX_PY_CALL_CHARS:
-        return None
-    i = name.end() + (5 if source.startswith(".call", name.end()) else 0)
-    rest = source[i:].lstrip()
-    tail = rest.rstrip()
-    if tail.endswith(";"):
-        tail = tail[:-1].rstrip()
-    if not (tail.startswith("(") and tail.endswith(")") and len(tail) >= 2):
-        return None
-    inner = tail[1:-1]
-    if len(inner) - sum(len(m.group()) for m in _PY_STRING.finditer(inner)) > MAX_PY_CODE_CHARS:
-        return None
-    import ast  # imported on first use: it is large, and only Llama's python_tag calls need it
-
-    try:
-        node = ast.parse(f"f({inner})", mode="eval").body
-        if not isinstance(node, ast.Call) or node.args:
-            return None
-        args: dict[str, Any] = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                return None
-            args[kw.arg] = ast.literal_eval(kw.value)
-    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
-        return None
-    return (name.group(), args) if all(_json_holds(v) for v in args.values()) else None
-
-
-def _json_holds(value: Any, depth: int = 0) -> bool:
-    """Whether a Python literal is a JSON value (no bytes, sets, complex numbers; numbers that print)."""
-    if depth > 64:
-        return False
-    if value is None or isinstance(value, str | bool):
-        return True
-    if isinstance(value, int):
-        try:
-            str(value)  # an int too long to print (0x + 'f' * 100000) is refused here, not in json.dumps later
-        except ValueError:
-            return False
-        return True
-    if isinstance(value, float):
-        return value == value and value not in (float("inf"), float("-inf"))
-    if isinstance(value, list | tuple):
-        return all(_json_holds(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _json_holds(v, depth + 1) for k, v in value.items())
-    return False
 
 
 def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
