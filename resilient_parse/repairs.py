@@ -89,6 +89,12 @@ KINDS = _kinds(
     RepairKind("unwrap_wrapper", "coerce", False, 1.0, 'took the value out of a wrapper like {"result": …}'),
     RepairKind("decode_json_string", "coerce", False, 1.0, "decoded JSON that was encoded inside a string"),
     RepairKind("pattern_case", "coerce", False, 1.0, "changed a string's case or spaces to match the field's pattern"),
+    # plain-text answers for scalar and choice targets (stages/plain.py) and envelopes (stages/envelopes.py)
+    RepairKind("plain_value", "extract", True, 0.2, "read a lone exact value written without JSON quotes"),
+    RepairKind("plain_answer", "extract", False, 1.0, "read a scalar or choice answer out of plain text"),
+    RepairKind("plain_text", "extract", False, 1.0, "took the answer text (without label) as the string"),
+    RepairKind("plain_list", "extract", False, 1.0, "read a bullet list or a comma-separated line as a list"),
+    RepairKind("unwrap_tool_call", "coerce", False, 1.0, "took the arguments out of a call to the target's tool"),
     # plugins
     RepairKind("semantic_fix", "semantic", False, 1.0, "a semantic plugin corrected a value"),
 )

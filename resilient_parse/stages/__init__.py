@@ -110,6 +110,39 @@ class FeedbackStage:
         return format_feedback(failure, candidate, ctx.target)
 
 
+class PlainStage:
+    """`rp_extract_candidates` and `rp_explain_no_candidate` for scalar and choice targets: an answer written as
+    plain text ("**True**", "The sentiment is positive.", "12,111"), or why it cannot be read (`stages/plain.py`).
+    Its explanation is not `trylast` and registered after `rp.select`, so it is asked before the built-in one (a
+    user's plugin, registered later, still comes first); it has none for any other target."""
+
+    @hookimpl(trylast=True)
+    def rp_extract_candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
+        from resilient_parse.stages.plain import read_plain
+
+        return list(read_plain(text, ctx).candidates)
+
+    @hookimpl
+    def rp_explain_no_candidate(self, text: str, ctx: CallContext) -> ParseError | None:
+        from resilient_parse.stages.plain import explain
+
+        return explain(text, ctx)
+
+
+class EnvelopeStage:
+    """`rp_coerce_value`, asked before `rp.coerce` (not `trylast`, registered after it; a user's plugin still
+    comes first): tool-call envelopes whose tool name must
+    be the target's, and wrappers several levels deep or around a one-element list (`stages/envelopes.py`)."""
+
+    @hookimpl
+    def rp_coerce_value(
+        self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
+    ) -> Coercion | None:
+        from resilient_parse.stages.envelopes import unwrap_envelope
+
+        return unwrap_envelope(value, expected, path, ctx)
+
+
 def builtin_plugins() -> list[tuple[str, object]]:
     """The default stage plugins, in registration order."""
     return [
@@ -121,4 +154,6 @@ def builtin_plugins() -> list[tuple[str, object]]:
         ("rp.common_aliases", CommonAliases()),
         ("rp.coerce", CoerceStage()),
         ("rp.feedback", FeedbackStage()),
+        ("rp.plain", PlainStage()),
+        ("rp.envelopes", EnvelopeStage()),
     ]

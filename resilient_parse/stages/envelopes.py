@@ -1,0 +1,245 @@
+"""Envelopes that keep their meaning: a tool call is unwrapped only into the arguments of *that* tool.
+
+A tool-call envelope — an OpenAI `{"type": "function", "function": {"name", "arguments"}}` (arguments often a JSON
+string), a message's `tool_calls`, a legacy `function_call`, a Responses-API `function_call` item, an Anthropic
+`{"type": "tool_use", "name", "input"}`, or a whole chat completion or message holding them — names the tool it
+calls. When the target is a tool's argument model, that name must be the target's tool name (`__rp_tool_name__`,
+else `model_config["title"]`, else the class name in snake_case, compared in any case or style): another name is
+a refusal naming both, never an unwrap; several calls for one target are an ambiguity; a `list[...]` target takes
+all of them, each to the same tool. A target that is itself a call (`{"action": …, "arguments": …}`) is left to
+the built-in coercion (`stages/coerce/shapes.py`), which maps name and arguments onto its fields.
+
+Wrappers (`{"result": {"data": …}}`, `{"result": [ {…} ]}`) are followed through wrapper keys at any depth (up to
+`MAX_DEPTH`) and one-element lists, when the inner value fits the target and the outer does not; the first level
+of a plain wrapper around an object or list stays with `shapes` (the same repair, `unwrap_wrapper`).
+
+`unwrap_envelope` is the built-in `rp_coerce_value` asked before the other coercions; None for anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from resilient_parse.conform import field_of, fits
+from resilient_parse.context import CallContext, Coercion
+from resilient_parse.errors import ErrorDetail
+from resilient_parse.repairs import Repair, pointer
+from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
+from resilient_parse.schema import normalise_key as _norm
+from resilient_parse.stages.coerce.embedded import decode_json_string
+from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
+
+MAX_DEPTH = 6
+TOOL_NAME_ATTRIBUTE = "__rp_tool_name__"
+_NAME_KEYS = ("name", "tool", "tool_name", "function", "action")
+_ARGUMENT_KEYS = ("arguments", "args", "parameters", "input", "action_input")
+_CALL_KEYS = frozenset({"name", "arguments", "parameters", "input", "id", "type", "call_id"})
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call found in an envelope: the tool's name, its arguments (decoded), and where they are."""
+
+    name: str
+    arguments: Any
+    where: str
+
+
+def tool_name(model: ModelView) -> str:
+    """The tool a target argument model belongs to: declared, its schema title, or its class name in snake_case."""
+    declared = getattr(model.cls, TOOL_NAME_ATTRIBUTE, None)
+    if isinstance(declared, str) and declared:
+        return declared
+    config = getattr(model.cls, "model_config", None)
+    title = config.get("title") if isinstance(config, dict) else None
+    if isinstance(title, str) and title:
+        return title
+    return _norm(getattr(model.cls, "__name__", model.name))
+
+
+def same_tool(written: str, expected: str) -> bool:
+    """Whether a call's tool name is the target's, in any case or style (`GetWeather`, `functions.get_weather`)."""
+    if written.startswith("functions."):
+        written = written[len("functions.") :]
+    return written == expected or _norm(written) == _norm(expected)
+
+
+def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+    """The arguments of a call to the target's tool, a deeply wrapped value, or a refusal (see the module
+    docstring); None when `value` is neither an envelope nor a wrapper this stage reads."""
+    view = _unoptional(expected)
+    if not isinstance(value, dict | list) or not value:
+        return None
+    calls = find_calls(value, ctx.policy.max_depth)
+    if calls is not None:
+        return _from_calls(value, calls, view, path, ctx)
+    if isinstance(value, dict):
+        return _deep_wrapper(value, view, path, ctx)
+    return None
+
+
+def _unoptional(view: TypeView) -> TypeView:
+    if isinstance(view, UnionView) and len(view.options) == 1:
+        return view.options[0]
+    return view
+
+
+# -- tool calls ------------------------------------------------------------------------------------------------
+
+
+def find_calls(value: Any, max_depth: int) -> list[ToolCall] | None:
+    """The tool calls an envelope holds, in order, or None when `value` is not a tool-call envelope."""
+    if isinstance(value, list):
+        items = [_call(item, f"/{i}", max_depth) for i, item in enumerate(value)]
+        listed = [c for c in items if c is not None]
+        return listed if listed and len(listed) == len(value) else None
+    if not isinstance(value, dict):
+        return None
+    single = _call(value, "", max_depth)
+    if single is not None:
+        return [single]
+    choices = value.get("choices")
+    if isinstance(choices, list) and choices:
+        found: list[ToolCall] = []
+        for i, choice in enumerate(choices):
+            message = choice.get("message") or choice.get("delta") if isinstance(choice, dict) else None
+            if isinstance(message, dict):
+                found.extend(_message_calls(message, f"/choices/{i}/message", max_depth) or ())
+        return found or None
+    return _message_calls(value, "", max_depth)
+
+
+def _message_calls(message: dict[str, Any], where: str, max_depth: int) -> list[ToolCall] | None:
+    """Calls in an OpenAI message (`tool_calls`, `function_call`), an Anthropic message (`tool_use` blocks) or a
+    Responses-API output (`function_call` items)."""
+    found: list[ToolCall] = []
+    for key in ("tool_calls", "content", "output"):
+        items = message.get(key)
+        if not isinstance(items, list):
+            continue
+        for i, item in enumerate(items):
+            if key != "tool_calls" and not (
+                isinstance(item, dict) and item.get("type") in ("tool_use", "function_call")
+            ):
+                continue
+            call = _call(item, f"{where}/{key}/{i}", max_depth)
+            if call is not None:
+                found.append(call)
+    legacy = message.get("function_call")
+    if isinstance(legacy, dict):
+        call = _call(legacy, f"{where}/function_call", max_depth)
+        if call is not None:
+            found.append(call)
+    return found or None
+
+
+def _call(item: Any, where: str, max_depth: int) -> ToolCall | None:
+    """One call item: `{"type": "function", "function": {...}}`, `{"type": "tool_use", "name", "input"}`,
+    `{"type": "function_call", "name", "arguments"}` or a bare `{"name", "arguments"}` function object."""
+    if not isinstance(item, dict):
+        return None
+    function = item.get("function")
+    if isinstance(function, dict) and set(item) <= {"id", "type", "function", "index"}:
+        return _call(function, where + "/function", max_depth)
+    name = item.get("name")
+    if not isinstance(name, str) or not set(item) <= _CALL_KEYS:
+        return None
+    if item.get("type") not in (None, "function", "tool_use", "function_call"):
+        return None
+    key = next((k for k in ("arguments", "input", "parameters") if k in item), None)
+    if key is None:
+        return None
+    arguments = item[key]
+    if isinstance(arguments, str):
+        decoded = decode_json_string(arguments, max_depth) if arguments.strip() else {}
+        arguments = decoded if decoded is not None else arguments
+    return ToolCall(name, arguments, f"{where}/{key}")
+
+
+def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
+    """Whether the target is itself a tool call: a field for the tool's name and one for its arguments."""
+    return any(field_of(k, model, ctx) is not None for k in _NAME_KEYS) and any(
+        field_of(k, model, ctx) is not None for k in _ARGUMENT_KEYS
+    )
+
+
+def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+    if isinstance(view, ListView) and isinstance(view.item, ModelView) and not is_call_shaped(view.item, ctx):
+        model, many = view.item, True
+    elif isinstance(view, ModelView) and not is_call_shaped(view, ctx):
+        model, many = view, False
+    else:
+        return None  # a call-shaped target, or one no call can be: the other coercions decide
+    expected = tool_name(model)
+    wrong = [c for c in calls if not same_tool(c.name, expected)]
+    if wrong:
+        names = ", ".join(repr(c.name) for c in wrong)
+        message = f"the output calls {names}, not {expected!r} (the target's tool); refusing to unwrap it"
+        return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=wrong[0].name))
+    if len(calls) > 1 and not many:
+        where = ", ".join(c.where or "(root)" for c in calls)
+        message = f"{len(calls)} calls to {expected!r} (at {where}) for one target; the text does not say which"
+        return Coercion(error=ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message, got=len(calls)))
+    if not ctx.policy.allows("unwrap_tool_call"):
+        return None
+    inner = [c.arguments for c in calls] if many else calls[0].arguments
+    note = f"the arguments of the call to {calls[0].name!r} at {calls[0].where or '(root)'}"
+    if many:
+        note = f"the arguments of {len(calls)} calls to {expected!r}"
+    return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
+
+
+# -- wrappers --------------------------------------------------------------------------------------------------
+
+
+def _deep_wrapper(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+    if not ctx.policy.allows("unwrap_wrapper"):
+        return None
+    if isinstance(view, ModelView) and any(field_of(k, view, ctx) is not None for k in value):
+        return None  # the outer object names a field: it is (partly) the object itself
+    found = _descend(value, view, [], ctx)
+    if found is None:
+        return None
+    inner, trail = found
+    plain = len(trail) == 1 and isinstance(view, ModelView | ListView | TupleView)
+    if plain:
+        return None  # one wrapper around an object or a list: `shapes.unwrap` reads it (and records it alike)
+    note = "took the value out of " + pointer(trail)
+    return Coercion(inner, (Repair.make("unwrap_wrapper", path, value, inner, confidence=0.9, note=note),))
+
+
+def _descend(node: Any, view: TypeView, trail: list[str | int], ctx: CallContext) -> tuple[Any, list[str | int]] | None:
+    """The one value under wrapper keys and one-element lists that fits `view`, with the keys that lead to it."""
+    if trail and _fits(node, view, ctx):
+        return node, trail
+    if len(trail) >= MAX_DEPTH:
+        return None
+    if isinstance(node, list):
+        if trail and len(node) == 1 and not isinstance(view, ListView | TupleView):
+            return _descend(node[0], view, [*trail, 0], ctx)
+        return None
+    if not isinstance(node, dict):
+        return None
+    found = [
+        got
+        for key, inner in node.items()
+        if _norm(key) in WRAPPER_KEYS and (got := _descend(inner, view, [*trail, key], ctx)) is not None
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _fits(node: Any, view: TypeView, ctx: CallContext) -> bool:
+    if isinstance(view, ModelView):
+        return isinstance(node, dict) and any(field_of(k, view, ctx) is not None for k in node)
+    if isinstance(view, ListView | TupleView):
+        return isinstance(node, list)
+    if isinstance(view, ChoiceView):
+        return isinstance(node, str | int) and not isinstance(node, bool)
+    if isinstance(view, ScalarView):
+        if view.py_type in (int, float) or view.py_type.__name__ == "Decimal":
+            return isinstance(node, str | int | float) and not isinstance(node, bool)
+        return fits(node, view)
+    if isinstance(view, UnionView):
+        return any(_fits(node, o, ctx) for o in view.options)
+    return False

@@ -1,0 +1,482 @@
+"""Plain-text answers for scalar and choice targets: a judge's "**True**", a classifier's "The sentiment is
+positive.", a scorer's "12,111", a router's "ONE", a list written as bullets or one comma-separated line.
+
+Offered only when the target is a `bool`, a number, a `str`, an enum or Literal (or an `Optional`/`list[...]` of
+one) and the visible answer holds no JSON: the reading becomes a `Candidate` whose text is the JSON it stands for
+(`true`, `"12,111"`, `"positive"`, `["a", "b"]`), so selection (a refusal still wins), the reader, coercion and
+Pydantic treat it like any other candidate. Where the text says more than one thing — two different members or
+numbers, a hedge ("positive or neutral", "maybe"), a negated member ("not positive"), arithmetic ("1/5") — there
+is no candidate, and `explain` says why (`AmbiguousMatchError` naming what was mentioned).
+
+A lone exact value (`positive`, `True`) is a lossless `plain_value`; every other reading is lossy (`plain_answer`,
+`plain_text`, `plain_list`) and strict mode refuses it with an error that says so. One linear pass per reading:
+word and number tokens are found by `finditer` with bounded patterns, members by a window of at most
+`_MAX_MEMBER_WORDS` tokens per position.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from resilient_parse.context import CallContext, Candidate
+from resilient_parse.errors import (
+    AmbiguousMatchError,
+    ErrorDetail,
+    ParseError,
+    RefusalError,
+    UnrecoverableSyntaxError,
+)
+from resilient_parse.repairs import Repair
+from resilient_parse.schema import ChoiceView, ListView, ScalarView, TypeView, UnionView
+from resilient_parse.stages.coerce.numbers import UNIT_WORDS
+from resilient_parse.stages.extract import REFUSAL_SENTENCE, find_fences, opens_json, scan_spans, split_reasoning
+
+SOURCE = "plain"
+_MAX_MEMBER_WORDS = 8
+_NEGATION_WINDOW = 3
+_BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+_LOSSLESS_BOOLS = frozenset({"true", "false", "True", "False"})
+_NEGATIONS = frozenset(
+    {"not", "never", "no", "isn't", "aren't", "wasn't", "weren't", "cannot", "neither", "nor", "without", "non"}
+)
+_HEDGES = frozenset(
+    {"maybe", "perhaps", "possibly", "probably", "unsure", "unclear", "uncertain", "depends", "either", "partly"}
+)
+_NUMERIC_TYPES = (int, float, Decimal)
+
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+_NUMBER = re.compile(r"(?<![\w.,])([-+]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w])")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+_UNIT_AFTER = re.compile(r"[ \t]?(%|[A-Za-z]+)")
+_OPERATOR = frozenset({"/", "*", "\u00d7", "+", "-", "\u2013", "^", "=", "x", "\u00f7", ":"})
+_CLAUSE_BREAK = re.compile(r"[.!?;,\n]")
+# "Answer: …", "**Final answer:** …", "The answer is …", "Verdict = …": the line that designates the answer
+_ANSWER_LABEL = re.compile(
+    r"^[ \t>*_#-]{0,8}(?:the[ \t]+)?(?:final[ \t]+)?(?:answer|result|output|verdict|prediction|label"
+    r"|classification|choice|response|decision)[ \t*_]{0,4}(?:is\b|[:=\u2013\u2014-])[ \t*_]{0,4}",
+    re.IGNORECASE | re.MULTILINE,
+)
+_BULLET = re.compile(r"^[ \t]{0,8}(?:[-*\u2022+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$", re.MULTILINE)
+_LIST_SPLIT = re.compile(r"[,;]|[ \t]+and[ \t]+|[ \t]+&[ \t]+", re.IGNORECASE)
+_DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
+_MAX_ITEM_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the plain text gives for the target: candidates, or the error that explains why there is none
+    (None when the text is not a plain answer at all, e.g. it holds JSON)."""
+
+    candidates: tuple[Candidate, ...] = ()
+    error: ParseError | None = None
+
+
+@dataclass(frozen=True)
+class _Target:
+    kind: str  # "bool", "number", "str", "choice"
+    view: TypeView
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class _Mention:
+    value: Any  # what it means (numbers as Decimal, so 12,111 and 12111 are one value)
+    raw: str
+    start: int
+    end: int
+    exact: bool = False  # the JSON value's own spelling (no case change, no name)
+    written: Any = None  # what the candidate writes: the JSON value, or a number's text for coercion ("12,111")
+
+
+def _scalar_target(view: TypeView) -> _Target | None:
+    nullable = False
+    if isinstance(view, UnionView):
+        if len(view.options) != 1:
+            return None
+        nullable, view = view.nullable, view.options[0]
+    if isinstance(view, ChoiceView):
+        return _Target("choice", view, nullable) if _choice_values(view) else None
+    if isinstance(view, ScalarView) and view.py_type in _NUMERIC_TYPES and view.py_type is not bool:
+        return _Target("number", view, nullable)
+    if isinstance(view, ScalarView):
+        if view.py_type is bool:
+            return _Target("bool", view, nullable)
+        if view.py_type is str:
+            return _Target("str", view, nullable)
+    return None
+
+
+def _choice_values(view: ChoiceView) -> list[Any]:
+    values = [v.value if isinstance(v, enum.Enum) else v for v in view.values]
+    return [v for v in values if isinstance(v, str | int) and not isinstance(v, bool)]
+
+
+def plain_target(view: TypeView) -> tuple[_Target, bool] | None:
+    """The scalar/choice target a plain answer may be read for, and whether a list of it is wanted."""
+    if isinstance(view, ListView):
+        item = _scalar_target(view.item)
+        return (item, True) if item is not None and not item.nullable else None
+    found = _scalar_target(view)
+    return (found, False) if found is not None else None
+
+
+def read_plain(text: str, ctx: CallContext) -> Reading:
+    """The plain reading of `text` for `ctx.schema` (see the module docstring)."""
+    planned = plain_target(ctx.schema)
+    if planned is None:
+        return Reading()
+    target, as_list = planned
+    zone = _answer_zone(text)
+    if zone is None:
+        return Reading()
+    start, end = zone
+    if _holds_json(text, start, end):
+        return Reading()
+    refusal_at = _refusal(text, start, end)
+    if as_list:
+        return _read_list(text, start, end, target, ctx, refusal_at)
+    if target.kind == "str":
+        return _read_str(text, start, end, ctx, refusal_at)
+    label = _last_label(text, start, end)
+    if label is not None:
+        start, end = label
+    return _read_one(text, start, end, target, ctx, refusal_at)
+
+
+def explain(text: str, ctx: CallContext) -> ParseError | None:
+    """Why a plain answer gave no candidate (ambiguous, hedged, negated, arithmetic, not allowed), or None."""
+    reading = read_plain(text, ctx)
+    return None if reading.candidates else reading.error
+
+
+# -- where the answer is ---------------------------------------------------------------------------------------------
+
+
+def _answer_zone(text: str) -> tuple[int, int] | None:
+    """The visible answer: the one non-empty stretch outside reasoning blocks, or the body of its one fence."""
+    visible = [r for r in split_reasoning(text) if not r.reasoning and text[r.start : r.end].strip()]
+    if len(visible) != 1:
+        return None
+    start, end = _strip(text, visible[0].start, visible[0].end)
+    fences = find_fences(text[start:end])
+    if len(fences) > 1:
+        return None
+    if fences:
+        start, end = _strip(text, start + fences[0].body_start, start + fences[0].body_end)
+    return (start, end) if start < end else None
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _holds_json(text: str, start: int, end: int) -> bool:
+    """Whether the answer holds a JSON value the other extractors read (an object, an array, a whole string)."""
+    body = text[start:end]
+    if len(body) > 1 and body[0] == '"' and body[-1] == '"':
+        return True
+    return any(opens_json(text, s.start) for s in scan_spans(text, start, end))
+
+
+def _refusal(text: str, start: int, end: int) -> int:
+    """Where the visible answer refuses the task, or -1 (the rules of `stages/select.py`)."""
+    from resilient_parse.stages.select import explain_no_candidate
+
+    m = REFUSAL_SENTENCE.search(text, start, end)
+    if m is not None:
+        return m.start()
+    return start if isinstance(explain_no_candidate(text[start:end]), RefusalError) else -1
+
+
+def _last_label(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The rest of the last line that designates the answer ("Answer: …"), when there is one."""
+    last = None
+    for m in _ANSWER_LABEL.finditer(text, start, end):
+        last = m
+    if last is None:
+        return None
+    line_end = text.find("\n", last.end(), end)
+    return _strip(text, last.end(), end if line_end < 0 else line_end)
+
+
+# -- one value ---------------------------------------------------------------------------------------------------
+
+
+def _read_one(
+    text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int, path: str = ""
+) -> Reading:
+    mentions, error = _mentions(text, start, end, target, path)
+    if error is not None:
+        return Reading(error=error)
+    if not mentions:
+        if target.nullable and text[start:end].strip(_DECORATION).lower() in ("none", "null", "n/a"):
+            return _offer(None, text, start, end, "plain_answer", ctx, refusal_at)
+        return Reading()
+    first = mentions[0]
+    lone = first.exact and (first.start, first.end) == (start, end)
+    kind = "plain_value" if lone else "plain_answer"
+    return _offer(first.written, text, first.start, first.end, kind, ctx, refusal_at)
+
+
+def _mentions(text: str, start: int, end: int, target: _Target, path: str) -> tuple[list[_Mention], ParseError | None]:
+    """Every mention of a value of the target in text[start:end]; an error when they say different things."""
+    if target.kind == "number":
+        found = _numbers(text, start, end)
+        error = _arithmetic(text, found, path)
+        if error is not None:
+            return [], error
+    elif target.kind == "bool":
+        found = _bools(text, start, end)
+    else:
+        assert isinstance(target.view, ChoiceView)
+        found = _members(text, start, end, target.view)
+    if not found:
+        return [], None
+    for m in found:
+        if _negated(text, m.start, start):
+            message = f"{m.raw!r} is negated ({text[max(start, m.start - 20) : m.end]!r}); refusing to guess"
+            return [], _ambiguous(message, path, "negated_plain_answer", m)
+    hedge = _hedge_word(text, start, end)
+    if hedge is not None:
+        return [], _ambiguous(f"the answer is hedged ({hedge!r})", path, "hedged_plain_answer", found[0])
+    distinct: list[_Mention] = []
+    for m in found:
+        if not any(_same_value(m.value, d.value) for d in distinct):
+            distinct.append(m)
+    if len(distinct) > 1:
+        listed = ", ".join(repr(d.raw) for d in distinct[:6])
+        message = f"{len(distinct)} different values are mentioned ({listed}); the text does not say which"
+        return [], _ambiguous(message, path, "ambiguous_plain_answer", distinct[0], [d.raw for d in distinct])
+    return found, None
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    if isinstance(a, Decimal) and isinstance(b, Decimal):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _bools(text: str, start: int, end: int) -> list[_Mention]:
+    found: list[_Mention] = []
+    for m in _WORD.finditer(text, start, end):
+        word = m.group()
+        value = _BOOL_WORDS.get(word.lower())
+        if value is not None:
+            found.append(_Mention(value, word, m.start(), m.end(), word in _LOSSLESS_BOOLS, value))
+    return found
+
+
+def _numbers(text: str, start: int, end: int) -> list[_Mention]:
+    found: list[_Mention] = []
+    for m in _NUMBER.finditer(text, start, end):
+        sign, digits = m.group(1), m.group(2)
+        raw_start, raw_end = m.start(), m.end()
+        if raw_start > start and text[raw_start - 1] in "$\u20ac\u00a3\u00a5":
+            raw_start -= 1
+        unit = _UNIT_AFTER.match(text, raw_end, end)
+        if unit is not None and (unit.group(1) == "%" or unit.group(1).lower() in UNIT_WORDS):
+            raw_end = unit.end()
+        raw = text[raw_start:raw_end]
+        try:
+            value = Decimal(sign.replace("+", "") + digits.replace(",", ""))
+        except InvalidOperation:
+            continue
+        exact = _JSON_NUMBER.fullmatch(raw) is not None
+        written: Any = (int(raw) if "." not in raw else float(raw)) if exact else raw
+        found.append(_Mention(value, raw, raw_start, raw_end, exact, written))
+    return found
+
+
+def _arithmetic(text: str, found: list[_Mention], path: str) -> ParseError | None:
+    """'1/5', '3 * 4', '10 - 2 = 8': an expression is not its value."""
+    for left, right in itertools.pairwise(found):
+        gap = text[left.end : right.start].strip()
+        if gap in _OPERATOR or (not gap and text[right.start] in "+-"):
+            expression = text[left.start : right.end]
+            message = f"{expression!r} is an expression, not a number; refusing to compute it"
+            return _ambiguous(message, path, "arithmetic_plain_answer", left, [left.raw, right.raw])
+    return None
+
+
+@dataclass(frozen=True)
+class _Spellings:
+    by_key: dict[str, tuple[Any, ...]]  # joined, case-folded words -> the JSON values it names
+    exact: dict[str, Any]  # the values' own spellings
+    longest: int
+
+
+def _spellings(view: ChoiceView) -> _Spellings:
+    by_key: dict[str, list[Any]] = {}
+    exact: dict[str, Any] = {}
+    longest = 1
+
+    def add(spelling: str, value: Any) -> None:
+        nonlocal longest
+        words = _WORD.findall(spelling)
+        if not words:
+            return
+        longest = max(longest, len(words))
+        key = "".join(words).casefold()
+        owners = by_key.setdefault(key, [])
+        if not any(_same_value(value, o) for o in owners):
+            owners.append(value)
+
+    for value in _choice_values(view):
+        add(str(value), value)
+        exact[str(value)] = value
+    if view.enum_cls is not None:
+        for name, member in view.enum_cls.__members__.items():  # names and aliases
+            if isinstance(member.value, str | int) and not isinstance(member.value, bool):
+                add(name, member.value)
+    return _Spellings({k: tuple(v) for k, v in by_key.items()}, exact, min(longest, _MAX_MEMBER_WORDS))
+
+
+def _members(text: str, start: int, end: int, view: ChoiceView) -> list[_Mention]:
+    """Mentions of the choice's values, names or aliases: the longest run of at most `longest` words whose joined,
+    case-folded spelling names a member, at each word (in another case or style: `In Progress`, `IN_PROGRESS`)."""
+    spellings = _spellings(view)
+    words = list(_WORD.finditer(text, start, end))
+    found: list[_Mention] = []
+    i = 0
+    while i < len(words):
+        hit: tuple[int, tuple[Any, ...]] | None = None
+        key = ""
+        for j in range(i, min(len(words), i + spellings.longest)):
+            key += words[j].group().casefold()
+            owners = spellings.by_key.get(key)
+            if owners is not None:
+                hit = (j, owners)
+        if hit is None:
+            i += 1
+            continue
+        j, owners = hit
+        m_start, m_end = words[i].start(), words[j].end()
+        raw = text[m_start:m_end]
+        if len(owners) > 1:
+            found.extend(_Mention(o, raw, m_start, m_end, False, o) for o in owners)
+        else:
+            found.append(_Mention(owners[0], raw, m_start, m_end, raw in spellings.exact, owners[0]))
+        i = j + 1
+    return found
+
+
+def _negated(text: str, at: int, floor: int) -> bool:
+    """Whether one of the few words right before a mention, in its clause, negates it ("not positive")."""
+    window = text[max(floor, at - 40) : at]
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
+    clause = window[breaks[-1] :] if breaks else window
+    near = clause.lower().split()[-_NEGATION_WINDOW:]
+    return any(w.strip("*_`") in _NEGATIONS or w.endswith(("n't", "n\u2019t")) for w in near)
+
+
+def _hedge_word(text: str, start: int, end: int) -> str | None:
+    return next((m.group() for m in _WORD.finditer(text, start, end) if m.group().lower() in _HEDGES), None)
+
+
+# -- a string --------------------------------------------------------------------------------------------------
+
+
+def _read_str(text: str, start: int, end: int, ctx: CallContext, refusal_at: int) -> Reading:
+    """The answer text, without a leading label ("Answer: …"): a string target takes the text as written."""
+    label = _ANSWER_LABEL.match(text, start, end)
+    if label is not None:
+        start, end = _strip(text, label.end(), end)
+    if start >= end:
+        return Reading()
+    return _offer(text[start:end], text, start, end, "plain_text", ctx, refusal_at)
+
+
+# -- a list ------------------------------------------------------------------------------------------------------
+
+
+def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int) -> Reading:
+    """A bullet list (an intro line before it allowed) or one comma-separated line, each item read alone."""
+    items = _bullets(text, start, end)
+    if items is None:
+        label = _last_label(text, start, end)
+        if label is not None:
+            start, end = label
+        if "\n" in text[start:end]:
+            return Reading()
+        items = _split_line(text, start, end)
+    if not items:
+        return Reading()
+    values: list[Any] = []
+    for index, (i_start, i_end) in enumerate(items):
+        i_start, i_end = _undecorate(text, i_start, i_end)
+        if i_start >= i_end:
+            return Reading()
+        if target.kind == "str":
+            if len(text[i_start:i_end].split()) > _MAX_ITEM_WORDS:
+                return Reading()
+            values.append(text[i_start:i_end])
+            continue
+        mentions, error = _mentions(text, i_start, i_end, target, f"/{index}")
+        if error is not None:
+            return Reading(error=error)
+        if not mentions:
+            return Reading()
+        values.append(mentions[0].written)
+    return _offer(values, text, start, end, "plain_list", ctx, refusal_at)
+
+
+def _bullets(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
+    """The items of a bullet list, when the answer is one (lines before the first bullet may introduce it)."""
+    found = list(_BULLET.finditer(text, start, end))
+    if not found:
+        return None
+    after = text[found[0].start() : end]
+    if len(after.strip().splitlines()) != len(found):
+        return None  # prose between or after the bullets
+    return [(m.start(1), m.end(1)) for m in found]
+
+
+def _split_line(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    items: list[tuple[int, int]] = []
+    pos = start
+    for m in _LIST_SPLIT.finditer(text, start, end):
+        items.append((pos, m.start()))
+        pos = m.end()
+    items.append((pos, end))
+    return items
+
+
+def _undecorate(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _DECORATION:
+        start += 1
+    while end > start and text[end - 1] in _DECORATION:
+        end -= 1
+    return start, end
+
+
+# -- candidates and errors -----------------------------------------------------------------------------------------
+
+
+def _offer(value: Any, text: str, start: int, end: int, kind: str, ctx: CallContext, refusal_at: int) -> Reading:
+    """One candidate writing `value` as JSON, or the error saying the policy does not allow this reading."""
+    before = text[start:end]
+    repair = Repair.make(kind, "", before, value, offset=start)
+    if not ctx.policy.allows(kind, repair.lossless):
+        message = f"reading the plain-text answer {before[:60]!r} is a lossy repair ({kind}) the policy refuses"
+        return Reading(
+            error=UnrecoverableSyntaxError(
+                message, [ErrorDetail(path="", kind="repair_not_allowed", message=message, offset=start)]
+            )
+        )
+    body = json.dumps(value, ensure_ascii=False)
+    return Reading((Candidate(body, start, end, SOURCE, 0, 1 << 20, (repair,), refusal_at=refusal_at),))
+
+
+def _ambiguous(message: str, path: str, kind: str, at: _Mention, named: list[str] | None = None) -> ParseError:
+    got = named if named is not None else at.raw
+    return AmbiguousMatchError(message, [ErrorDetail(path=path, kind=kind, message=message, got=got, offset=at.start)])
