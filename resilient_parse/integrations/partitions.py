@@ -48,13 +48,21 @@ def make_job(
 
 def processor_for(job: RecordJob) -> RecordProcessor:
     """This process's processor for `job`, built on first use."""
-    # every engine we integrate ships cloudpickle; it pickles what pickle cannot (a lambda validator)
-    key = hashlib.sha256(importlib.import_module("cloudpickle").dumps(job)).digest()
+    key = hashlib.sha256(_pickler().dumps(job)).digest()
     with _lock:
         processor = _processors.get(key)
         if processor is None:
             processor = _processors[key] = RecordProcessor(job)
     return processor
+
+
+def _pickler() -> Any:
+    """cloudpickle where installed (Dask ships it; it pickles what pickle cannot, a lambda validator), else pickle
+    (Spark vendors its own copy)."""
+    try:
+        return importlib.import_module("cloudpickle")
+    except ImportError:
+        return importlib.import_module("pickle")
 
 
 def parse_partition(job: RecordJob, records: Iterable[Any]) -> list[RecordResult]:
