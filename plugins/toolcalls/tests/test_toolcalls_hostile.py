@@ -181,14 +181,33 @@ def test_a_call_inside_reasoning_is_never_the_answer_beside_a_visible_one(mode: 
     assert extract_calls(text, Parser(mode, entrypoints=False)) == []
 
 
-def test_a_draft_with_no_visible_answer_is_a_lossy_choice_lenient_only() -> None:
-    text = '<think>\nAction: delete_all\nAction Input: {"force": true}\n</think>'
-    with pytest.raises(ParseError):
-        parse(text, "strict")
-    result = Parser("lenient").parse_result(text, ToolCall)
-    assert result.value == ToolCall(name="delete_all", arguments={"force": True})
-    assert [(r.kind, r.lossless) for r in result.repairs] == [("reasoning_candidate", False)]
-    assert extract_calls(text, Parser("lenient", entrypoints=False)) == []  # the registry never runs a draft
+@pytest.mark.parametrize("mode", MODES)
+def test_a_draft_with_no_visible_answer_is_judged_as_the_core_judges_a_json_draft(mode: str) -> None:
+    """The same rule for a call as for the JSON draft it stands for: strict never takes it; where the core takes
+    its JSON draft (lenient, nothing visible), the call is taken too, and only as a lossy choice."""
+    as_call = '<think>\nAction: delete_all\nAction Input: {"force": true}\n</think>'
+    as_json = '<think>\n{"name": "delete_all", "arguments": {"force": true}}\n</think>'
+    core = Parser(mode, blocked_plugins=["toolcalls"])
+    try:
+        expected = core.parse_result(as_json, ToolCall).value
+    except ParseError:
+        expected = None
+    if mode == "strict":
+        assert expected is None
+    try:
+        result = Parser(mode).parse_result(as_call, ToolCall)
+    except ParseError:
+        assert expected is None
+    else:
+        assert result.value == expected == ToolCall(name="delete_all", arguments={"force": True})
+        assert ("reasoning_candidate", False) in [(r.kind, r.lossless) for r in result.repairs]
+    assert extract_calls(as_call, Parser(mode, entrypoints=False)) == []  # the registry never runs a draft
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_reasoning_tag_inside_a_json_argument_is_text(mode: str) -> None:
+    text = '<tool_call>{"name": "note", "arguments": {"text": "a <think>b</think> c"}}</tool_call>'
+    assert parse(text, mode) == ToolCall(name="note", arguments={"text": "a <think>b</think> c"})
 
 
 def test_a_visible_call_after_reasoning_is_the_answer() -> None:

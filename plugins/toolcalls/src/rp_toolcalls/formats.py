@@ -32,13 +32,14 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
 from rp_toolcalls.pycall import python_call
 from rp_toolcalls.reasoning import ANSWER, Region, has_visible_text, split_regions
+from rp_toolcalls.spans import json_spans, nesting_depth
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 ARGUMENT_KEYS = (
@@ -76,9 +77,6 @@ _REACT_STOP = re.compile(
     r"(?:^|(?<=>))[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
 )
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
-_OPENER = re.compile(r"[{\[]")
-_STRUCTURE = re.compile(r'[{}\[\]"]')
-_STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -175,53 +173,6 @@ def load_json(text: str, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
         raise UnrecoverableSyntaxError("the JSON is nested too deeply to read", [detail])
     result = parser.parse_result(text, Any)
     return result.value, result.repairs
-
-
-def nesting_depth(text: str) -> int:
-    """The deepest `{`/`[` nesting in `text`, outside strings."""
-    depth = deepest = 0
-    pos = 0
-    while (m := _STRUCTURE.search(text, pos)) is not None:
-        c, pos = m.group(), m.end()
-        if c == '"':
-            rest = _STRING_REST.match(text, pos)
-            if rest is None:
-                break
-            pos = rest.end()
-        elif c in "{[":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
-    """Top-level `{…}` / `[…]` spans, respecting strings; an unclosed span runs to `end`. One forward pass,
-    jumping from one bracket or quote to the next."""
-    end = len(text) if end is None else end
-    pos = start
-    while (opener := _OPENER.search(text, pos, end)) is not None:
-        depth, pos = 0, opener.start()
-        while True:
-            m = _STRUCTURE.search(text, pos, end)
-            if m is None:
-                pos = end
-                break
-            c, pos = m.group(), m.end()
-            if c == '"':
-                rest = _STRING_REST.match(text, pos, end)
-                if rest is None:
-                    pos = end
-                    break
-                pos = rest.end()
-            elif c in "{[":
-                depth += 1
-            else:
-                depth -= 1
-                if depth == 0:
-                    break
-        yield opener.start(), pos
 
 
 # -- interpreting JSON values --------------------------------------------------------------------------------

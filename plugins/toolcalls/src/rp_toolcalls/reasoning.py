@@ -3,10 +3,9 @@
 The rule is the core's (resilient_parse's extraction stage), so a call and the JSON around it are judged alike:
 the same tags (`<think>`, `<thinking>`, `<reasoning>` …); a tag opens a block only where a block can start (at the
 start of a line or right after another tag, or with the reasoning written straight after it — a `<thinking>`
-mentioned in a sentence or quoted is text); a closing tag with no opening before it closes a block that began with
-the text; a block that never closes was cut off (no answer followed it). The core does not export its splitter to
-plugins, hence this twin; one difference: the core also ignores tags inside closed JSON spans, while here a tag
-inside a JSON string counts unless quoted — which can only make a call a draft, never a draft a call.
+mentioned in a sentence or quoted is text); a tag inside a closed JSON value (`{"note": "a <think>b"}`) is text; a
+closing tag with no opening before it closes a block that began with the text; a block that never closes was cut
+off (no answer followed it). The core does not export its splitter to plugins, hence this twin.
 
 Linear: an opening tag's attributes are read for at most `_MAX_ATTRIBUTES` characters, and every tag is found by
 one forward search.
@@ -15,7 +14,10 @@ one forward search.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+
+from rp_toolcalls.spans import closed_spans
 
 REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad", "analysis", "thought", "thoughts")
 ANSWER, REASONING, REASONING_CUT = "answer", "reasoning", "reasoning_cut"
@@ -63,6 +65,16 @@ def split_regions(text: str) -> list[Region]:
         return [Region(0, n, ANSWER, 0, n)]
     opens = [m for m in _OPEN.finditer(text) if _opens_block(text, m.start(), m.end())]
     closes = [m for m in _CLOSE.finditer(text) if not _is_quoted(text, m.start(), m.end())]
+    if opens or closes:
+        spans = closed_spans(text)
+        starts = [s for s, _ in spans]
+
+        def in_json(at: int) -> bool:
+            i = bisect_right(starts, at) - 1
+            return i >= 0 and spans[i][1] > at
+
+        opens = [m for m in opens if not in_json(m.start())]
+        closes = [m for m in closes if not in_json(m.start())]
     regions: list[Region] = []
     pos = oi = ci = 0
     if closes and (not opens or closes[0].start() < opens[0].start()):

@@ -1,0 +1,69 @@
+"""Where the JSON values in a text are: top-level `{…}`/`[…]` spans found by one forward pass that respects strings,
+jumping from one bracket or quote to the next (a regex per structural character, never per character)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_OPENER = re.compile(r"[{\[]")
+_STRUCTURE = re.compile(r'[{}\[\]"]')
+_STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
+
+
+def _span_end(text: str, start: int, end: int) -> tuple[int, bool]:
+    """Where the span opened at `start` ends, and whether it closed (an unclosed one runs to `end`)."""
+    depth, pos = 0, start
+    while (m := _STRUCTURE.search(text, pos, end)) is not None:
+        c, pos = m.group(), m.end()
+        if c == '"':
+            rest = _STRING_REST.match(text, pos, end)
+            if rest is None:
+                return end, False
+            pos = rest.end()
+        elif c in "{[":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return pos, True
+    return end, False
+
+
+def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """Top-level `{…}` / `[…]` spans between `start` and `end`, in order; an unclosed span runs to `end`."""
+    end = len(text) if end is None else end
+    pos = start
+    while (opener := _OPENER.search(text, pos, end)) is not None:
+        pos, _ = _span_end(text, opener.start(), end)
+        yield opener.start(), pos
+
+
+def closed_spans(text: str) -> list[tuple[int, int]]:
+    """The top-level spans of `text` that close."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    while (opener := _OPENER.search(text, pos)) is not None:
+        pos, closed = _span_end(text, opener.start(), len(text))
+        if closed:
+            out.append((opener.start(), pos))
+    return out
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest `{`/`[` nesting in `text`, outside strings."""
+    depth = deepest = 0
+    pos = 0
+    while (m := _STRUCTURE.search(text, pos)) is not None:
+        c, pos = m.group(), m.end()
+        if c == '"':
+            rest = _STRING_REST.match(text, pos)
+            if rest is None:
+                break
+            pos = rest.end()
+        elif c in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
