@@ -165,12 +165,12 @@ def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
 
 
 def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    if isinstance(view, ListView) and isinstance(view.item, ModelView) and not is_call_shaped(view.item, ctx):
-        model, many = view.item, True
-    elif isinstance(view, ModelView) and not is_call_shaped(view, ctx):
-        model, many = view, False
-    else:
-        return None  # a call-shaped target, or one no call can be: the other coercions decide
+    many = isinstance(view, ListView)
+    model = view.item if isinstance(view, ListView) else view
+    if not isinstance(model, ModelView):
+        return None  # no call can be this target: the other coercions decide
+    if is_call_shaped(model, ctx):
+        return _as_call(value, calls, model, many, path, ctx)
     expected = tool_name(model)
     wrong = [c for c in calls if not same_tool(c.name, expected)]
     if wrong:
@@ -187,6 +187,30 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
     note = f"the arguments of the call to {calls[0].name!r} at {calls[0].where or '(root)'}"
     if many:
         note = f"the arguments of {len(calls)} calls to {expected!r}"
+    return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
+
+
+def _as_call(
+    value: Any, calls: list[ToolCall], model: ModelView, many: bool, path: str, ctx: CallContext
+) -> Coercion | None:
+    """A call-shaped target (`{"action": …, "arguments": …}`) takes the call's name and arguments as its fields.
+    Left to `shapes` when it can do it (an alias table maps `name`, or the arguments are themselves the target)."""
+    if field_of("name", model, ctx) is not None or any(_fits(c.arguments, model, ctx) for c in calls):
+        return None
+    name_field = next((f for k in _NAME_KEYS if (f := field_of(k, model, ctx)) is not None), None)
+    args_field = next((f for k in _ARGUMENT_KEYS if (f := field_of(k, model, ctx)) is not None), None)
+    if name_field is None or args_field is None or name_field == args_field:
+        return None
+    if len(calls) > 1 and not many:
+        where = ", ".join(c.where or "(root)" for c in calls)
+        message = f"{len(calls)} tool calls (at {where}) for one target; the text does not say which"
+        return Coercion(error=ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message, got=len(calls)))
+    if not ctx.policy.allows("unwrap_tool_call"):
+        return None
+    name_key, args_key = model.fields[name_field].primary_key, model.fields[args_field].primary_key
+    mapped = [{name_key: c.name, args_key: c.arguments} for c in calls]
+    inner: Any = mapped if many else mapped[0]
+    note = f"the call's name as {name_key!r}, its arguments as {args_key!r}"
     return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
 
 

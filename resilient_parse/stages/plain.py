@@ -63,6 +63,7 @@ _ANSWER_LABEL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _BULLET = re.compile(r"^[ \t]{0,8}(?:[-*\u2022+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$", re.MULTILINE)
+_LEADING_LABEL = re.compile(r"[ \t*_]{0,4}[^\W\d_][\w-]{0,30}(?:[ \t][\w-]{1,30}){0,2}[ \t*_]{0,4}:[ \t*_]{0,4}")
 _LIST_SPLIT = re.compile(r"[,;]|[ \t]+and[ \t]+|[ \t]+&[ \t]+", re.IGNORECASE)
 _DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
 _MAX_ITEM_WORDS = 4
@@ -140,13 +141,16 @@ def read_plain(text: str, ctx: CallContext) -> Reading:
         return Reading()
     refusal_at = _refusal(text, start, end)
     if as_list:
-        return _read_list(text, start, end, target, ctx, refusal_at)
-    if target.kind == "str":
-        return _read_str(text, start, end, ctx, refusal_at)
-    label = _last_label(text, start, end)
-    if label is not None:
-        start, end = label
-    return _read_one(text, start, end, target, ctx, refusal_at)
+        reading = _read_list(text, start, end, target, ctx, refusal_at)
+    elif target.kind == "str":
+        reading = _read_str(text, start, end, ctx, refusal_at)
+    else:
+        label = _last_label(text, start, end)
+        narrowed = label if label is not None else (start, end)
+        reading = _read_one(text, *narrowed, target, ctx, refusal_at, whole=(start, end))
+    if refusal_at >= 0 and reading.error is not None:
+        return Reading()  # a refusal outranks any verdict on the words around it: the built-in explains it
+    return reading
 
 
 def explain(text: str, ctx: CallContext) -> ParseError | None:
@@ -213,9 +217,10 @@ def _last_label(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _read_one(
-    text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int, path: str = ""
+    text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int, whole: tuple[int, int]
 ) -> Reading:
-    mentions, error = _mentions(text, start, end, target, path)
+    """One value from text[start:end]; lossless only when it is the whole visible answer (`whole`), as written."""
+    mentions, error = _mentions(text, start, end, target, "")
     if error is not None:
         return Reading(error=error)
     if not mentions:
@@ -223,7 +228,7 @@ def _read_one(
             return _offer(None, text, start, end, "plain_answer", ctx, refusal_at)
         return Reading()
     first = mentions[0]
-    lone = first.exact and (first.start, first.end) == (start, end)
+    lone = first.exact and (first.start, first.end) == whole
     kind = "plain_value" if lone else "plain_answer"
     return _offer(first.written, text, first.start, first.end, kind, ctx, refusal_at)
 
@@ -403,7 +408,7 @@ def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContex
     """A bullet list (an intro line before it allowed) or one comma-separated line, each item read alone."""
     items = _bullets(text, start, end)
     if items is None:
-        label = _last_label(text, start, end)
+        label = _last_label(text, start, end) or _line_label(text, start, end)
         if label is not None:
             start, end = label
         if "\n" in text[start:end]:
@@ -441,6 +446,12 @@ def _bullets(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
     return [(m.start(1), m.end(1)) for m in found]
 
 
+def _line_label(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The rest of a one-line answer after a short leading label ("Tags: a, b")."""
+    m = _LEADING_LABEL.match(text, start, end)
+    return _strip(text, m.end(), end) if m is not None else None
+
+
 def _split_line(text: str, start: int, end: int) -> list[tuple[int, int]]:
     items: list[tuple[int, int]] = []
     pos = start
@@ -467,6 +478,8 @@ def _offer(value: Any, text: str, start: int, end: int, kind: str, ctx: CallCont
     before = text[start:end]
     repair = Repair.make(kind, "", before, value, offset=start)
     if not ctx.policy.allows(kind, repair.lossless):
+        if refusal_at >= 0:
+            return Reading()  # refused by the model before the policy had a say: the built-in explains it
         message = f"reading the plain-text answer {before[:60]!r} is a lossy repair ({kind}) the policy refuses"
         return Reading(
             error=UnrecoverableSyntaxError(
