@@ -3,7 +3,8 @@
 The first pass only coerces values that do not fit their type (a str where an int belongs). Some values fit by
 type and still fail — a date in a format Pydantic does not read, a step id "s2" against a `^S\\d+$` pattern — and
 only Pydantic's verdict reveals them. This pass resolves each failing JSON Pointer in the tree and in the schema
-view, asks `rp_coerce_value` once, and rebuilds the tree copy-on-write. Nothing is retried more than once.
+view, asks `rp_coerce_value` once, and edits the tree copy-on-write (each container copied once, however many
+values inside it change). Nothing is retried more than once.
 """
 
 from __future__ import annotations
@@ -58,18 +59,38 @@ def resolve(tree: Any, view: TypeView, parts: list[str]) -> tuple[Any, TypeView 
     return node, current, fld
 
 
-def replace_at(tree: Any, parts: list[str], value: Any) -> Any:
-    """A copy of `tree` with the value at `parts` replaced; containers off the path are shared, not copied."""
-    if not parts:
-        return value
-    head, rest = parts[0], parts[1:]
-    if isinstance(tree, dict):
-        out = dict(tree)
-        out[head] = replace_at(tree[head], rest, value)
-        return out
-    copy = list(tree)
-    copy[int(head)] = replace_at(tree[int(head)], rest, value)
-    return copy
+class CopyOnWrite:
+    """A tree edited in place at pointers, whose containers on an edited path are copied the first time only.
+
+    Copying the path afresh for every edit made N edits inside one list cost N copies of the list (quadratic);
+    here each container of the input is copied at most once, and the copies (which this class owns) are edited
+    in place. Containers off every edited path stay shared with the input, which is never mutated. A value put
+    in by an edit is not owned either (a coercion may hand back part of the input): an edit beneath it copies it
+    first."""
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+        self._owned: dict[int, Any] = {}  # id → the copy itself, which keeps the id from being reused
+
+    def _own(self, container: Any) -> Any:
+        if id(container) in self._owned:
+            return container
+        copy = dict(container) if isinstance(container, dict) else list(container)
+        self._owned[id(copy)] = copy
+        return copy
+
+    def replace(self, parts: list[str], value: Any) -> None:
+        """Put `value` at the pointer `parts` (which `resolve` found in the current tree)."""
+        if not parts:
+            self.tree = value
+            return
+        self.tree = node = self._own(self.tree)
+        for part in parts[:-1]:
+            key: Any = part if isinstance(node, dict) else int(part)
+            child = self._own(node[key])
+            node[key] = child
+            node = child
+        node[parts[-1] if isinstance(node, dict) else int(parts[-1])] = value
 
 
 def revisit(
@@ -77,13 +98,14 @@ def revisit(
 ) -> Revisit:
     """Offer every value Pydantic rejected to the coercion hook; collect what it changed and what it refused."""
     result = Revisit(tree)
+    edited = CopyOnWrite(tree)
     seen: set[str] = set()
     for detail in details:
         if detail.kind == "missing" or detail.path in seen:
             continue
         seen.add(detail.path)
         parts = split_pointer(detail.path)
-        value, expected, fld = resolve(result.tree, view, parts)
+        value, expected, fld = resolve(edited.tree, view, parts)
         if value is _ABSENT or expected is None:
             continue
         offered = coerce(value, expected, fld, detail.path, ctx)
@@ -96,6 +118,7 @@ def revisit(
             continue
         if offered.value == value and type(offered.value) is type(value):
             continue
-        result.tree = replace_at(result.tree, parts, offered.value)
+        edited.replace(parts, offered.value)
         result.repairs.extend(offered.repairs)
+    result.tree = edited.tree
     return result

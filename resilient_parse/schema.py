@@ -42,6 +42,8 @@ def normalise_key(key: str) -> str:
 
     Not cached: most keys it sees are the model's, and a cache keyed by them would keep hostile output alive
     (schema-side spellings are normalised once, into `ModelView.spellings`)."""
+    if key.isascii() and key.islower() and key.isidentifier() and "__" not in key and key[0] != "_" != key[-1]:
+        return key  # already snake_case: the common case, without the two regex passes
     spaced = _CAMEL.sub("_", key.strip())
     return _SEPARATORS.sub("_", spaced).strip("_").lower()
 
