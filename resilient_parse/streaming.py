@@ -6,8 +6,9 @@ generated from it in which every field may be missing), and a last one with `is_
 full pipeline made from the complete text (`Parser.parse_result`, or the correction loop when `correct_with` is
 given).
 
-How a partial is made: the JSON's start is found past prose, fences and reasoning blocks, by the extraction stage's
-rules applied as the text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is
+How a partial is made: the JSON's start is found past prose, fences and reasoning blocks (a tag counts as the
+extraction stage says: an opening one must start a block, a quoted one is text), by that stage's rules applied as the
+text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is
 looked at a bounded number of times however the text is cut); the text from there is read by pydantic-core's partial
 JSON parser (`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they
 go); a number still being written is left out; keys are aligned and values coerced by the same `Conformer` and
@@ -33,7 +34,7 @@ constraints or your validators, and discriminated unions are matched by shape un
 correction loop's re-asks (`correct_with`) are not streamed, only their result. A reasoning tag written inside
 a JSON value before the answer counts as a tag for the partials (the batch path ignores one inside a closed
 `{…}`: telling needs the rest of the span); a tag still being written holds the search back until it is decided
-(at most ~200 characters).
+(at most ~200 characters, and one past its `>`, which the quote rule looks at).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
-from resilient_parse.stages.extract import REASONING_TAGS
+from resilient_parse.stages.extract import REASONING_TAGS, _is_quoted, _opens_block
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
@@ -72,7 +73,6 @@ log = logging.getLogger("resilient_parse.streaming")
 _BOUNDARY = re.compile(r'[",}\]]')
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
-_TAG_OVERLAP = 32
 _FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
 _MAX_DROP_ROUNDS = 4
 _PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
@@ -443,8 +443,8 @@ def _starts_json(opener: str, follower: str) -> bool:
     return follower in '{["]-0123456789tfn'
 
 
-def _tag_at(buf: str, at: int, reasoning: bool) -> tuple[bool, int] | str | None:
-    """The reasoning tag starting at `buf[at]` (a `<`): (opens, end), None when there is none, `_WAIT` when the text
+def _tag_match(buf: str, at: int, reasoning: bool) -> tuple[bool, int] | str | None:
+    """The reasoning tag written at `buf[at]` (a `<`): (opens, end), None when there is none, `_WAIT` when the text
     ends inside what may still become one. Inside reasoning only a closing tag counts."""
     m = _REASONING_CLOSE.match(buf, at)
     if m is not None:
@@ -487,6 +487,10 @@ class _Locator:
         self.held_kind = _HELD_OTHER
         self.reasoning = False
         self.seen_tag = False  # a closing tag before any other tag ends a block whose opening tag was lost
+        self.last_char = ""  # the last character before the text being scanned ("" at the start)
+        self.last_solid = ""  # the last one that is not a space or tab
+        self.no_open_before = 0  # an opening tag read as text covers this far: no other one starts inside it
+        self.closed_at = -1  # where the last closing tag that counts ends
         self.region = 0
         self.fence: tuple[str, int] | None = None  # the open fence: marker character and length
         self._new_line()
@@ -566,7 +570,7 @@ class _Locator:
                 m = _CLOSE_START.search(buf, i)
                 if m is None:
                     break
-                tag = _tag_at(buf, m.start(), reasoning=True)
+                tag = self._tag_at(buf, at, m.start(), reasoning=True)
                 if tag is _WAIT:
                     self._hold(buf, at, m.start())
                     return
@@ -575,6 +579,7 @@ class _Locator:
                     continue
                 assert isinstance(tag, tuple)
                 self.reasoning = False
+                self.closed_at = at + tag[1]
                 self._new_region(at + tag[1], _PROSE)
                 i = tag[1]
                 continue
@@ -587,10 +592,12 @@ class _Locator:
                 self._line_end(at + j)
                 i = j + 1
                 continue
-            tag = _tag_at(buf, j, reasoning=False)
+            tag = self._tag_at(buf, at, j, reasoning=False)
             if tag is _WAIT:
                 self._hold(buf, at, j)
                 return
+            if isinstance(tag, tuple) and not tag[0]:
+                self.closed_at = at + tag[1]
             if tag is None or (isinstance(tag, tuple) and not tag[0] and self.seen_tag):
                 self._line_text(buf, j, j + 1)  # a `<` that is text, or a closing tag with no block to close
                 i = j + 1
@@ -606,9 +613,56 @@ class _Locator:
                 self._forget_openers()
                 self._new_region(at + end, _PROSE)
             i = end
+        self._remember_tail(buf, n)
         self.held, self.held_at, self.held_len = [], at + n, 0
 
+    def _tag_at(self, buf: str, at: int, j: int, reasoning: bool) -> tuple[bool, int] | str | None:
+        """`_tag_match`, then the extraction stage's rules on which tags count: a quoted tag is text, and an
+        opening tag must start a block (`stages.extract._opens_block`). They look at the character after the tag,
+        so a tag the text ends with waits for it, and back along the line, which `_context` hands them whole."""
+        tag = _tag_match(buf, j, reasoning)
+        if not isinstance(tag, tuple):
+            return tag
+        opens, end = tag
+        if end >= len(buf):
+            return _WAIT
+        if opens and at + j < self.no_open_before:
+            return None  # inside an opening tag read as text (the batch path's finditer never starts one there)
+        window, shift = self._context(buf, j, end)
+        if opens and not _opens_block(window, j - shift, end - shift):
+            self.no_open_before = at + end
+            return None
+        if not opens and _is_quoted(window, j - shift, end - shift):
+            return None
+        return tag
+
+    def _context(self, buf: str, j: int, end: int) -> tuple[str, int]:
+        """The tag at `buf[j:end]` with what the rules look at around it: the next character, the one before and
+        the last one before it that is not a space or tab — from earlier chunks when `buf` starts too late. The
+        window and the offset of `buf` in it."""
+        k = j - 1
+        while k >= 0 and buf[k] in _SPACE_OR_TAB:
+            k -= 1
+        if k >= 0:
+            return buf[k : end + 1], k
+        before = self.last_solid + (self.last_char if self.last_char in _SPACE_OR_TAB else "")
+        if j > 0:  # only spaces and tabs between the chunk's start and the tag
+            before = self.last_solid + buf[j - 1]
+        return before + buf[j : end + 1], j - len(before)
+
+    def _remember_tail(self, buf: str, stop: int) -> None:
+        """Keep what `_context` needs of the text before `buf[stop:]`: its last character and last solid one."""
+        if stop <= 0:
+            return
+        self.last_char = buf[stop - 1]
+        k = stop - 1
+        while k >= 0 and buf[k] in _SPACE_OR_TAB:
+            k -= 1
+        if k >= 0:
+            self.last_solid = buf[k]
+
     def _hold(self, buf: str, at: int, i: int) -> None:
+        self._remember_tail(buf, i)
         rest = buf[i:]
         self.held, self.held_at, self.held_len = [rest], at + i, len(rest)
         self.held_kind = _HELD_OTHER
@@ -691,6 +745,7 @@ class _Locator:
             and (self.reasoning or (self.line_phase == 3 and "\n" not in piece))
         ):
             # reasoning without a tag, or more of a line that is not a fence line: nothing here changes the state
+            self._remember_tail(piece, len(piece))
             at, self.held_at = self.held_at, self.held_at + len(piece)
             self.examined += len(piece)
             if self.following is not None:
@@ -876,8 +931,8 @@ class _Stream:
                 [ErrorDetail(path="", kind="input_too_large", message=f"{self.received} > {limit} characters")],
             )
         opener = self._locate_more(piece)
-        if self.start is not None and ">" in piece:
-            self._check_reasoning_closed(piece)
+        if self.start is not None and self.locator.closed_at > self.start:
+            self._reasoning_closed()
         if self.stalled:
             return None
         if self.start is None:
@@ -916,25 +971,11 @@ class _Stream:
         self.start = None
         self.locator.unfollow()
 
-    def _check_reasoning_closed(self, piece: str) -> None:
+    def _reasoning_closed(self) -> None:
         """A reasoning block whose opening tag was never sent ("…draft {…} </think> {answer}") shows itself only
         by its closing tag: when one arrives after the JSON we were following, that JSON was a draft — start over
         after the tag. (The batch path reads such a block the same way.)"""
-        assert self.start is not None
-        need = len(piece) + _TAG_OVERLAP
-        tail: list[str] = []
-        have = 0
-        for p in reversed(self.pieces):
-            tail.append(p if have + len(p) <= need else p[len(p) - (need - have) :])
-            have += len(tail[-1])
-            if have >= need:
-                break
-        window = "".join(reversed(tail))
-        offset = self.received - len(window)
-        closes = [m for m in _REASONING_CLOSE.finditer(window) if offset + m.end() > self.start]
-        if not closes:
-            return
-        self._restart(offset + closes[-1].end())
+        self._restart(self.locator.closed_at)
         self.undecided = False
         self.stalled = self.partial is None or self.broken
         self.dirty = True

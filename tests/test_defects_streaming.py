@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -298,6 +299,7 @@ _FRAGMENTS = [
     "~~~", "\n```\n", "\n````\n", "\n   ```py\n", "``` `x`\n", " ", "\t", "\r\n", "{", "}", "[", "]", '{"a": 1}',
     '["x"]', "[1]", "{}", "{name}", "prose ", '"', "{ ", '"k"', ": ", ",",
 ]  # fmt: skip
+_TAG_FRAGMENTS = ["`", "'", "I skip the <think> step ", "x<think>y", "<think> ", "`</think>`", '"<think>"', "> <think>"]
 
 
 @given(
@@ -324,3 +326,63 @@ def test_the_locator_does_not_depend_on_the_chunking(
         assert found == locate([seen], openers), (seen, chunks)
         if follow and found[0] is not None:
             cut.follow(found[0])
+
+
+# -- the tag rules are the batch path's ------------------------------------------------------------------------------
+
+
+def test_a_quoted_closing_tag_does_not_end_the_reasoning() -> None:
+    text = '<think>I must not write `</think>` yet: {"action": "delete"}</think>\n' + ANSWER
+    for chunks in (split(text, 5), list(text)):
+        shown = [u.partial.action for u in LENIENT.stream(chunks, ToolCall) if not u.is_final]
+        assert "delete" not in shown and shown[-1] == "go", chunks[:3]
+
+
+def test_a_tag_mentioned_in_a_sentence_does_not_open_a_block() -> None:
+    text = "I skip the <thinking> step here. " + ANSWER
+    for chunks in (split(text, 4), list(text)):
+        state = _Stream(LENIENT, ToolCall)
+        shown = [u.partial for c in chunks if (u := state.feed(c)) is not None]
+        assert shown and shown[-1].arguments == {"q": "x"}, chunks[:3]
+
+
+def test_a_tag_the_text_ends_with_waits_for_the_next_character() -> None:
+    assert locate(['{"a": 0} hmm</think>']) == (0, False)  # the draft is followed for now
+    assert locate(['{"a": 0} hmm</think>', "`"]) == (0, False)  # quoted: text, the draft stays the answer
+    assert locate(['{"a": 0} hmm</think>', " "]) == (None, False)  # a lost opening tag: all before was reasoning
+
+
+def reference_locate(text: str, openers: str) -> tuple[int | None, bool]:
+    """The start the batch path's own helpers give for the whole text (the old whole-text search, kept here as
+    the reference the incremental locator must agree with)."""
+    for region in extract.split_reasoning(text):
+        if region.reasoning:
+            continue
+        body = text[region.start : region.end]
+        fences = [(region.start + f.body_start, region.start + f.body_end) for f in extract.find_fences(body)]
+        for a, b in [*fences, (region.start, region.end)]:
+            for m in re.finditer(r"[{\[]", text[a:b]):
+                if m.group() not in openers:
+                    continue
+                rest = text[a + m.end() :].lstrip(" \t\r\n")
+                if not rest:
+                    return None, True
+                if rest[0] in ('"}' if m.group() == "{" else '{["]-0123456789tfn'):
+                    return a + m.start(), False
+    return None, False
+
+
+_TAG_ANYWHERE = re.compile(r"</?(?:" + "|".join(extract.REASONING_TAGS) + r")\b[^>\n]{0,200}>", re.IGNORECASE)
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS + _TAG_FRAGMENTS), min_size=1, max_size=30), st.sampled_from(["{", "["]))
+def test_the_locator_reads_tags_and_fences_as_the_batch_path_does(fragments: list[str], openers: str) -> None:
+    """Streaming's rules must not drift from the extraction stage's: for a whole text, the locator's start is
+    the one `split_reasoning` and `find_fences` give. Left out: a tag inside a closed `{…}` (the batch path needs
+    the whole span to tell, the stream counts it) and a text that ends with a tag (the stream waits for the next
+    character, which the quote rule looks at)."""
+    text = "".join(fragments)
+    spans = [s for s in extract.scan_spans(text) if s.closed]
+    assume(not text.endswith(">"))
+    assume(not any(s.start < m.start() < s.end for m in _TAG_ANYWHERE.finditer(text) for s in spans))
+    assert locate([text], openers) == reference_locate(text, openers)
