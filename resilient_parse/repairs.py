@@ -8,6 +8,11 @@ candidates compete.
 
 from __future__ import annotations
 
+import copy
+import datetime as _dt
+import decimal
+import enum
+import uuid
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -100,6 +105,52 @@ KINDS = _kinds(
 )
 
 _UNKNOWN_KIND_SEVERITY = 2.0
+_ATOMS = (str, int, float, bytes, type(None), decimal.Decimal, enum.Enum, _dt.date, _dt.time, _dt.timedelta, uuid.UUID)
+
+
+def detached(value: Any) -> Any:
+    """`value`, or a copy sharing nothing mutable with it: immutable values as they are (the common case, free);
+    JSON trees copied container by container, without recursion (a deep tree cannot overflow the stack) and
+    keeping shared and cyclic references; anything else by `copy.deepcopy`, or its repr when it cannot be
+    copied."""
+    if isinstance(value, _ATOMS):
+        return value
+    if type(value) not in (dict, list):
+        return _deep_copy(value)
+    copies: dict[int, Any] = {}
+    pending: list[tuple[Any, Any]] = []
+
+    def fresh(node: Any) -> Any:
+        if isinstance(node, _ATOMS):
+            return node
+        if id(node) in copies:
+            return copies[id(node)]
+        if type(node) is dict:
+            made: Any = {}
+        elif type(node) is list:
+            made = []
+        else:
+            return _deep_copy(node)
+        copies[id(node)] = made
+        pending.append((node, made))
+        return made
+
+    root = fresh(value)
+    while pending:
+        source, target = pending.pop()
+        if type(source) is dict:
+            for key, item in source.items():
+                target[key] = fresh(item)
+        else:
+            target.extend([fresh(item) for item in source])
+    return root
+
+
+def _deep_copy(value: Any) -> Any:
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # an object that refuses to be copied (a lock, a client): the trace keeps its description
+        return repr(value)
 
 
 def kind_info(name: str) -> RepairKind | None:
@@ -119,6 +170,12 @@ class Repair:
     confidence: float = 1.0
     offset: int | None = None
     note: str = ""
+
+    def __post_init__(self) -> None:
+        # the trace holds its own copies: `after` may be a model's default object or part of the tree a value
+        # was built from, and whoever reads the trace may mutate what they get
+        object.__setattr__(self, "before", detached(self.before))
+        object.__setattr__(self, "after", detached(self.after))
 
     @classmethod
     def make(
