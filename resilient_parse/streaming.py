@@ -7,13 +7,13 @@ full pipeline made from the complete text (`Parser.parse_result`, or the correct
 given).
 
 How a partial is made: the JSON's start is found past prose, fences and reasoning blocks (a tag counts as the
-extraction stage says: an opening one must start a block, a quoted one is text), by that stage's rules applied as the
-text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is
-looked at a bounded number of times however the text is cut); the text from there is read by pydantic-core's partial
-JSON parser (`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they
-go); a number still being written is left out; keys are aligned and values coerced by the same `Conformer` and
-plugin hooks as the batch path (a streamed `Action` key shows up as `action`); the result is validated against the
-partial model, and whatever does not validate yet is left out rather than failing the update.
+extraction stage says: an opening one must start a block, a quoted one is text), by that stage's rules applied as
+the text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is looked at a bounded
+number of times however the text is cut); the text from there is read by pydantic-core's partial JSON parser
+(`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they go); a
+number still being written is left out; keys are aligned and values coerced by the same `Conformer` and plugin hooks
+as the batch path (a streamed `Action` key shows up as `action`); the result is validated against the partial model,
+and whatever does not validate yet is left out rather than failing the update.
 
 When every key is a field's and every value fits, the partial is validated straight from the text in Rust (the
 streaming twin of the batch fast path); only otherwise is a Python tree built and walked, and list items already
