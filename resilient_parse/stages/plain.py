@@ -46,7 +46,24 @@ _NEGATIONS = frozenset(
     {"not", "never", "no", "isn't", "aren't", "wasn't", "weren't", "cannot", "neither", "nor", "without", "non"}
 )
 _HEDGES = frozenset(
-    {"maybe", "perhaps", "possibly", "probably", "unsure", "unclear", "uncertain", "depends", "either", "partly"}
+    {
+        "maybe",
+        "perhaps",
+        "possibly",
+        "probably",
+        "unsure",
+        "unclear",
+        "uncertain",
+        "depends",
+        "either",
+        "partly",
+        "approximately",
+        "roughly",
+        "around",
+        "about",
+        "nearly",
+        "almost",
+    }
 )
 _NUMERIC_TYPES = (int, float, Decimal)
 
@@ -54,7 +71,8 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 _NUMBER = re.compile(r"(?<![\w.,])([-+]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w])")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
 _UNIT_AFTER = re.compile(r"[ \t]?(%|[A-Za-z]+)")
-_OPERATOR = frozenset({"/", "*", "\u00d7", "+", "-", "\u2013", "^", "=", "x", "\u00f7", ":"})
+_OPERATOR = frozenset({"/", "*", "\u00d7", "+", "^", "=", "x", "\u00f7", ":"})
+_SPACED_OPERATOR = frozenset({" - ", " \u2013 ", " \u2212 "})  # "10 - 2"; "2024-01-02" is a date, not a sum
 _CLAUSE_BREAK = re.compile(r"[.!?;,\n]")
 # "Answer: …", "**Final answer:** …", "The answer is …", "Verdict = …": the line that designates the answer
 _ANSWER_LABEL = re.compile(
@@ -66,7 +84,7 @@ _BULLET = re.compile(r"^[ \t]{0,8}(?:[-*\u2022+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$",
 _LEADING_LABEL = re.compile(r"[ \t*_]{0,4}[^\W\d_][\w-]{0,30}(?:[ \t][\w-]{1,30}){0,2}[ \t*_]{0,4}:[ \t*_]{0,4}")
 _LIST_SPLIT = re.compile(r"[,;]|[ \t]+and[ \t]+|[ \t]+&[ \t]+", re.IGNORECASE)
 _DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
-_MAX_ITEM_WORDS = 4
+_MAX_ITEM_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -306,7 +324,8 @@ def _arithmetic(text: str, found: list[_Mention], path: str) -> ParseError | Non
     """'1/5', '3 * 4', '10 - 2 = 8': an expression is not its value."""
     for left, right in itertools.pairwise(found):
         gap = text[left.end : right.start].strip()
-        if gap in _OPERATOR or (not gap and text[right.start] in "+-"):
+        raw_gap = text[left.end : right.start]
+        if gap in _OPERATOR or raw_gap in _SPACED_OPERATOR or (not gap and text[right.start] in "+-"):
             expression = text[left.start : right.end]
             message = f"{expression!r} is an expression, not a number; refusing to compute it"
             return _ambiguous(message, path, "arithmetic_plain_answer", left, [left.raw, right.raw])
@@ -407,10 +426,12 @@ def _read_str(text: str, start: int, end: int, ctx: CallContext, refusal_at: int
 def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int) -> Reading:
     """A bullet list (an intro line before it allowed) or one comma-separated line, each item read alone."""
     items = _bullets(text, start, end)
+    labelled = items is not None
     if items is None:
         label = _last_label(text, start, end) or _line_label(text, start, end)
         if label is not None:
             start, end = label
+            labelled = True
         if "\n" in text[start:end]:
             return Reading()
         items = _split_line(text, start, end)
@@ -422,8 +443,9 @@ def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContex
         if i_start >= i_end:
             return Reading()
         if target.kind == "str":
-            if len(text[i_start:i_end].split()) > _MAX_ITEM_WORDS:
-                return Reading()
+            words = len(text[i_start:i_end].split())
+            if words > _MAX_ITEM_WORDS or (words > 1 and not labelled):
+                return Reading()  # "I like it, but not much" is a sentence; "Tags: machine learning, rust" a list
             values.append(text[i_start:i_end])
             continue
         mentions, error = _mentions(text, i_start, i_end, target, f"/{index}")
