@@ -69,7 +69,7 @@ def valid_plan() -> dict[str, Any]:
 
 def defective_plan() -> dict[str, Any]:
     """The valid plan with 10 defects models make: 3 recased keys, 3 misspelled keys, 2 alias keys, 2 enum cases."""
-    plan = json.loads(json.dumps(valid_plan()))
+    plan: dict[str, Any] = json.loads(json.dumps(valid_plan()))
     steps = plan["steps"]
 
     def rename(i: int, old: str, new: str) -> None:
@@ -120,7 +120,7 @@ def wide_enum_document(values: int = 500, items: int = 200) -> tuple[Any, str]:
     """An enum of `values` members, and a list of `items` misspelled ones."""
     members = [f"{_word(i)}{_word(i * 11 + 5)}" for i in range(values)]
     wide = enum.Enum("WideEnum", {m.upper(): m for m in members})  # type: ignore[misc]
-    model = create_model("Choices", picks=(list[wide], ...))  # type: ignore[call-overload, valid-type]
+    model = create_model("Choices", picks=(list[wide], ...))
     return model, json.dumps({"picks": [_typo(members[(i * 37) % values]) for i in range(items)]})
 
 

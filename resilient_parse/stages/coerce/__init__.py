@@ -12,8 +12,9 @@ is not the field's unit, a percentage for a field whose scale is unknown, a stri
 This package's `coerce` picks the coercion by the expected type; the built-in `CoerceStage` (stages/__init__.py)
 offers it as the `rp_coerce_value` hook. The coercions live one concern to a module: `numbers` (separators, units,
 currencies, amounts read against a sibling unit field), `dates`, `choices` (enums and Literals), `shapes` (wrappers,
-scalar to list, discriminated-union tags), `embedded` (JSON inside a string) and `patterns` (a regex missed by
-case); `_common` holds what they share.
+scalar to list, discriminated-union tags), `embedded` (JSON inside a string), `patterns` (a regex missed by
+case) and `spellings` (a number where a string is expected, as the text wrote it); `_common` holds what they
+share.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from resilient_parse.stages.coerce.embedded import decode_json_string
 from resilient_parse.stages.coerce.numbers import number_from_string, read_against_siblings
 from resilient_parse.stages.coerce.patterns import pattern_case
 from resilient_parse.stages.coerce.shapes import _fix_discriminator, _scalar_to_list, unwrap
+from resilient_parse.stages.coerce.spellings import number_as_written
 
 __all__ = ["coerce"]
 
@@ -86,7 +88,7 @@ def _coerce_scalar(value: Any, view: ScalarView, fld: FieldView | None, path: st
     if t in (int, float, Decimal) and isinstance(value, str):
         return number_from_string(value, view, fld, path, ctx)
     if t is str and isinstance(value, int | float) and not isinstance(value, bool):
-        return _changed(value, str(value), "number_to_string", path, ctx)
+        return number_as_written(value, path, ctx)
     if t in (_dt.date, _dt.datetime) and isinstance(value, str):
         return date_from_string(value, view, path, ctx)
     return None

@@ -123,10 +123,10 @@ def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> C
     if not target:
         return None
 
-    exact = index.by_spelling.get(target, ())
-    if len(exact) == 1:
-        return _changed(value, exact[0], "enum_value", path, ctx, confidence=1.0)
-    if len(exact) > 1:
+    spelt = index.by_spelling.get(target, ())
+    if len(spelt) == 1:
+        return _changed(value, spelt[0], "enum_value", path, ctx, confidence=1.0)
+    if len(spelt) > 1:
         return _choice_error(value, index, path, "ambiguous_choice", "matches several allowed values")
     parts = [p for p in _HEDGE.split(str(value)) if p and p.strip()]
     if len(parts) > 1 and any(_norm_choice(p) in index.by_spelling for p in parts):
