@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict
+from test_acceptance_plain import PARSERS, Refused, Row, check, got, refused, row
 
 from resilient_parse.errors import AmbiguousMatchError, SchemaMismatchError
-from tests.test_acceptance_plain import PARSERS, Refused, Row, check, got, refused, row
 
 # -- targets ---------------------------------------------------------------------------------------------------------
 
