@@ -179,12 +179,45 @@ def _toolcall_target() -> Any:
 _GOOD_CALL = '{"name": "search", "arguments": {"q": "x"}}'
 CASES += (
     Case(
-        "r17_react_action_lines", lambda n: "Action: a\n" * n + _GOOD_CALL, 1_000, _toolcall_target(), entrypoints=True
+        "r17_react_action_lines", lambda n: "Action: a\n" * n + _GOOD_CALL, 4_000, _toolcall_target(), entrypoints=True
     ),
-    Case("r17_think_without_close", lambda n: "<think " * n + _GOOD_CALL, 2_000, _toolcall_target(), entrypoints=True),
+    Case("r17_think_without_close", lambda n: "<think " * n + _GOOD_CALL, 8_000, _toolcall_target(), entrypoints=True),
     Case(
         "r17_hermes_tags",
         lambda n: '<tool_call>{"name": "a"}</tool_call>' * n,
+        2_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r17_hermes_never_closed", lambda n: "<tool_call>" * n + _GOOD_CALL, 2_000, _toolcall_target(), entrypoints=True
+    ),
+    Case("r17_python_tags", lambda n: "<|python_tag|>" * n + _GOOD_CALL, 2_000, _toolcall_target(), entrypoints=True),
+    Case(
+        "r17_python_call_unary_chain",
+        lambda n: _GOOD_CALL + "\n<|python_tag|>f(x=" + "-" * n + "1)",
+        20_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r17_react_action_inputs",
+        lambda n: "Action: a\nAction Input: " * n + _GOOD_CALL,
+        1_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r17_hermes_close_without_gt",
+        lambda n: "<tool_call>" + "</tool_call " * n,
+        2_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case("r17_mistral_named_markers", lambda n: "[TOOL_CALLS]a[ARGS]" * n, 1_000, _toolcall_target(), entrypoints=True),
+    Case(
+        "r17_think_blocks_with_calls",
+        lambda n: "<think>Action: a</think>\n" * n + _GOOD_CALL,
         500,
         _toolcall_target(),
         entrypoints=True,
