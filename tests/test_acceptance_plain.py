@@ -191,11 +191,10 @@ CHOICES = [
     row("a value: description line", Sentiment, "positive: praises the product", got("positive", PLAIN), NOT_IN_STRICT),
     row("in backticks", Sentiment, "`negative`", got("negative", PLAIN), NOT_IN_STRICT),
     row(
-        "the final answer line after reasoning that names others",
+        "a labelled line does not outvote the members mentioned before it",
         Sentiment,
         "Reasoning: it mentions positive and negative aspects.\nFinal answer: neutral",
-        got("neutral", PLAIN),
-        NOT_IN_STRICT,
+        AMBIGUOUS,
     ),
     row("an enum value with a space", Route, "tech support", got(Route.TECH_SUPPORT, PLAIN), NOT_IN_STRICT),
     row("an enum value in PascalCase", Route, "TechSupport", got(Route.TECH_SUPPORT, PLAIN), NOT_IN_STRICT),

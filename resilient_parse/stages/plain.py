@@ -163,9 +163,9 @@ def read_plain(text: str, ctx: CallContext) -> Reading:
     elif target.kind == "str":
         reading = _read_str(text, start, end, ctx, refusal_at)
     else:
-        label = _last_label(text, start, end)
-        narrowed = label if label is not None else (start, end)
-        reading = _read_one(text, *narrowed, target, ctx, refusal_at, whole=(start, end))
+        # every mention in the visible answer counts, a labelled line's too: "it mentions positive and negative
+        # … Final answer: neutral" names three members, and picking the labelled one would be a judgement
+        reading = _read_one(text, start, end, target, ctx, refusal_at)
     if refusal_at >= 0 and reading.error is not None:
         return Reading()  # a refusal outranks any verdict on the words around it: the built-in explains it
     return reading
@@ -234,10 +234,8 @@ def _last_label(text: str, start: int, end: int) -> tuple[int, int] | None:
 # -- one value ---------------------------------------------------------------------------------------------------
 
 
-def _read_one(
-    text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int, whole: tuple[int, int]
-) -> Reading:
-    """One value from text[start:end]; lossless only when it is the whole visible answer (`whole`), as written."""
+def _read_one(text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int) -> Reading:
+    """One value from text[start:end]; lossless only when it is the whole visible answer, as written."""
     mentions, error = _mentions(text, start, end, target, "")
     if error is not None:
         return Reading(error=error)
@@ -246,7 +244,7 @@ def _read_one(
             return _offer(None, text, start, end, "plain_answer", ctx, refusal_at)
         return Reading()
     first = mentions[0]
-    lone = first.exact and (first.start, first.end) == whole
+    lone = first.exact and (first.start, first.end) == (start, end)
     kind = "plain_value" if lone else "plain_answer"
     return _offer(first.written, text, first.start, first.end, kind, ctx, refusal_at)
 
