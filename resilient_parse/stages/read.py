@@ -24,6 +24,15 @@ from itertools import accumulate
 
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.repairs import Repair, escape_token
+from resilient_parse.stages.read_runs import (
+    ITEM_RUN,
+    LOOSE_ITEM_RUN,
+    LOOSE_MEMBER_RUN,
+    MEMBER_RUN,
+    RUN_ITEM,
+    RUN_KEY,
+    rewrite_loose,
+)
 
 # a whole valid JSON string, matched in one C-speed step
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
@@ -105,7 +114,9 @@ class Frame:
     opened_at: int
     key: str | None = None  # raw JSON text of the current key
     index: int = -1
-    keys: list[str] = field(default_factory=list)  # raw JSON text of every key written so far
+    keys: list[str] = field(default_factory=list)  # raw JSON text of the keys read one by one
+    runs: list[str] = field(default_factory=list)  # stretches of valid members copied whole (their keys unread)
+    open_run: str = ""  # a stretch that ended with a member and no ',': its last key is the current one
     last_comma: int = -1  # index in the output of the comma just written, for trailing-comma removal
     last_comma_at: int = -1  # its offset in the text
     member_start: int = 0  # index in the output where the current member (its comma, key and value) starts
@@ -117,6 +128,10 @@ class Frame:
     @property
     def is_object(self) -> bool:
         return self.closer == "}"
+
+    def all_keys(self) -> list[str]:
+        """The raw keys written so far, those inside stretches copied whole included (read only on a cut)."""
+        return [*(k for run in self.runs for k in RUN_KEY.findall(run)), *self.keys]
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,9 @@ def _segment(frame: Frame) -> str | None:
     if not frame.is_object:
         return str(frame.index) if frame.index >= 0 else None
     if frame.key is None:
-        return None
+        if not frame.open_run:
+            return None
+        frame.key = RUN_KEY.findall(frame.open_run)[-1]
     if frame.part_of is not frame.key:
         frame.part = escape_token(decode_key(frame.key))
         frame.part_of = frame.key
@@ -301,6 +318,35 @@ def _too_deep(text: str, start: int, end: int, room: int) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, _NOT_BRACKETS.sub("", value)))) > room
 
 
+_FIRST_WINDOW = 512
+_NEAR_THE_EDGE = 64
+
+
+def valid_value_end(text: str, at: int) -> tuple[int, int]:
+    """Where the valid JSON value at `at` ends (read by the json module's C scanner), or (-1, where it stops being
+    valid). The scanner is given a window of the text that doubles only while the value runs past it, so a value
+    that fails early costs little: the scanner's error reports its line by counting from the start of what it
+    was given, which over the whole text would cost the length of the text at every failure."""
+    n = len(text)
+    window = _FIRST_WINDOW
+    while True:
+        stop = min(n, at + window)
+        chunk = text[at:stop]
+        try:
+            _, end = _DECODER.raw_decode(chunk)
+        except json.JSONDecodeError as exc:
+            cut_by_window = stop < n and (
+                exc.pos >= len(chunk) - _NEAR_THE_EDGE or exc.msg.startswith("Unterminated string")
+            )
+            if not cut_by_window:
+                return -1, at + exc.pos
+            window *= 2
+            continue
+        except RecursionError:
+            return -1, n
+        return at + end, -1
+
+
 def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400) -> Reading:
     """Read `text` into strict JSON text in one pass. Raises `ReadFailure` where it cannot read within the
     lossless repairs and the lossy kinds in `lossy`. A text that ends with containers open gives a `Reading`
@@ -314,6 +360,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     prev_number = False  # whether the last value was a number
     prev_end = 0  # where the last value ended in the text
     decode_floor = 0  # the C scanner is not tried again before the offset where it last failed
+    decode_skip = decode_wait = 0  # how many containers to read by tokens before trying the C scanner again
     last_root: Frame | None = None  # the root object once closed (for a '}' that came too early)
     root_close = -1  # index in `out` of the root's closer, and its offset in the text
     root_close_at = -1
@@ -397,6 +444,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         else:
             top.key = raw
         top.keys.append(raw)
+        top.open_run = ""
         if repair is not None:
             add(repair[0], repair[1], raw, at)
         out.append(raw)
@@ -756,6 +804,35 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         out.append("}" if top.is_object else "]")
         end_value(at + 1)
 
+    def copy_run(run: re.Match[str], loose: bool = False) -> int:
+        """A stretch of members or items (`read_runs`): copied whole when valid, rewritten with its repairs
+        recorded when loose. When it ends with a ',', that comma stays its own piece so a '}' or ']' right after
+        it can drop it as a trailing comma."""
+        nonlocal state, prev_number, prev_end
+        top = stack[-1]
+        body = run.group()
+        if loose:
+            body, made, top.index = rewrite_loose(body, run.start(), top.prefix, top.is_object, top.index)
+            repairs.extend(made)
+        elif not top.is_object:
+            top.index += len(RUN_ITEM.findall(body))
+        if top.is_object:
+            top.runs.append(body)
+            top.key = None
+        prev_number, prev_end = False, run.end()
+        if body[-1] == ",":
+            out.append(body[:-1])
+            top.last_comma = top.member_start = len(out)
+            top.last_comma_at = run.end() - 1
+            out.append(",")
+            state = _KEY if top.is_object else _VALUE
+            return run.end()
+        out.append(body)
+        top.open_run = body if top.is_object else ""
+        prev_number = body[-1].isdigit()
+        state = _COMMA_OR_END
+        return run.end()
+
     def after_the_end(at: int, c: str) -> int:
         """Text after the top-level value: a comment, an invisible character, or a '}' that came too early."""
         nonlocal last_root, state, root_close, root_close_at
@@ -800,6 +877,26 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
 
     while pos < n:
+        if state in (_KEY, _KEY_OR_END):
+            run = MEMBER_RUN.match(text, pos)
+            if run is None or run.end() == pos:
+                run = LOOSE_MEMBER_RUN.match(text, pos)
+                if run is not None and run.end() > pos:
+                    pos = copy_run(run, loose=True)
+                    continue
+            elif run.end() > pos:
+                pos = copy_run(run)
+                continue
+        elif state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object):
+            run = ITEM_RUN.match(text, pos)
+            if run is None or run.end() == pos:
+                run = LOOSE_ITEM_RUN.match(text, pos)
+                if run is not None and run.end() > pos:
+                    pos = copy_run(run, loose=True)
+                    continue
+            elif run.end() > pos:
+                pos = copy_run(run)
+                continue
         c = text[pos]
         at = pos
         if c in " \t\r\n":
@@ -846,14 +943,17 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             c = _FULLWIDTH[c]
         if c == "{" or c == "[":
             begin_value(at)
-            if at >= decode_floor and text[at] == c:
-                try:
-                    _, end = _DECODER.raw_decode(text, at)
-                except json.JSONDecodeError as exc:
-                    decode_floor = max(exc.pos, at + 1)
-                except RecursionError:
-                    decode_floor = n
+            if decode_wait:
+                decode_wait -= 1
+            elif at >= decode_floor and text[at] == c:
+                end, failed_at = valid_value_end(text, at)
+                if end < 0:
+                    decode_floor = max(failed_at, at + 1)
+                    # siblings are usually written alike: after a failure, try the C scanner ever less often
+                    decode_skip = min(max(1, decode_skip * 2), 64)
+                    decode_wait = decode_skip
                 else:
+                    decode_skip = 0
                     if _too_deep(text, at, end, max_depth - len(stack)):
                         decode_floor = n
                         open_container(at, "}" if c == "{" else "]")
@@ -889,6 +989,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             out.append(",")
             if top.is_object:
                 top.key = None
+                top.open_run = ""
             state = _KEY if top.is_object else _VALUE
             pos += 1
             continue

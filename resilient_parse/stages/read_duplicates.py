@@ -37,7 +37,7 @@ def has_duplicate_keys(json_text: str) -> bool:
         return False  # no key at all (a scalar, or lists of scalars)
     if _jiter_from_json is not None:
         try:
-            _jiter_from_json(json_text.encode("utf-8", "surrogatepass"), catch_duplicate_keys=True)
+            _jiter_from_json(json_text.encode("utf-8", "surrogatepass"), catch_duplicate_keys=True, cache_mode="keys")
         except ValueError as exc:
             return "duplicate key" in str(exc)
         return False

@@ -152,11 +152,14 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
 
 def _missing_after_cut(frame: Frame, view: ModelView, offset: int) -> list[str]:
     """The paths of optional fields missing after the last present one (a required one missing is an error)."""
-    present = {decode_key(raw) for raw in frame.keys}
+    present = {decode_key(raw) for raw in frame.all_keys()}
     fields: list[FieldView] = list(view.fields.values())
     here = [any(k in present for k in fv.input_keys) for fv in fields]
     last_present = max((i for i, yes in enumerate(here) if yes), default=-1)
     missing_required = [fv.name for fv, yes in zip(fields, here) if not yes and fv.required]
+    if fields and last_present < 0:
+        # nothing of the object survived the cut: defaults for all of it would be an answer the text never gave
+        raise truncated("the output was cut off before any field of this object", frame.prefix, offset)
     if missing_required:
         where = frame.prefix
         raise truncated(
