@@ -279,6 +279,16 @@ LISTS = [
     row("an item naming two members", list[Sentiment], "positive or negative", AMBIGUOUS),
     row("an item that is no number", list[int], "- 1\n- two", NOTHING),
     row("prose after the bullets", list[Route], "- billing\n- sales\nHope this helps!", NOTHING),
+    row(
+        "a sign-off after a blank line",
+        list[Route],
+        "- billing\n- sales\n\nHope this helps!",
+        got([Route.BILLING, Route.SALES], "plain_list"),
+        NOT_IN_STRICT,
+    ),
+    row("prose around the bullets naming another value", list[Route], "- billing\n\nor maybe sales", NOTHING),
+    row("prose between the bullets", list[Route], "- billing\nand also\n- sales", NOTHING),
+    row("a member spelled like a hedge word", Literal["nearly", "far"], "Nearly.", got("nearly", PLAIN), NOT_IN_STRICT),
     row("a sentence with commas is not a list", list[str], "I like it, but not much", NOTHING),
     row("a refusal for a list", list[str], "I must decline this request.", REFUSAL),
 ]

@@ -82,6 +82,7 @@ _ANSWER_LABEL = re.compile(
 )
 _BULLET = re.compile(r"^[ \t]{0,8}(?:[-*\u2022+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$", re.MULTILINE)
 _LEADING_LABEL = re.compile(r"[ \t*_]{0,4}[^\W\d_][\w-]{0,30}(?:[ \t][\w-]{1,30}){0,2}[ \t*_]{0,4}:[ \t*_]{0,4}")
+_BLANK_LINE = re.compile(r"[ \t\r]*\n[ \t\r]*\n")
 _LIST_SPLIT = re.compile(r"[,;]|[ \t]+and[ \t]+|[ \t]+&[ \t]+", re.IGNORECASE)
 _DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
 _MAX_ITEM_WORDS = 3
@@ -267,7 +268,7 @@ def _mentions(text: str, start: int, end: int, target: _Target, path: str) -> tu
         if _negated(text, m.start, start):
             message = f"{m.raw!r} is negated ({text[max(start, m.start - 20) : m.end]!r}); refusing to guess"
             return [], _ambiguous(message, path, "negated_plain_answer", m)
-    hedge = _hedge_word(text, start, end)
+    hedge = _hedge_word(text, start, end, found)
     if hedge is not None:
         return [], _ambiguous(f"the answer is hedged ({hedge!r})", path, "hedged_plain_answer", found[0])
     distinct: list[_Mention] = []
@@ -401,8 +402,12 @@ def _negated(text: str, at: int, floor: int) -> bool:
     return any(w.strip("*_`") in _NEGATIONS or w.endswith(("n't", "n\u2019t")) for w in near)
 
 
-def _hedge_word(text: str, start: int, end: int) -> str | None:
-    return next((m.group() for m in _WORD.finditer(text, start, end) if m.group().lower() in _HEDGES), None)
+def _hedge_word(text: str, start: int, end: int, mentions: list[_Mention]) -> str | None:
+    """A word that hedges the answer ("maybe", "approximately"), unless it is itself a mention (a member "nearly")."""
+    for m in _WORD.finditer(text, start, end):
+        if m.group().lower() in _HEDGES and not any(o.start <= m.start() and m.end() <= o.end for o in mentions):
+            return m.group()
+    return None
 
 
 # -- a string --------------------------------------------------------------------------------------------------
@@ -423,8 +428,14 @@ def _read_str(text: str, start: int, end: int, ctx: CallContext, refusal_at: int
 
 def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContext, refusal_at: int) -> Reading:
     """A bullet list (an intro line before it allowed) or one comma-separated line, each item read alone."""
-    items = _bullets(text, start, end)
+    bullets = _bullets(text, start, end)
+    items = bullets[0] if bullets is not None else None
     labelled = items is not None
+    if bullets is not None and target.kind != "str":
+        for p_start, p_end in bullets[1]:
+            mentioned, error = _mentions(text, p_start, p_end, target, "")
+            if mentioned or error is not None:
+                return Reading()  # the prose around the list names values too: which are the answer?
     if items is None:
         label = _last_label(text, start, end) or _line_label(text, start, end)
         if label is not None:
@@ -455,15 +466,19 @@ def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContex
     return _offer(values, text, start, end, "plain_list", ctx, refusal_at)
 
 
-def _bullets(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
-    """The items of a bullet list, when the answer is one (lines before the first bullet may introduce it)."""
+def _bullets(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """The items of a bullet list, when the answer is one block of them — lines before it may introduce it and
+    a paragraph after a blank line may sign off — and the stretches of prose around it."""
     found = list(_BULLET.finditer(text, start, end))
     if not found:
         return None
-    after = text[found[0].start() : end]
-    if len(after.strip().splitlines()) != len(found):
-        return None  # prose between or after the bullets
-    return [(m.start(1), m.end(1)) for m in found]
+    if any(text[a.end() : b.start()].strip() for a, b in itertools.pairwise(found)):
+        return None  # prose between the bullets
+    tail = text[found[-1].end() : end]
+    if tail.strip() and _BLANK_LINE.match(tail) is None:
+        return None  # prose right after the last bullet, no paragraph break
+    prose = [(start, found[0].start()), (found[-1].end(), end)]
+    return [(m.start(1), m.end(1)) for m in found], prose
 
 
 def _line_label(text: str, start: int, end: int) -> tuple[int, int] | None:
