@@ -496,6 +496,11 @@ def facts(text: str) -> list[tuple[str, str, str]]:
         ("Final answer (not the draft):", "designated"),
         ("The corrected version isn't ready:", "rejected"),
         ("The final version of the old API is", ""),
+        ("The final API version dropped this:", ""),
+        ("Note the final API version is", ""),
+        ("I corrected the age from the previous answer:", "designated"),
+        ("The correct tool call would be:", "designated"),
+        ("**Final Answer**\n", "designated"),
     ],
 )
 def test_the_words_right_before_a_candidate_label_it(lead: str, label: str) -> None:

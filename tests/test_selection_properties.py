@@ -60,6 +60,8 @@ def visible_decoy(draw: Any, n: int) -> str:
                 "The following would NOT be correct: {j}",
                 "Note the final API version dropped {j}.",
                 "The final version of the old API is {j}.",
+                "The final API version dropped this: {j}",
+                "Note the final API version is {j} but we do not use it.",
                 'For example: {{"action": "decoy_x"}} or {j}',
                 "Wrong: {j}",
                 "Instead of {j}, do what follows.",

@@ -127,16 +127,18 @@ _USE_WORDS = re.compile(r"(?:use|using|call|send|run|execute|return|pick|choose|
 _REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "never", "not:")
 # words that may stand between a designation word and the candidate it introduces ("Final answer", "Updated
 # version", "the corrected JSON")
-_DESIGNATED_NOUN_TEXT = "answer answers json version output result response object call one value data plan reply tool"
+_DESIGNATED_NOUN_TEXT = (
+    "answer answers json version output result response object call one value data plan reply tool it request"
+)
 _DESIGNATED_NOUNS = frozenset(_DESIGNATED_NOUN_TEXT.split())
-# how a designation ends when it leads to the candidate: a mark ("Final answer:", up to _MAX_INTRODUCED_WORDS words
-# after the designation word), a short "is" ("The correct JSON is", at most _MAX_IS_WORDS words: "the final version
-# of the old API is {…}" describes history), or nothing but nouns in a heading ("**Final Answer**", "Corrected
-# JSON", with at most one word before the designation word)
+# how a designation ends when it leads to the candidate (see _introduces): a mark or an "is" after the designated
+# noun ("Final answer:", "The correct JSON is"), or nothing but nouns in a heading ("**Final Answer**")
 _INTRODUCING_MARKS = (":", "=", "->", "\u2192", " below", " here")
 _INTRODUCING_VERBS = (" is", " are", " be")
 _MAX_INTRODUCED_WORDS = 8
-_MAX_IS_WORDS = 3
+# what may stand between the designated noun and the mark ("The correct JSON would be:")
+_DETERMINERS = frozenset({"", "the", "a", "an", "my", "our", "your", "this", "that"})
+_TRAILING_VERBS = frozenset({"", "is", "are", "be", "would", "will", "should", "below", "here", "->", "\u2192"})
 # what may stand between two candidates of one list of examples or options ("For example: {…}, {…} or {…}")
 _LIST_GLUE = frozenset({"or", "and", ",", ";", "/", "|"})
 _CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
@@ -457,7 +459,8 @@ def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
     # an aside in parentheses ("Final answer (not the draft):") says nothing about the candidate itself
     window = _PARENTHETICAL.sub("", _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start]))
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
-    clause = window[breaks[-1] :] if breaks else window
+    # words that end a sentence ("… we do not use it.") introduce nothing: the candidate starts a new one
+    clause = "" if window.endswith((".", "!", "?")) else window[breaks[-1] :] if breaks else window
     if _labels_example(clause):
         return "example"
     verdict = _designation(clause, after_example)
@@ -497,13 +500,13 @@ def _designation(clause: str, after_example: bool) -> str:
     cancels it or the clause rejects what follows ("Do not use", "instead of"), else ""."""
     designated = rejected = False
     for pattern in (_DESIGNATION_WORDS, _HAND_OVER_WORDS):
+        strict = pattern is _DESIGNATION_WORDS
         for m in pattern.finditer(clause):
-            tail = clause[m.end() :]
-            if not _introduces(clause[: m.start()].strip(" \t*_#>"), tail):
-                continue
-            if _negated(clause[: m.start()]) or _NEGATION.search(tail) is not None:
-                rejected = True  # "would NOT be correct:", "This is not the answer:"
-            elif pattern is _DESIGNATION_WORDS or after_example:
+            before, tail = clause[: m.start()], clause[m.end() :]
+            negated = _negated(before) or _NEGATION.search(tail) is not None
+            if negated and (_ends_introducing(tail) or _introduces(before, tail, strict)):
+                rejected = True  # "would NOT be correct:", "This is not the answer:", "the fix isn't ready:"
+            elif not negated and (strict or after_example) and _introduces(before, tail, strict):
                 designated = True
     if rejected:
         return "rejected"
@@ -518,19 +521,31 @@ def _designation(clause: str, after_example: bool) -> str:
     return ""
 
 
-def _introduces(before: str, tail: str) -> bool:
+def _ends_introducing(tail: str) -> bool:
+    return (" " + tail.strip()).lower().endswith(_INTRODUCING_MARKS + _INTRODUCING_VERBS)
+
+
+def _introduces(before: str, tail: str, strict: bool) -> bool:
     """Whether a designation word, with `before` and `tail` the clause's words before and after it, leads straight
-    to the candidate (see _INTRODUCING_MARKS)."""
-    tail = tail.strip()
-    words = tail.split()
+    to the candidate. A designation word (`strict`) must be followed by nothing but the thing it designates — the
+    last word before the `:`/`is` a noun like "answer", "JSON", "version" ("I corrected the age from the previous
+    answer:"), so "the final API version dropped this:" designates nothing; a hand-over word after an example
+    only needs the mark ("Now the actual ticket:"). Without a mark, a heading of nouns ("**Final Answer**")."""
+    words = [w.lower().strip("*_") for w in tail.split()]
     if len(words) > _MAX_INTRODUCED_WORDS:
         return False
-    ending = (" " + tail).lower()
-    if ending.endswith(_INTRODUCING_MARKS):
-        return True
-    if ending.endswith(_INTRODUCING_VERBS) and len(words) <= _MAX_IS_WORDS:
-        return True
-    return len(before.split()) <= 1 and all(w.lower().strip("*_") in _DESIGNATED_NOUNS for w in words)
+    if _ends_introducing(tail):
+        core = [w.strip(":=,") for w in words]
+        verb = False
+        while core and core[-1] in _TRAILING_VERBS:
+            verb = verb or bool(core[-1])
+            core.pop()
+        if not strict or not core:
+            return True
+        if verb:  # "The correct JSON is": only the designated thing between ("the final API version is" is not)
+            return all(w in _DESIGNATED_NOUNS or w in _DETERMINERS for w in core)
+        return core[-1] in _DESIGNATED_NOUNS
+    return len(before.strip(" \t*_#>").split()) <= 1 and all(w in _DESIGNATED_NOUNS for w in words)
 
 
 def _negated(before: str) -> bool:
