@@ -31,7 +31,7 @@ stand in for them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from resilient_parse.context import CallContext, KeyMapping
@@ -393,13 +393,19 @@ def _ranked_fields(norm: str, model: ModelView, limit: int | None, cutoff: float
     """(field, its best score, the spelling that scored it) for the fields among the `limit` best spellings
     scoring at least `cutoff`, best first; equal scores in field order."""
     from rapidfuzz import process
-    from rapidfuzz.distance import OSA
+    from rapidfuzz.distance import OSA, LCSseq
 
-    found = process.extract(
-        norm, model.spelling_list, scorer=OSA.normalized_similarity, limit=limit, score_cutoff=cutoff
-    )
+    choices: Sequence[str] = model.spelling_list
+    places: Sequence[int] = range(len(choices))
+    if cutoff > 0:
+        # a cheaper bound first: OSA similarity never exceeds LCSseq's (every edit, a swap included, shortens the
+        # longest common subsequence by at most one), so a spelling below the cutoff there is below it here
+        near = process.extract(norm, choices, scorer=LCSseq.normalized_similarity, limit=None, score_cutoff=cutoff)
+        choices, places = [s for s, _, _ in near], [i for _, _, i in near]
+    found = process.extract(norm, choices, scorer=OSA.normalized_similarity, limit=limit, score_cutoff=cutoff)
     best: dict[str, tuple[float, int, str]] = {}
-    for spelling, score, index in found:
+    for spelling, score, at in found:
+        index = places[at]
         for name in model.spellings[spelling]:
             if name not in best or (score, -index) > (best[name][0], -best[name][1]):
                 best[name] = (score, index, spelling)
