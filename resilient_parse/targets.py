@@ -15,14 +15,34 @@ This module imports nothing of the command line or the benchmark.
 
 from __future__ import annotations
 
+import datetime
 import importlib
+import ipaddress
 import json
 import keyword
+import pathlib
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, ForwardRef, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    UUID1,
+    UUID3,
+    UUID4,
+    UUID5,
+    AfterValidator,
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    IPvAnyAddress,
+    IPvAnyInterface,
+    IPvAnyNetwork,
+    TypeAdapter,
+    create_model,
+)
+from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 
 __all__ = [
     "SchemaError",
@@ -57,8 +77,13 @@ def resolve_target(spec: str, *, default_module: str | None = None) -> Any:
         raise TargetError(f"target {spec!r} is not an import path: write it as 'package.module:Name'")
     try:
         obj: Any = importlib.import_module(module_name)
+    except SyntaxError as exc:
+        where = f"{exc.filename}:{exc.lineno}" if exc.filename else module_name
+        raise TargetError(f"target {spec!r}: {where}: syntax error: {exc.msg}") from None
     except ImportError as exc:
         raise TargetError(f"target {spec!r}: cannot import module {module_name!r} ({exc})") from None
+    except Exception as exc:  # the module itself raised while it was imported
+        raise TargetError(f"target {spec!r}: importing {module_name!r} raised {_one_line(exc)}") from None
     for part in attr_path.split("."):
         try:
             obj = getattr(obj, part)
@@ -67,21 +92,41 @@ def resolve_target(spec: str, *, default_module: str | None = None) -> Any:
     return obj
 
 
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
 # -- JSON Schema -------------------------------------------------------------------------------------------------
 
 _ANNOTATION_KEYWORDS = frozenset(
-    {"title", "description", "examples", "$schema", "$id", "$comment", "format", "deprecated", "readOnly"}
+    {
+        "title",
+        "description",
+        "examples",
+        "$schema",
+        "$id",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "contentMediaType",
+        "contentEncoding",
+    }
 )
 _CONSTRAINTS = {
     "minimum": "ge",
     "maximum": "le",
     "exclusiveMinimum": "gt",
     "exclusiveMaximum": "lt",
+    "multipleOf": "multiple_of",
     "minLength": "min_length",
     "maxLength": "max_length",
     "pattern": "pattern",
     "minItems": "min_length",
     "maxItems": "max_length",
+    "minProperties": "min_length",
+    "maxProperties": "max_length",
 }
 _HANDLED_KEYWORDS = frozenset(
     {
@@ -90,6 +135,8 @@ _HANDLED_KEYWORDS = frozenset(
         "required",
         "additionalProperties",
         "items",
+        "prefixItems",
+        "uniqueItems",
         "enum",
         "const",
         "$ref",
@@ -97,11 +144,32 @@ _HANDLED_KEYWORDS = frozenset(
         "definitions",
         "anyOf",
         "oneOf",
+        "discriminator",
         "default",
+        "format",
         *_CONSTRAINTS,
     }
 )
 _SCALARS: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None)}
+# the string formats Pydantic writes for its own types, read back as those types (other formats are annotations)
+_STRING_FORMATS: dict[str, Any] = {
+    "date-time": datetime.datetime,
+    "date": datetime.date,
+    "time": datetime.time,
+    "duration": datetime.timedelta,
+    "uuid": uuid.UUID,
+    "uuid1": UUID1,
+    "uuid3": UUID3,
+    "uuid4": UUID4,
+    "uuid5": UUID5,
+    "uri": AnyUrl,
+    "ipv4": ipaddress.IPv4Address,
+    "ipv6": ipaddress.IPv6Address,
+    "ipvanyaddress": IPvAnyAddress,
+    "ipvanyinterface": IPvAnyInterface,
+    "ipvanynetwork": IPvAnyNetwork,
+    "path": pathlib.Path,
+}
 
 
 class SchemaError(ValueError):
@@ -121,14 +189,45 @@ def _field_name(prop: str, taken: set[str]) -> str:
     return name
 
 
+def _no_duplicates(items: list[Any]) -> list[Any]:
+    """`uniqueItems`: a repeated item is refused, not collapsed (collapsing would drop what the text wrote)."""
+    seen: list[Any] = []
+    for item in items:
+        if any(item == s and type(item) is type(s) for s in seen):
+            raise ValueError(f"the array repeats {item!r} (uniqueItems)")
+        seen.append(item)
+    return items
+
+
 class _SchemaTranslator:
-    """Turns one JSON Schema document into Pydantic types, following `$ref`s into `$defs` once each."""
+    """Turns one JSON Schema document into Pydantic types, following each `$ref` into `$defs` once.
+
+    A reference back into a definition still being built (recursion) becomes a forward reference, resolved by
+    rebuilding every generated model once the whole document is read."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self.defs: Mapping[str, Any] = {**root.get("definitions", {}), **root.get("$defs", {})}
         self.built: dict[str, Any] = {}
-        self.building: set[str] = set()
+        self.forward: dict[str, str] = {}  # definition key being built -> the forward name recursion uses
+        self.recursive: set[str] = set()  # the definitions a forward name was handed out for
+        self.models: list[type[BaseModel]] = []
+
+    def document(self, name: str) -> Any:
+        """The type for the whole document, with every recursive reference resolved."""
+        tp = self.translate(self.root, "", name)
+        if self.recursive:
+            namespace = {self.forward[key]: self.built[key] for key in self.recursive}
+            try:
+                for model in self.models:
+                    model.model_rebuild(force=True, _types_namespace=namespace)
+                complete = TypeAdapter(tp).pydantic_complete  # a forward name outside every model stays unresolved
+            except (PydanticUserError, PydanticSchemaGenerationError, NameError, RecursionError):
+                complete = False
+            if not complete:
+                refs = ", ".join(f"#/$defs/{k}" for k in sorted(self.recursive))
+                raise SchemaError(f"/: recursive reference(s) {refs} that no object breaks are not supported")
+        return tp
 
     def translate(self, node: Any, where: str, name: str) -> Any:
         if node is True or node == {}:
@@ -151,21 +250,33 @@ class _SchemaTranslator:
             return Literal[tuple(values)]
         for combinator in ("anyOf", "oneOf"):
             if combinator in node:
-                options = node[combinator]
-                if not isinstance(options, list) or not options:
-                    raise SchemaError(f"{where}/{combinator}: expected a non-empty list of schemas")
-                members = [self.translate(o, f"{where}/{combinator}/{i}", name) for i, o in enumerate(options)]
-                return members[0] if len(members) == 1 else Union[tuple(members)]  # noqa: UP007
+                return self._union(node, combinator, where, name)
+        if "discriminator" in node:
+            raise SchemaError(f"{where}/discriminator: only supported beside oneOf/anyOf")
         kind = node.get("type")
         if kind is None:
             if "properties" in node:
                 kind = "object"
+            elif "items" in node or "prefixItems" in node:
+                kind = "array"
             else:
                 return Any
         if isinstance(kind, list):
             members = [self._typed(node, k, where, name) for k in kind]
             return members[0] if len(members) == 1 else Union[tuple(members)]  # noqa: UP007
         return self._typed(node, kind, where, name)
+
+    def _union(self, node: Mapping[str, Any], combinator: str, where: str, name: str) -> Any:
+        """anyOf/oneOf as a union; a `discriminator` (OpenAPI's, which Pydantic writes) is read as an annotation:
+        the members' own `const` on the property already tell them apart."""
+        options = node[combinator]
+        if not isinstance(options, list) or not options:
+            raise SchemaError(f"{where}/{combinator}: expected a non-empty list of schemas")
+        tag = node.get("discriminator")
+        if tag is not None and not (isinstance(tag, Mapping) and isinstance(tag.get("propertyName"), str)):
+            raise SchemaError(f"{where}/discriminator: expected an object with a string propertyName")
+        members = [self.translate(o, f"{where}/{combinator}/{i}", name) for i, o in enumerate(options)]
+        return members[0] if len(members) == 1 else Union[tuple(members)]  # noqa: UP007
 
     def _ref(self, ref: Any, where: str) -> Any:
         prefixes = ("#/$defs/", "#/definitions/")
@@ -176,23 +287,42 @@ class _SchemaTranslator:
             raise SchemaError(f"{where}/$ref: {ref!r} is not defined")
         if key in self.built:
             return self.built[key]
-        if key in self.building:
-            raise SchemaError(f"{where}/$ref: recursive reference {ref!r} is not supported")
-        self.building.add(key)
-        built = self.translate(self.defs[key], ref[1:], key)
-        self.building.discard(key)
-        self.built[key] = built
+        if key in self.forward:  # recursion: resolved when the document is finished
+            self.recursive.add(key)
+            return ForwardRef(self.forward[key])
+        self.forward[key] = f"_rp_def_{len(self.forward)}"
+        built = self.built[key] = self.translate(self.defs[key], ref[1:], key)
         return built
 
     def _typed(self, node: Mapping[str, Any], kind: Any, where: str, name: str) -> Any:
         if kind == "object":
             return self._object(node, where, name)
         if kind == "array":
-            items = self.translate(node.get("items", True), f"{where}/items", f"{name}Item")
-            return self._constrained(list[items], node, where)  # type: ignore[valid-type]
+            return self._array(node, where, name)
+        if kind == "string" and node.get("format") in _STRING_FORMATS:
+            return self._constrained(_STRING_FORMATS[node["format"]], node, where)
         if kind in _SCALARS:
             return self._constrained(_SCALARS[kind], node, where) if kind != "null" else None
         raise SchemaError(f"{where}/type: unsupported type {kind!r}")
+
+    def _array(self, node: Mapping[str, Any], where: str, name: str) -> Any:
+        if "prefixItems" in node:
+            prefix = node["prefixItems"]
+            if not isinstance(prefix, list) or not prefix:
+                raise SchemaError(f"{where}/prefixItems: expected a non-empty list of schemas")
+            members = tuple(self.translate(s, f"{where}/prefixItems/{i}", name) for i, s in enumerate(prefix))
+            fixed = node.get("items") is False or node.get("maxItems") == len(prefix)
+            if not fixed or node.get("minItems") != len(prefix):
+                raise SchemaError(
+                    f"{where}: only a fixed-length tuple is supported (prefixItems with minItems equal to their "
+                    "number, and items: false or the same maxItems)"
+                )
+            return tuple[members]  # type: ignore[valid-type]
+        items = self.translate(node.get("items", True), f"{where}/items", f"{name}Item")
+        tp = self._constrained(list[items], node, where)  # type: ignore[valid-type]
+        if node.get("uniqueItems") is True:
+            tp = Annotated[tp, AfterValidator(_no_duplicates)]
+        return tp
 
     def _constrained(self, tp: Any, node: Mapping[str, Any], where: str) -> Any:
         constraints = {_CONSTRAINTS[k]: node[k] for k in _CONSTRAINTS if k in node}
@@ -202,16 +332,20 @@ class _SchemaTranslator:
 
     def _object(self, node: Mapping[str, Any], where: str, name: str) -> Any:
         props = node.get("properties", {})
-        extra = node.get("additionalProperties", True)
+        extra = node.get("additionalProperties", None)
         if not isinstance(props, Mapping):
             raise SchemaError(f"{where}/properties: expected an object")
         if not props:
             value_type = (
-                Any if isinstance(extra, bool) else self.translate(extra, f"{where}/additionalProperties", name)
+                Any
+                if extra is None or isinstance(extra, bool)
+                else self.translate(extra, f"{where}/additionalProperties", name)
             )
-            return dict[str, value_type]  # type: ignore[valid-type]
-        if not isinstance(extra, bool):
+            return self._constrained(dict[str, value_type], node, where)  # type: ignore[valid-type]
+        if extra is not None and not isinstance(extra, bool):
             raise SchemaError(f"{where}/additionalProperties: only true/false is supported next to properties")
+        if "minProperties" in node or "maxProperties" in node:
+            raise SchemaError(f"{where}: minProperties/maxProperties are supported on maps only (no properties)")
         required = node.get("required", [])
         if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
             raise SchemaError(f"{where}/required: expected a list of property names")
@@ -228,9 +362,13 @@ class _SchemaTranslator:
             else:
                 default = sub.get("default") if isinstance(sub, Mapping) else None
                 fields[field_name] = (tp, Field(default=default, alias=alias))
-        config = ConfigDict(extra="forbid" if extra is False else "ignore", populate_by_name=True)
+        # additionalProperties: false forbids other keys, true (written out) keeps them, absent ignores them
+        policy = {None: "ignore", False: "forbid", True: "allow"}[extra]
+        config = ConfigDict(extra=policy, populate_by_name=True)  # type: ignore[typeddict-item]
         model_name = _model_name(str(node.get("title") or name))
-        return create_model(model_name, __config__=config, **fields)
+        model: type[BaseModel] = create_model(model_name, __config__=config, **fields)
+        self.models.append(model)
+        return model
 
 
 def _model_name(text: str) -> str:
@@ -239,20 +377,26 @@ def _model_name(text: str) -> str:
 
 
 def model_from_json_schema(schema: Mapping[str, Any], name: str = "Model") -> Any:
-    """A Pydantic type for a JSON Schema document (usually a `BaseModel` subclass).
+    """A Pydantic type for a JSON Schema document (usually a `BaseModel` subclass); what
+    `Model.model_json_schema()` writes is read back as a type that validates the same documents.
 
     Supported: `type` string/integer/number/boolean/null/array/object (also a list of types, e.g.
-    `["string", "null"]`), `properties`, `required`, `additionalProperties` (true/false, or a schema for a map
-    without `properties`), `items`, `enum`, `const`, `anyOf`/`oneOf` (both read as a union; a `{"type": "null"}`
-    member makes the value nullable), `$ref` to `#/$defs/...` or `#/definitions/...` (not recursive), `default`,
-    and the constraints minimum/maximum/exclusiveMinimum/exclusiveMaximum/minLength/maxLength/pattern/
-    minItems/maxItems. Annotations (title, description, examples, format, ...) are ignored. A property that is
-    not required and has no `default` may be absent (it is left out of the output) but not `null` unless its
-    type says so. Anything else (allOf, not, if/then, patternProperties, remote refs, ...) raises `SchemaError`.
+    `["string", "null"]`), `properties`, `required`, `additionalProperties` (false forbids other keys, true written
+    out keeps them, absent ignores them; a schema for a map without `properties`), `items`, `prefixItems` (a
+    fixed-length tuple), `uniqueItems` (a repeated item is refused, not collapsed), `enum`, `const`,
+    `anyOf`/`oneOf` (both read as a union; a `{"type": "null"}` member makes the value nullable; a `discriminator`
+    beside them is an annotation), `$ref` to `#/$defs/...` or `#/definitions/...`
+    (recursion included), `default`, the string formats Pydantic writes for its own types (date-time, date, time,
+    duration, uuid*, uri, ipv4/ipv6/ipvany*, path: read as those types; other formats are annotations), and the
+    constraints minimum/maximum/exclusiveMinimum/exclusiveMaximum/multipleOf/minLength/maxLength/pattern/
+    minItems/maxItems/minProperties/maxProperties. Annotations (title, description, examples, ...) are ignored. A
+    property that is not required and has no `default` may be absent (it is left out of the output) but not
+    `null` unless its type says so. Anything else (allOf, not, if/then, patternProperties, remote
+    refs, ...) raises `SchemaError`.
     """
     if not isinstance(schema, Mapping):
         raise SchemaError("a JSON Schema document must be a JSON object")
-    return _SchemaTranslator(schema).translate(schema, "", name)
+    return _SchemaTranslator(schema).document(name)
 
 
 # -- any spec ----------------------------------------------------------------------------------------------------

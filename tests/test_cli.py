@@ -307,15 +307,18 @@ def test_schema_property_names_that_are_not_identifiers_keep_their_names() -> No
     assert validate(schema, '{"first-name": "A", "class": "B"}') == {"first-name": "A", "class": "B"}
 
 
-def test_schema_recursive_ref_is_refused_clearly() -> None:
-    from resilient_parse.targets import SchemaError
-
+def test_schema_recursive_ref_is_read_as_a_recursive_model() -> None:
+    # issue 15: JSON Schema targets accept what Pydantic writes, recursion included (this test used to expect a
+    # SchemaError "recursive reference ... is not supported")
     schema = {
         "$ref": "#/$defs/Node",
         "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}},
     }
-    with pytest.raises(SchemaError, match="recursive reference '#/\\$defs/Node' is not supported"):
-        schema_type(schema)
+    assert validate(schema, '{"child": {"child": {}}}') == {"child": {"child": {"child": None}}}
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        validate(schema, '{"child": {"child": 3}}')
 
 
 def test_schema_remote_ref_is_refused_clearly() -> None:
