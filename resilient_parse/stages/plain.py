@@ -16,10 +16,13 @@ word and number tokens are found by `finditer` with bounded patterns, members by
 
 from __future__ import annotations
 
+import bisect
 import enum
 import itertools
 import json
 import re
+import threading
+import weakref
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -39,6 +42,7 @@ from resilient_parse.stages.extract import REFUSAL_SENTENCE, find_fences, opens_
 
 SOURCE = "plain"
 _MAX_MEMBER_WORDS = 8
+_LISTED = 6
 _NEGATION_WINDOW = 3
 _BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
 _LOSSLESS_BOOLS = frozenset({"true", "false", "True", "False"})
@@ -73,7 +77,7 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
 _UNIT_AFTER = re.compile(r"[ \t]?(%|[A-Za-z]+)")
 _OPERATOR = frozenset({"/", "*", "\u00d7", "+", "^", "=", "x", "\u00f7", ":"})
 _SPACED_OPERATOR = frozenset({" - ", " \u2013 ", " \u2212 "})  # "10 - 2"; "2024-01-02" is a date, not a sum
-_CLAUSE_BREAK = re.compile(r"[.!?;,\n]")
+_CLAUSE_BREAKS = ".!?;,\n"
 # "Answer: …", "**Final answer:** …", "The answer is …", "Verdict = …": the line that designates the answer
 _ANSWER_LABEL = re.compile(
     r"^[ \t>*_#-]{0,8}(?:the[ \t]+)?(?:final[ \t]+)?(?:answer|result|output|verdict|prediction|label"
@@ -146,8 +150,32 @@ def plain_target(view: TypeView) -> tuple[_Target, bool] | None:
     return (found, False) if found is not None else None
 
 
+_LAST = threading.local()
+"""The last reading that ended in an error, per thread, for `explain` in the same parse: the explanation hook
+gets the same text and context right after extraction, and reading twice would double the cost. Keyed by a weak
+reference to the call's context (which holds the text), so it keeps neither alive."""
+
+
 def read_plain(text: str, ctx: CallContext) -> Reading:
     """The plain reading of `text` for `ctx.schema` (see the module docstring)."""
+    reading = _read(text, ctx)
+    if reading.error is not None and text is ctx.text:
+        _LAST.entry = (weakref.ref(ctx), reading)
+    return reading
+
+
+def explain(text: str, ctx: CallContext) -> ParseError | None:
+    """Why a plain answer gave no candidate (ambiguous, hedged, negated, arithmetic, not allowed), or None."""
+    entry = getattr(_LAST, "entry", None)
+    _LAST.entry = None
+    if entry is not None and entry[0]() is ctx and text is ctx.text:
+        reading: Reading = entry[1]
+    else:
+        reading = _read(text, ctx)
+    return None if reading.candidates else reading.error
+
+
+def _read(text: str, ctx: CallContext) -> Reading:
     planned = plain_target(ctx.schema)
     if planned is None:
         return Reading()
@@ -170,12 +198,6 @@ def read_plain(text: str, ctx: CallContext) -> Reading:
     if refusal_at >= 0 and reading.error is not None:
         return Reading()  # a refusal outranks any verdict on the words around it: the built-in explains it
     return reading
-
-
-def explain(text: str, ctx: CallContext) -> ParseError | None:
-    """Why a plain answer gave no candidate (ambiguous, hedged, negated, arithmetic, not allowed), or None."""
-    reading = read_plain(text, ctx)
-    return None if reading.candidates else reading.error
 
 
 # -- where the answer is ---------------------------------------------------------------------------------------------
@@ -275,10 +297,14 @@ def _mentions(text: str, start: int, end: int, target: _Target, path: str) -> tu
     for m in found:
         if not any(_same_value(m.value, d.value) for d in distinct):
             distinct.append(m)
+            if len(distinct) > _LISTED:
+                break  # enough to say it is ambiguous; comparing every value with every other would be quadratic
     if len(distinct) > 1:
-        listed = ", ".join(repr(d.raw) for d in distinct[:6])
-        message = f"{len(distinct)} different values are mentioned ({listed}); the text does not say which"
-        return [], _ambiguous(message, path, "ambiguous_plain_answer", distinct[0], [d.raw for d in distinct])
+        listed = ", ".join(repr(d.raw) for d in distinct[:_LISTED])
+        count = f"{len(distinct)}" if len(distinct) <= _LISTED else f"more than {_LISTED}"
+        message = f"{count} different values are mentioned ({listed}); the text does not say which"
+        named = [d.raw for d in distinct[:_LISTED]]
+        return [], _ambiguous(message, path, "ambiguous_plain_answer", distinct[0], named)
     return found, None
 
 
@@ -336,9 +362,21 @@ class _Spellings:
     by_key: dict[str, tuple[Any, ...]]  # joined, case-folded words -> the JSON values it names
     exact: dict[str, Any]  # the values' own spellings
     longest: int
+    prefixes: frozenset[str]  # the joined words a spelling starts with, so a run stops at the first word that fits none
+
+
+_SPELLINGS: weakref.WeakKeyDictionary[ChoiceView, _Spellings] = weakref.WeakKeyDictionary()
+"""One table per schema view, dropped with the view (views are schema-side: model text is never a key)."""
 
 
 def _spellings(view: ChoiceView) -> _Spellings:
+    found = _SPELLINGS.get(view)
+    if found is None:
+        found = _SPELLINGS[view] = _build_spellings(view)
+    return found
+
+
+def _build_spellings(view: ChoiceView) -> _Spellings:
     by_key: dict[str, list[Any]] = {}
     exact: dict[str, Any] = {}
     longest = 1
@@ -361,7 +399,8 @@ def _spellings(view: ChoiceView) -> _Spellings:
         for name, member in view.enum_cls.__members__.items():  # names and aliases
             if isinstance(member.value, str | int) and not isinstance(member.value, bool):
                 add(name, member.value)
-    return _Spellings({k: tuple(v) for k, v in by_key.items()}, exact, min(longest, _MAX_MEMBER_WORDS))
+    prefixes = frozenset(key[:n] for key in by_key for n in range(1, len(key) + 1))
+    return _Spellings({k: tuple(v) for k, v in by_key.items()}, exact, min(longest, _MAX_MEMBER_WORDS), prefixes)
 
 
 def _members(text: str, start: int, end: int, view: ChoiceView) -> list[_Mention]:
@@ -369,13 +408,16 @@ def _members(text: str, start: int, end: int, view: ChoiceView) -> list[_Mention
     case-folded spelling names a member, at each word (in another case or style: `In Progress`, `IN_PROGRESS`)."""
     spellings = _spellings(view)
     words = list(_WORD.finditer(text, start, end))
+    folded = [w.group().casefold() for w in words]
     found: list[_Mention] = []
     i = 0
     while i < len(words):
         hit: tuple[int, tuple[Any, ...]] | None = None
         key = ""
         for j in range(i, min(len(words), i + spellings.longest)):
-            key += words[j].group().casefold()
+            key += folded[j]
+            if key not in spellings.prefixes:
+                break
             owners = spellings.by_key.get(key)
             if owners is not None:
                 hit = (j, owners)
@@ -396,16 +438,19 @@ def _members(text: str, start: int, end: int, view: ChoiceView) -> list[_Mention
 def _negated(text: str, at: int, floor: int) -> bool:
     """Whether one of the few words right before a mention, in its clause, negates it ("not positive")."""
     window = text[max(floor, at - 40) : at]
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
-    clause = window[breaks[-1] :] if breaks else window
+    clause = window[max(window.rfind(c) for c in _CLAUSE_BREAKS) + 1 :]
     near = clause.lower().split()[-_NEGATION_WINDOW:]
     return any(w.strip("*_`") in _NEGATIONS or w.endswith(("n't", "n\u2019t")) for w in near)
 
 
 def _hedge_word(text: str, start: int, end: int, mentions: list[_Mention]) -> str | None:
     """A word that hedges the answer ("maybe", "approximately"), unless it is itself a mention (a member "nearly")."""
+    starts = [o.start for o in mentions]  # in text order
     for m in _WORD.finditer(text, start, end):
-        if m.group().lower() in _HEDGES and not any(o.start <= m.start() and m.end() <= o.end for o in mentions):
+        if m.group().lower() not in _HEDGES:
+            continue
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i < 0 or mentions[i].end < m.end():
             return m.group()
     return None
 
