@@ -142,6 +142,11 @@ def _reason(op: Any, doc: Any, exc: Exception) -> str:
     return excerpt(str(exc) or type(exc).__name__, _MAX_MESSAGE_CHARS)
 
 
+_APPLY_ERRORS = (_OverLimit, jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, LookupError, TypeError)
+"""What applying a model's operation may raise (LookupError/TypeError: what older jsonpatch releases let through
+for a wrong index or member)."""
+
+
 def apply_patch(document: Any, patch: Iterable[Any], limits: PatchLimits | None = None) -> Any:
     """Apply an RFC 6902 patch to a copy of `document` and return the copy; the original is never changed.
 
@@ -167,7 +172,7 @@ def apply_patch(document: Any, patch: Iterable[Any], limits: PatchLimits | None 
             step = jsonpatch.JsonPatch([op])  # the operation's shape, before anything is measured or applied
             budget -= _added(doc, op, budget, limits)
             doc = step.apply(doc, in_place=True)
-        except (_OverLimit, jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError) as exc:
+        except _APPLY_ERRORS as exc:
             reason = _reason(op, doc, exc)
             raise PatchFailedError(
                 f"JSON Patch operation {number} could not be applied: {reason}",

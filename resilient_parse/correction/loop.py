@@ -6,10 +6,9 @@ their outcome; `correct` drives it synchronously and `acorrect` with `await`, so
 Each round sends the caller's original messages + the last candidate (as the assistant's turn, at most
 `MAX_ECHO_CHARS` of it) + the feedback (as the user's turn) — never a growing history. Every call gets its own
 deep copy of the messages, so neither the caller's messages nor the next round's can be changed by an llm. It
-stops on
-`max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row, a refusal;
-stops at once on an exhausted quota; re-raises any other LLM error (network, auth) unchanged. Then come the
-fallback models, then `on_exhausted`, then a `CorrectionsExhaustedError` / `BudgetExhaustedError` /
+stops on `max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row,
+a refusal; stops at once on an exhausted quota; re-raises any other LLM error (network, auth) unchanged. Then come
+the fallback models, then `on_exhausted`, then a `CorrectionsExhaustedError` / `BudgetExhaustedError` /
 `ModelRefusedError` carrying every `Attempt`.
 
 An llm that answers with something that is not an answer — an adapter returning a bare `str`, a `Completion`
