@@ -170,6 +170,41 @@ CASES: tuple[Case, ...] = (
 )
 
 
+def chunked(text: str, size: int) -> list[str]:
+    """`text` as a stream of chunks of `size` characters."""
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+_CALL = '{"action": "go", "arguments": {"q": "x"}}'
+_STREAMS: tuple[tuple[str, Callable[[int], Input], int], ...] = (
+    (
+        "stream_json_drafts_in_reasoning",
+        lambda n: chunked("<think>" + 'maybe {"action": "delete"}, ' * n + "</think>\n" + _CALL, 9),
+        500,
+    ),
+    ("stream_braces_in_prose", lambda n: chunked("Use {name} or [1] or {x}. " * n + _CALL, 5), 500),
+    ("stream_unclosed_fence_with_braces", lambda n: chunked("```json\n" + "see {x} and [1]\n" * n + _CALL, 11), 500),
+    ("stream_broken_long_keys_one_chunk", lambda n: [('{"' + "k" * 300 + '" x} ') * n + _CALL], 100),
+    ("stream_empty_objects_tried_in_turn", lambda n: chunked("{} " * n + _CALL, 4), 2_000),
+    ("stream_empty_objects_one_chunk", lambda n: ["{} " * n + _CALL], 2_000),
+    (
+        "stream_big_object_small_chunks",
+        lambda n: chunked('{"action": "go", "arguments": {' + ", ".join(f'"k{i}": {i}' for i in range(n)) + "}}", 7),
+        1_000,
+    ),
+    ("stream_long_prose_small_answer", lambda n: chunked("Let me think about this for a while. " * n + _CALL, 3), 500),
+    ("stream_close_tag_whitespace_run", lambda n: list("<think>hmm {}</think" + " " * n + ">" + _CALL), 5_000),
+    ("stream_unfinished_open_tags", lambda n: list(("<think " + "a" * 150 + "\n") * n + _CALL), 50),
+    ("stream_spaces_before_tags_in_prose", lambda n: list(("   " * 30 + "x <think> ") * n + _CALL), 50),
+    (
+        "stream_quoted_close_tags_in_reasoning",
+        lambda n: chunked("<think>" + 'say `</think>` {"a": 1} ' * n + "</think>" + _CALL, 6),
+        200,
+    ),
+)
+CASES += tuple(Case(name, make, n, ToolCall, run=stream) for name, make, n in _STREAMS)
+
+
 def _toolcall_target() -> Any:
     from rp_toolcalls import ToolCall as PluginToolCall  # the first-party plugin's own target
 
