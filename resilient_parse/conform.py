@@ -348,20 +348,32 @@ class Conformer:
         if any(f.required and f.name not in given for f in model.fields.values()):
             return  # Pydantic refuses the object anyway, and its errors say more
         missing = [f for f in model.fields.values() if not f.required and f.name not in given]
-        for key in strays if missing else ():
+        if not missing:
+            return
+        place = {f.name: i for i, f in enumerate(missing)}
+        by_type: dict[int, tuple[TypeView, list[str]]] = {}  # fields sharing a type view are tested once
+        for f in missing:
+            by_type.setdefault(id(f.type), (f.type, []))[1].append(f.name)
+        for key in strays:
             value = obj[key]
-            norm = normalise_key(key)
-            meant = [
-                f.name
-                for f in missing
-                if (value is not None and fits(value, f.type)) or model.spellings.get(norm, ()) == (f.name,)
-            ]
+            meant_set = {
+                n for view, names in by_type.values() if value is not None and fits(value, view) for n in names
+            }
+            spelt = model.spellings.get(normalise_key(key), ())
+            if len(spelt) == 1 and spelt[0] in place:
+                meant_set.add(spelt[0])
+            meant = sorted(meant_set, key=place.__getitem__)
             if meant:
                 why = f"it may mean {', '.join(meant)} (not given)"
             else:
                 # `{"response": {"name": "x"}}`: the stray wraps the object's own missing fields, and dropping it
                 # would leave their defaults in place of the values written inside
-                wrapped = [f.name for f in missing if isinstance(value, dict) and _gives_field(value, f)]
+                held = (
+                    {model.key_to_field[k] for k in value if k in model.key_to_field}
+                    if isinstance(value, dict)
+                    else set()
+                )
+                wrapped = sorted(held & place.keys(), key=place.__getitem__)
                 if not wrapped:
                     continue
                 why = f"its object holds {', '.join(wrapped)} (not given here) as if it wrapped the answer"
@@ -536,11 +548,6 @@ def same_value(a: Any, b: Any) -> bool:
 def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _gives_field(obj: dict[str, Any], fv: FieldView) -> bool:
-    """Whether an object holds a value under one of the field's own keys."""
-    return any(k in obj for k in fv.input_keys)
 
 
 def _accepts_none(view: TypeView) -> bool:
