@@ -58,11 +58,12 @@ LOOSE_ITEM_RUN = re.compile(
     r"(?:" + _WS + _LOOSE_SCALAR + _WS + r",)*+(?:" + _WS + _LOOSE_SCALAR + r"(?=" + _WS + r"\]))?+"
 )
 
-_TOKEN = re.compile(
-    r"""(?P<str>"(?:[^"\\]++|\\.)*+")|(?P<sq>'[^']*+')|(?P<num>-?[0-9][0-9.eE+\-]*+)|(?P<word>[A-Za-z_$][\w$]*+)
-   |(?P<open>\[)|(?P<close>\])|(?P<comma>,)""",
-    re.VERBOSE,
+# one match per member (or item) of a loose stretch, so the rewrite's callback runs once per member, not per token
+_LOOSE_MEMBER_PARTS = re.compile(
+    _WS + r"(?P<key>" + _LOOSE_KEY + r")" + _WS + ":" + _WS + r"(?P<value>" + _LOOSE_SCALAR + "|" + _LOOSE_LIST + ")"
 )
+_LOOSE_ITEM_PARTS = re.compile(_WS + r"(?P<value>" + _LOOSE_SCALAR + ")")
+_LIST_TOKEN = re.compile(r"""(?P<sq>'[^']*+')|(?P<str>"(?:[^"\\]++|\\.)*+")|(?P<word>[A-Za-z_$][\w$]*+)|(?P<comma>,)""")
 _SPACE = re.compile(_WS)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 
@@ -72,59 +73,69 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
     text, `prefix` the pointer of its container, `index` the container's current item index (lists). Returns the
     text, the repairs and the new index."""
     repairs: list[Repair] = []
-    key = ""  # the current member's pointer segment (objects)
-    in_list = False  # inside a flat list value
-    inner = -1  # the current item index inside that list
 
-    def member() -> str:
-        return f"{prefix}/{key}" if is_object else f"{prefix}/{index}"
-
-    def here() -> str:
-        return f"{member()}/{inner}" if in_list else member()
-
-    def follows(end: int) -> str:
-        after = _SPACE.match(body, end)
-        at = after.end() if after is not None else end
-        return body[at] if at < len(body) else ""
-
-    def record(kind: str, before: str, after: str, at: int, path: str) -> str:
-        repairs.append(Repair.make(kind, path, before, after, offset=offset + at))
-        return after
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal key, in_list, inner, index
-        group = m.lastgroup
-        tok = m.group()
-        if group == "open":
-            if not is_object:
-                index += 1
-            in_list, inner = True, -1
-            return tok
-        if group == "close":
-            in_list = False
-            return tok
-        if group == "comma":
-            if in_list and follows(m.end()) == "]":
-                return record("trailing_comma", tok, "", m.start(), member())
-            return tok
-        if is_object and not in_list and follows(m.end()) == ":":
-            key = escape_token(_decoded(tok) if group == "str" else tok.strip("'"))
-            if group == "sq":
-                return record("single_quotes", tok, '"' + tok[1:-1] + '"', m.start(), here())
-            if group == "word":
-                return record("bare_key", tok, '"' + tok + '"', m.start(), here())
-            return tok
-        if in_list:
-            inner += 1
-        elif not is_object:
-            index += 1
-        if group == "sq":
-            return record("single_quotes", tok, '"' + tok[1:-1] + '"', m.start(), here())
-        if group == "word" and tok in _PY_LITERALS:
-            return record("python_literal", tok, _PY_LITERALS[tok], m.start(), here())
+    def scalar(tok: str, at: int, path: str) -> str:
+        first = tok[0]
+        if first == "'":
+            fixed = '"' + tok[1:-1] + '"'
+            repairs.append(Repair.make("single_quotes", path, tok, fixed, offset=at))
+            return fixed
+        if first in "TFN" and tok in _PY_LITERALS:
+            fixed = _PY_LITERALS[tok]
+            repairs.append(Repair.make("python_literal", path, tok, fixed, offset=at))
+            return fixed
         return tok
 
-    return _TOKEN.sub(one, body), repairs, index
+    def value(tok: str, at: int, path: str) -> str:
+        if tok[0] != "[":
+            return scalar(tok, at, path)
+        inner = -1
+
+        def item(m: re.Match[str]) -> str:
+            nonlocal inner
+            piece = m.group()
+            if m.lastgroup == "comma":
+                after = _SPACE.match(tok, m.end())
+                if tok[after.end() if after is not None else m.end()] == "]":
+                    repairs.append(Repair.make("trailing_comma", path, ",", "", offset=at + m.start()))
+                    return ""
+                return piece
+            inner += 1
+            return scalar(piece, at + m.start(), f"{path}/{inner}")
+
+        return _LIST_TOKEN.sub(item, tok)
+
+    def member(m: re.Match[str]) -> str:
+        piece = m.group()
+        base = m.start()
+        k0, k1 = m.span("key")
+        v0, v1 = m.span("value")
+        key = m.group("key")
+        if key[0] == '"':
+            name = _decoded(key)
+            fixed_key = key
+        else:
+            name = key[1:-1] if key[0] == "'" else key
+            fixed_key = '"' + name + '"'
+        path = f"{prefix}/{escape_token(name)}"
+        if key[0] != '"':
+            kind = "single_quotes" if key[0] == "'" else "bare_key"
+            repairs.append(Repair.make(kind, path, key, fixed_key, offset=offset + k0))
+        fixed_value = value(m.group("value"), offset + v0, path)
+        return piece[: k0 - base] + fixed_key + piece[k1 - base : v0 - base] + fixed_value + piece[v1 - base :]
+
+    def one_item(m: re.Match[str]) -> str:
+        nonlocal index
+        index += 1
+        v0, v1 = m.span("value")
+        piece = m.group()
+        fixed = scalar(m.group("value"), offset + v0, f"{prefix}/{index}")
+        return piece[: v0 - m.start()] + fixed + piece[v1 - m.start() :]
+
+    # the stretch was matched in the whole text, where a closer follows it: a line break stands in for that
+    # closer, so a single-quoted string at the very end still sees structure after it
+    pattern, fix = (_LOOSE_MEMBER_PARTS, member) if is_object else (_LOOSE_ITEM_PARTS, one_item)
+    return pattern.sub(fix, body + "\n")[:-1], repairs, index
 
 
 def _decoded(raw: str) -> str:
