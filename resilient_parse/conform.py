@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum
+import heapq
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -362,9 +363,8 @@ class Conformer:
             spelt = model.spellings.get(normalise_key(key), ())
             if len(spelt) == 1 and spelt[0] in place:
                 meant_set.add(spelt[0])
-            meant = sorted(meant_set, key=place.__getitem__)
-            if meant:
-                why = f"it may mean {', '.join(meant)} (not given)"
+            if meant_set:
+                why = f"it may mean {_some(meant_set, place)} (not given)"
             else:
                 # `{"response": {"name": "x"}}`: the stray wraps the object's own missing fields, and dropping it
                 # would leave their defaults in place of the values written inside
@@ -373,10 +373,10 @@ class Conformer:
                     if isinstance(value, dict)
                     else set()
                 )
-                wrapped = sorted(held & place.keys(), key=place.__getitem__)
+                wrapped = held & place.keys()
                 if not wrapped:
                     continue
-                why = f"its object holds {', '.join(wrapped)} (not given here) as if it wrapped the answer"
+                why = f"its object holds {_some(wrapped, place)} (not given here) as if it wrapped the answer"
             self.errors.append(
                 ErrorDetail(
                     path=pointer([*path, key]),
@@ -548,6 +548,17 @@ def same_value(a: Any, b: Any) -> bool:
 def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_NAMED = 5
+"""How many fields an unknown-key message names before it counts the rest."""
+
+
+def _some(names: set[str], place: dict[str, int]) -> str:
+    """The first few of `names` in field order, and how many more (a key may fit hundreds of fields)."""
+    first = heapq.nsmallest(_NAMED, names, key=place.__getitem__)
+    more = f" (+{len(names) - len(first)} more)" if len(names) > len(first) else ""
+    return ", ".join(first) + more
 
 
 def _accepts_none(view: TypeView) -> bool:
