@@ -6,8 +6,8 @@ Run: `python -m benchmarks.bench_align [--repeat N]`. Prints medians:
 - on the valid plan, `Parser.parse` against calling `TypeAdapter.validate_json` yourself: the fast path must stay
   untouched, so the ratio should be close to 1;
 - fuzzy matching throughput (KB/s of model text through `parse_result`) on wide schemas: misspelled and unknown
-  keys against a 300-field model, and misspelled values against a 500-value enum (issue 13: at least 10x the
-  58 KB/s and 6 KB/s measured before matching moved to rapidfuzz's whole-list calls).
+  keys against a 300-field model, and misspelled values against a 500-value enum (issue 13 asked for 10x; the
+  figures printed for comparison were measured with the per-key and per-value Python loops these replaced).
 """
 
 from __future__ import annotations
@@ -193,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  TypeAdapter.validate_json         {got['pydantic_valid_us']:8.1f} us")
     print(f"  Parser.parse                      {got['parse_valid_us']:8.1f} us   ratio {ratio:.2f}x")
     print("fuzzy matching on wide schemas (parse_result throughput)")
-    print(f"  300-field model, 600 unknown keys {got['wide_keys_kbps']:8.1f} KB/s  (was ~58 KB/s)")
-    print(f"  500-value enum, 200 typos         {got['wide_enum_kbps']:8.1f} KB/s  (was ~6 KB/s)")
+    print(f"  300-field model, 600 unknown keys {got['wide_keys_kbps']:8.1f} KB/s  (per-key Python loop: ~210 KB/s)")
+    print(f"  500-value enum, 200 typos         {got['wide_enum_kbps']:8.1f} KB/s  (per-value Python loop: ~10 KB/s)")
     return 0 if got["align_ms"] < 2.0 else 1
 
 
