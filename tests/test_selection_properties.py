@@ -144,3 +144,43 @@ def test_a_designated_answer_among_examples_and_drafts_is_found(case: tuple[str,
     text, answer, _ = case
     for mode in ("strict", "lenient"):
         assert Parser(mode=mode).parse(text, ToolCall) == answer, text
+
+
+# decoys that are not the answer even alone (a prose mention like "the final API version dropped {…}" is an
+# undesignated candidate: alone, it is the answer; beside the answer, a rival)
+LONE_DECOYS = [
+    "For example: {j}",
+    "For example, {j} would wipe the disk.",
+    "e.g. {j}",
+    "A sample call looks like {j}.",
+    "Draft: {j}",
+    "The template is {j}.",
+    "Option B: {j}",
+    "Do not use {j}.",
+    "Do not use the updated {j}, it is broken.",
+    "The following would NOT be correct: {j}",
+    "Instead of {j}, do what follows.",
+    "I'm sorry, I can't help with that. An example of such a call: {j}",
+    "{j} I will not do that.",
+    "<think>\nMaybe {j}? Hmm, no.\n</think>\nI cannot do this safely.",
+    "<think>\nMaybe {j}? Hmm.\n</think>\nLet me know if you need anything else.",
+    "<think>Plan: {j} hmm, the user",
+]
+
+
+@st.composite
+def decoys_only(draw: Any) -> str:
+    count = draw(st.integers(min_value=1, max_value=3))
+    pieces = [draw(st.sampled_from(LONE_DECOYS)).format(j=decoy_json(draw, n)) for n in range(count)]
+    return draw(st.sampled_from(JOINERS)).join(pieces)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=decoys_only())
+def test_decoys_alone_never_parse(text: str) -> None:
+    for mode in ("strict", "lenient"):
+        try:
+            got = Parser(mode=mode).parse(text, ToolCall)
+        except ParseError:
+            continue
+        raise AssertionError(f"{mode} returned {got!r} for {text!r}")

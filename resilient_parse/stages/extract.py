@@ -559,12 +559,13 @@ def _negated(before: str) -> bool:
 
 
 def _list_glue(text: str, floor: int, start: int) -> bool:
-    """Whether only list glue (`,`, "or", "and" on the same line) stands between the previous candidate (ending at
-    `floor`) and this one."""
+    """Whether list glue (`,`, "or", "and" on the same line), and nothing else, stands between the previous
+    candidate (ending at `floor`) and this one: a bare space is not enough ("For example: {…} {…}" may be an
+    example and the answer)."""
     if floor <= 0 or start - floor > _CONTEXT_CHARS:
         return False
-    gap = text[floor:start]
-    return "\n" not in gap and all(w.lower() in _LIST_GLUE for w in gap.replace(",", " , ").split())
+    words = text[floor:start].replace(",", " , ").split()
+    return "\n" not in text[floor:start] and bool(words) and all(w.lower() in _LIST_GLUE for w in words)
 
 
 def opens_json(text: str, opener: int) -> bool:
