@@ -496,3 +496,37 @@ def test_any_text_is_read_or_fails_with_a_reader_failure(text: str) -> None:
         if reading.cut is None:
             json.loads(reading.json_text)
         assert all(r.lossless or r.kind in lossy for r in reading.repairs)
+
+
+# -- the C scanner's window ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [10, 600, 5_000, 70_000])
+def test_a_valid_value_longer_than_the_first_window_is_read_whole(size: int) -> None:
+    from resilient_parse.stages.read import valid_value_end
+
+    value = json.dumps({"a": "x" * size, "b": [1, 2, {"c": "y" * size}]})
+    text = f"[{value}, 1,]"
+    assert valid_value_end(text, 1) == (1 + len(value), -1)
+
+
+@pytest.mark.parametrize("size", [10, 600, 5_000])
+def test_an_invalid_value_reports_where_it_stops_being_valid(size: int) -> None:
+    from resilient_parse.stages.read import valid_value_end
+
+    text = '{"a": "' + "x" * size + '", "b": 1,}'
+    end, failed_at = valid_value_end(text, 0)
+    assert end == -1 and failed_at == text.index("}")
+
+
+def test_a_loose_stretch_records_each_repair_with_its_path_and_offset() -> None:
+    text = "{id: 1, 'name': 'Bob', ok: True, tags: ['a', 'b',], n: None}"
+    reading = read(text)
+    assert json.loads(reading.json_text) == {"id": 1, "name": "Bob", "ok": True, "tags": ["a", "b"], "n": None}
+    got = [(r.kind, r.path, r.offset) for r in reading.repairs]
+    assert ("bare_key", "/id", 1) in got
+    assert ("single_quotes", "/name", 8) in got and ("single_quotes", "/name", 16) in got
+    assert ("python_literal", "/ok", 27) in got
+    assert ("single_quotes", "/tags/1", 45) in got
+    assert ("trailing_comma", "/tags", 48) in got
+    assert all(text[r.offset : r.offset + len(str(r.before))] == r.before for r in reading.repairs if r.before)

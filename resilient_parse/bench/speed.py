@@ -6,8 +6,13 @@ commas): `json_repair.loads` alone, `json_repair.loads` + validation (what a use
 our `parse`. Every figure is a median over repeated runs; ratios compare medians taken in this run. Linearity is
 our time per KB across sizes from 10 KB up: a flat column means linear.
 
-Targets (issue 2): valid input <= 1.3x validate_json at 2 KB and 1 MB; broken input >= 5x the throughput of
-json_repair.loads; linear from 10 KB to 4 MB.
+Then each broken shape alone (trailing commas, single quotes, Python literals, bare keys, comments, escaped
+quotes, raw newlines, a truncated object, inner quotes, and the mix above), ours next to json_repair.loads and
+fast_json_repair.loads, medians of interleaved rounds; and fenced valid JSON against the bare document.
+
+Targets (issue 12): broken input at 1 MB and 4 MB >= 10 MB/s and >= 5x json_repair on each shape, linear from
+100 KB to 4 MB; at 300 B, 2 KB and 10 KB faster than json_repair on every shape and >= 3x on the median shape;
+fenced valid JSON <= 2x the bare document at 2 KB and 1 MB; valid JSON <= 1.1x validate_json.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import functools
 import io
 import json
 import pstats
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -29,12 +35,15 @@ from pydantic import TypeAdapter
 from resilient_parse.bench.speed_core import (
     KB,
     MB,
+    SHAPES,
     Documents,
     Record,
     documents,
     format_size,
+    interleaved,
     measure,
     parse_size,
+    shaped,
     timed,
 )
 
@@ -238,6 +247,114 @@ def profile_broken(size: int, top: int = 25) -> str:
     return out.getvalue()
 
 
+SHAPE_SIZES = (300, 2 * KB, 10 * KB, 100 * KB, 1 * MB, 4 * MB)
+SMALL = (300, 2 * KB, 10 * KB)
+
+
+def _shape_systems(target: Any) -> dict[str, Callable[[str], Any]]:
+    from resilient_parse.api import default_parser
+
+    lenient = default_parser("lenient")
+    systems: dict[str, Callable[[str], Any]] = {"ours": lambda t: lenient.parse(t, target)}
+    try:
+        import json_repair
+
+        systems["json_repair"] = json_repair.loads
+    except ImportError:
+        pass
+    try:
+        import fast_json_repair
+
+        systems["fast_json_repair"] = fast_json_repair.loads
+    except ImportError:
+        pass
+    return systems
+
+
+def run_shapes(sizes: tuple[int, ...], budget: float, progress: bool = True) -> list[dict[str, Any]]:
+    """Per shape and size: the median seconds of each system, measured in interleaved rounds."""
+    rows: list[dict[str, Any]] = []
+    for shape in SHAPES:
+        warm = shaped(shape, 2 * KB)
+        systems = _shape_systems(warm.target)
+        for fn in systems.values():
+            fn(warm.text)
+        for size in sizes:
+            doc = shaped(shape, size)
+            if progress:
+                print(f"\r  {shape:<18} {format_size(size):>7}", end="", file=sys.stderr, flush=True)
+            calls: dict[str, Callable[[], object]] = {
+                name: functools.partial(fn, doc.text) for name, fn in systems.items()
+            }
+            medians = interleaved(calls, budget, min_rounds=2 if size >= MB else 3)
+            rows.append({"shape": shape, "size": size, "bytes": len(doc.text.encode()), **medians})
+    fenced = []
+    ours = _shape_systems(list[Record])["ours"]
+    for size in (2 * KB, 1 * MB):
+        docs = documents(size)
+        text = f"Here is the JSON you asked for:\n```json\n{docs.valid}\n```\nLet me know if you need more."
+        pair: dict[str, Callable[[], object]] = {
+            "fenced": functools.partial(ours, text),
+            "bare": functools.partial(ours, docs.valid),
+        }
+        fenced.append({"size": size, **interleaved(pair, budget)})
+    if progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    return [*rows, *({"fenced": f} for f in fenced)]
+
+
+def format_shapes(rows: list[dict[str, Any]]) -> str:
+    """The per-shape table and the issue-12 targets, met or missed."""
+    lines = ["broken shapes (median of interleaved rounds; MB/s = ours; x = json_repair time / ours)", ""]
+    head = f"{'shape':<18}{'size':>8}{'ours':>11}{'MB/s':>8}{'json_repair':>13}{'x':>7}{'fast_json_repair':>18}"
+    lines += [head, "-" * len(head)]
+    targets: list[tuple[str, bool]] = []
+    small_ratios: dict[int, list[float]] = {}
+    per_kb: dict[str, list[float]] = {}
+    for row in rows:
+        if "fenced" in row:
+            continue
+        ours, jr, fast = row["ours"], row.get("json_repair"), row.get("fast_json_repair")
+        mbs = row["bytes"] / ours / 1e6
+        ratio = jr / ours if jr else None
+        lines.append(
+            f"{row['shape']:<18}{format_size(row['size']):>8}{_fmt_time(ours):>11}{mbs:>8.1f}"
+            f"{_fmt_time(jr):>13}{_fmt_ratio(ratio):>7}{_fmt_time(fast):>18}"
+        )
+        if row["size"] >= MB:
+            targets.append((f"{row['shape']} {format_size(row['size'])}: {mbs:.1f} MB/s >= 10", mbs >= 10))
+            if ratio is not None:
+                targets.append(
+                    (f"{row['shape']} {format_size(row['size'])}: {ratio:.1f}x json_repair >= 5", ratio >= 5)
+                )
+        if row["size"] in SMALL and ratio is not None:
+            small_ratios.setdefault(row["size"], []).append(ratio)
+            targets.append(
+                (f"{row['shape']} {format_size(row['size'])}: faster than json_repair ({ratio:.1f}x)", ratio > 1)
+            )
+        if row["size"] >= 100 * KB:
+            per_kb.setdefault(row["shape"], []).append(ours / (row["bytes"] / KB))
+    for size, ratios in sorted(small_ratios.items()):
+        median = statistics.median(ratios)
+        targets.append((f"{format_size(size)}: median shape {median:.1f}x json_repair >= 3", median >= 3))
+    for shape, values in per_kb.items():
+        if len(values) >= 2:
+            spread = max(values) / min(values)
+            targets.append((f"{shape} 100 KB..4 MB: time per KB max/min {spread:.2f} <= 1.5 (linear)", spread <= 1.5))
+    lines += ["", "fenced valid JSON with prose, against the bare document (ours, both)"]
+    for row in rows:
+        if "fenced" in row:
+            f = row["fenced"]
+            r = f["fenced"] / f["bare"]
+            lines.append(
+                f"  {format_size(f['size']):>7}: fenced {_fmt_time(f['fenced'])}, bare {_fmt_time(f['bare'])}: {r:.2f}x"
+            )
+            targets.append((f"fenced {format_size(f['size'])}: {r:.2f}x the bare parse <= 2", r <= 2))
+    lines += ["", "targets (issue 12):"]
+    lines += [f"  [{'met' if ok else 'MISSED'}] {label}" for label, ok in targets]
+    return "\n".join(lines)
+
+
 def main(args: argparse.Namespace) -> int:
     """`resilient-parse speed`."""
     try:
@@ -252,6 +369,11 @@ def main(args: argparse.Namespace) -> int:
     result = run(sizes, args.budget, progress=sys.stderr.isatty())
     analysis = analyse(result)
     print(format_report(result, analysis))
+    shape_sizes = sizes if args.sizes else SHAPE_SIZES
+    shapes = run_shapes(shape_sizes, min(args.budget, 0.5), progress=sys.stderr.isatty())
+    print()
+    print(format_shapes(shapes))
+    result["shapes"] = shapes
     print(f"\n({time.perf_counter() - started:.0f} s; medians over repeated runs, same process, same machine)")
     if args.json:
         payload = {**result, "analysis": analysis}

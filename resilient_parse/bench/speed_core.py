@@ -8,6 +8,7 @@ after, `//` comments, single-quoted strings, Python literals and trailing commas
 from __future__ import annotations
 
 import gc
+import json
 import statistics
 import time
 from collections.abc import Callable
@@ -79,8 +80,6 @@ class Documents:
 
 def documents(size: int) -> Documents:
     """Records until the valid JSON reaches `size` bytes (at least one record)."""
-    import json
-
     data: list[dict[str, Any]] = []
     valid_len = 2
     while valid_len < size or not data:
@@ -157,3 +156,111 @@ def format_size(size: int) -> str:
     if size >= KB and size % KB == 0:
         return f"{size // KB} KB"
     return f"{size} B"
+
+
+class Page(BaseModel):
+    """The target of the truncated shape: records, then a summary, in an object cut before its '}'."""
+
+    records: list[Record]
+    summary: str = ""
+
+
+def _json_with(rec: dict[str, Any], shape: str) -> str:
+    """One record written with one kind of damage."""
+    if shape == "trailing_commas":
+        body = ", ".join(
+            f"{json.dumps(k)}: {json.dumps(v)[:-1] + ',]' if isinstance(v, list) and v else json.dumps(v)}"
+            for k, v in rec.items()
+        )
+        return "{" + body + ",}"
+    if shape == "single_quotes":
+        return (
+            "{"
+            + ", ".join(f"{_py(k)}: {json.dumps(v) if not isinstance(v, str) else _py(v)}" for k, v in rec.items())
+            .replace('["', "['")
+            .replace('"]', "']")
+            .replace('", "', "', '")
+            + "}"
+        )
+    if shape == "python_literals":
+        return (
+            "{"
+            + ", ".join(
+                f"{json.dumps(k)}: {_py(v) if v is None or isinstance(v, bool) else json.dumps(v)}"
+                for k, v in rec.items()
+            )
+            + "}"
+        )
+    if shape == "bare_keys":
+        return "{" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in rec.items()) + "}"
+    if shape == "escaped_quotes":
+        return _py({**rec, "note": f"it's {rec['name']}'s \"note\""}).replace(",}", "}").replace(",]", "]")
+    if shape == "raw_newlines":
+        return json.dumps({**rec, "note": f"line one\\nline two of {rec['id']}"}).replace("\\\\n", "\n")
+    if shape == "inner_quotes":
+        return json.dumps({**rec, "note": "NOTE"}).replace('"NOTE"', f'"prefers "email" over calls, {rec["id"]}"')
+    return json.dumps(rec)
+
+
+SHAPES = (
+    "trailing_commas",
+    "single_quotes",
+    "python_literals",
+    "bare_keys",
+    "comments",
+    "escaped_quotes",
+    "raw_newlines",
+    "truncated_object",
+    "inner_quotes",
+    "mix",
+)
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """A broken document of one shape: its text, the target, and the data it must come back as."""
+
+    shape: str
+    text: str
+    target: Any
+    expected: Any
+
+
+def shaped(shape: str, size: int) -> Shaped:
+    """A document of about `size` bytes broken in one way (or, for "mix", all of the bench's ways at once)."""
+    docs = documents(size)
+    data = docs.data
+    if shape == "mix":
+        return Shaped(shape, docs.broken, list[Record], data)
+    if shape == "comments":
+        text = "[\n" + ",\n".join(f"  // record {r['id']}\n  {json.dumps(r)}" for r in data) + "\n]"
+        return Shaped(shape, text, list[Record], data)
+    if shape == "truncated_object":
+        text = '{"records": ' + json.dumps(data) + ', "summary": "all records"\n'
+        return Shaped(shape, text, Page, {"records": data, "summary": "all records"})
+    expected = data
+    if shape == "escaped_quotes":
+        expected = [{**r, "note": f"it's {r['name']}'s \"note\""} for r in data]
+    elif shape == "raw_newlines":
+        expected = [{**r, "note": f"line one\nline two of {r['id']}"} for r in data]
+    elif shape == "inner_quotes":
+        expected = [{**r, "note": f'prefers "email" over calls, {r["id"]}'} for r in data]
+    text = "[" + ", ".join(_json_with(r, shape) for r in data) + "]"
+    return Shaped(shape, text, list[Record], expected)
+
+
+def interleaved(
+    fns: dict[str, Callable[[], object]], budget: float, min_rounds: int = 3, max_rounds: int = 50
+) -> dict[str, float]:
+    """Median seconds per function, measured in rounds that run each function once, in turn (so a busy moment
+    of a shared machine falls on all of them)."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    spent = 0.0
+    rounds = 0
+    while rounds < min_rounds or (spent < budget and rounds < max_rounds):
+        for name, fn in fns.items():
+            elapsed, _ = timed(fn)
+            times[name].append(elapsed)
+            spent += elapsed
+        rounds += 1
+    return {name: statistics.median(values) for name, values in times.items()}
