@@ -52,7 +52,11 @@ def rp_extract_candidates(text: str, ctx: CallContext) -> list[Candidate] | None
     """Return the pieces of `text` that may hold the answer (fenced blocks, balanced spans, tool-call tags …).
 
     All implementations are called; their candidates are merged, de-duplicated by text and tried best-first by
-    `Candidate.tier` then `Candidate.order`. Return None or an empty list when you find nothing.
+    `Candidate.tier` then `Candidate.order`. Return None or an empty list when you find nothing. Return every
+    candidate (no cap: a dropped one may be the answer the text designates), each with the facts selection judges
+    by: `label` (the words right before it: designated, example, alternative, rejected), `region` (answer,
+    reasoning, or a reasoning block the output stopped in), `refusal_at` and `visible_text`. The defaults describe
+    a plain candidate in the visible answer.
     """
 
 
@@ -61,9 +65,11 @@ def rp_select_candidates(text: str, candidates: list[Candidate], ctx: CallContex
     """Rank the extracted candidates into the order the pipeline tries them, best first.
 
     Called once per parse with every candidate the `rp_extract_candidates` implementations found. Stops at the
-    first non-None result; the built-in adds the whole text when it is one JSON string and a JSON Lines answer
-    joined for a list target, keeps one candidate per distinct text and sorts by `tier`, then `order`. Never drop a
-    candidate the text may designate: a dropped answer lets a lower-ranked example win.
+    first non-None result. The built-in leaves out what the rules exclude (examples and rejected options, anything
+    beside a visible refusal unless designated, reasoning drafts beside a visible answer or in strict), adds the
+    whole text when it is one JSON string and a JSON Lines answer joined for a list target, keeps one candidate per
+    distinct text and sorts by `tier`, JSON-looking ones first, then `order`. It cuts nothing: the pipeline bounds
+    how many it tries (`Policy.max_candidates`) and fails rather than pick when that bound leaves one untried.
     """
 
 

@@ -25,7 +25,7 @@ class ExtractStage:
     def rp_extract_candidates(self, text: str, ctx: CallContext) -> list[Candidate]:
         from resilient_parse.stages.extract import extract_candidates
 
-        return extract_candidates(text, ctx.policy.max_candidates)
+        return extract_candidates(text)
 
 
 class SelectStage:
