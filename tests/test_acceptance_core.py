@@ -283,6 +283,7 @@ CASES: list[Case] = [
         "json-only-inside-think",
         '<think>The answer is {"name": "Bob", "age": 30}</think>',
         Person,
+        Err(NoCandidateError, "reasoning_only"),  # issue 13: a draft inside reasoning is never the answer in strict
         Ok(BOB, ("reasoning_candidate",)),
     ),
     Case(
