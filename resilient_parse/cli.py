@@ -4,10 +4,14 @@ measure speed.
     resilient-parse parse reply.txt --target myapp.models:ToolCall --report
     resilient-parse parse - --target schema.json --mode strict < reply.txt
     resilient-parse batch logs.jsonl -o results.jsonl --target myapp.models:ToolCall --workers 8
-    resilient-parse bench                      # the bundled default corpus, our parser and every installed peer
+    resilient-parse bench                      # the bundled corpus (ours), our parser and every installed peer;
+                                               # also writes reports/bench.html (--html OUT, or --html '' for none)
+    resilient-parse bench --peer-suites /work/peers   # plus the peers' own test suites, a separate section
     resilient-parse speed                      # throughput against json.loads, validate_json and json-repair
 
-Exit codes: 0 success, 1 the text could not be parsed (the errors are printed as JSON), 2 bad usage.
+Exit codes: 0 success, 1 the text could not be parsed (the errors are printed as JSON), 2 bad usage, printed as
+one line: a target that cannot be loaded (a missing module, a syntax error in it, a type Pydantic cannot
+validate) is bad usage. Tables fit 80 columns; `bench --wide` prints the full ones. `--version` says which.
 `--target` is an import path (`module:Name`, `list[module:Name]`) or a JSON Schema file; `resilient_parse.targets`
 turns it into a type (see `model_from_json_schema` there for the supported subset). The `bench` and `speed` commands
 live in `resilient_parse.bench`, and `batch` in `resilient_parse.batch`, imported only when they run.
@@ -16,6 +20,7 @@ live in `resilient_parse.bench`, and `batch` in `resilient_parse.batch`, importe
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import sys
@@ -25,30 +30,52 @@ from typing import Any, NoReturn
 
 from pydantic import TypeAdapter
 
-from resilient_parse.errors import ConfigurationError, ParseError
+from resilient_parse.errors import ConfigurationError, ParseError, json_safe
 from resilient_parse.parser import Parser
 from resilient_parse.policy import resolve_policy
+from resilient_parse.repairs import Repair
 from resilient_parse.targets import TargetError, is_schema_file, load_target
 
 PROG = "resilient-parse"
+DEFAULT_HTML = "reports/bench.html"
 
 
 class UsageError(Exception):
     """The command line was wrong: the message says what to fix; the command exits 2."""
 
 
+def one_line(message: str) -> str:
+    """An error message as one line: its first paragraph (Pydantic's add links and advice after a blank line)."""
+    return " ".join(message.strip().split("\n\n", 1)[0].split())
+
+
 # -- commands -----------------------------------------------------------------------------------------------------
+
+
+def _import_from_the_working_directory() -> None:
+    """Console scripts do not put the working directory on `sys.path` (`python -m` does): targets and corpus
+    models in the current directory import the same either way."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 def _load_target(spec: str) -> tuple[Any, bool]:
     """The target type and whether it came from a JSON Schema file (see `resilient_parse.targets`)."""
-    # console scripts do not put the working directory on the path; `python -m` does
-    if not is_schema_file(spec) and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    if not is_schema_file(spec):
+        _import_from_the_working_directory()
     try:
         return load_target(spec)
     except TargetError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("resilient-parse")
+    except importlib.metadata.PackageNotFoundError:  # a source tree that was never installed
+        from resilient_parse import __version__
+
+        return __version__
 
 
 def _read_text(source: str) -> str:
@@ -74,6 +101,18 @@ def _read_aliases(path: str | None) -> dict[str, str] | None:
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
         raise UsageError(f'the aliases file {path!r} must be a JSON object of "key the model writes": "field name"')
     return table
+
+
+def describe_repair(repair: Repair) -> str:
+    """One report line: the kind, where, and what changed; a repair that changed no value (extraction, a
+    wrapper) says what it did instead of printing `None -> None`."""
+    where = repair.path or (f"@{repair.offset}" if repair.offset is not None else "(root)")
+    tag = "lossless" if repair.lossless else f"lossy, confidence {repair.confidence:.2f}"
+    if repair.before is None and repair.after is None:
+        change = repair.note or "no value changed"
+    else:
+        change = f"{json_safe(repair.before, limit=60)!r} -> {json_safe(repair.after, limit=60)!r}"
+    return f"{repair.kind} at {where}: {change} ({tag})"
 
 
 def _print_json(value: Any, stream: Any = None) -> None:
@@ -102,7 +141,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         if result.repairs:
             print(f"{len(result.repairs)} repair(s), mode {result.mode}:", file=sys.stderr)
             for repair in result.repairs:
-                print(f"  [{repair.stage}] {repair}", file=sys.stderr)
+                print(f"  [{repair.stage}] {describe_repair(repair)}", file=sys.stderr)
         else:
             print(f"no repairs: the input was valid JSON for the target (mode {result.mode})", file=sys.stderr)
     return 0
@@ -153,6 +192,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Run corpora through our parser and the installed peers; print the comparison."""
     from resilient_parse.bench import runner  # imported here: `import resilient_parse.cli` stays light
 
+    _import_from_the_working_directory()
     return runner.main(args)
 
 
@@ -171,6 +211,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     top = _ArgumentParser(prog=PROG, description="Turn LLM output into typed objects; benchmark the recovery.")
+    top.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = top.add_subparsers(dest="command", metavar="{parse,batch,bench,speed}", parser_class=_ArgumentParser)
 
     p = sub.add_parser("parse", help="parse one model output into a target type")
@@ -204,7 +245,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--mode", choices=("strict", "lenient", "both"), default="both", help="which of our modes to run (default both)"
     )
     b.add_argument("--json", metavar="OUT", help="write every figure and per-case outcome as JSON")
-    b.add_argument("--html", metavar="OUT", help="write a self-contained HTML report with charts")
+    b.add_argument(
+        "--html",
+        metavar="OUT",
+        default=DEFAULT_HTML,
+        help=f"write the self-contained HTML report here (default {DEFAULT_HTML}; '' for none)",
+    )
+    b.add_argument(
+        "--peer-suites",
+        metavar="DIR",
+        help="a folder of peer repository snapshots (owner+name): also score their own test suites",
+    )
+    b.add_argument("--wide", action="store_true", help="the full tables (latency, full system names): >80 columns")
     b.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per-case timeout in seconds (default 5)")
     b.add_argument("--category", action="append", help="only run cases of this category (repeatable)")
     b.add_argument("--show-failures", action="store_true", help="list each case our parser got wrong")
@@ -230,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except UsageError as exc:
-        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{PROG} {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `resilient-parse ... | head`
         return 0

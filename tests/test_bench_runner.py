@@ -144,11 +144,15 @@ def test_a_crashing_case_is_rejected_and_the_worker_restarts(tmp_path: Path) -> 
     assert results[0].error is not None and results[0].error.startswith("crash")
 
 
-def test_strict_systems_are_held_to_expected_strict(tmp_path: Path) -> None:
+def test_strict_is_graded_against_expected_and_scored_by_expected_strict_beside_it(tmp_path: Path) -> None:
+    # issue 15: every system, ours in both modes, is graded against the same `expected`; the strict policy's own
+    # key (`expected_strict`) gives a second, labelled score. (This test used to assert outcome == "false_accept":
+    # strict graded against its own key.)
     cases = corpus(tmp_path, case("case", '{"Action": "search"}', SEARCH, expected_strict=None))
     lenient_like = system("fixes-case", lambda text, target: ToolCall(action="search"), mode="strict")
     [result] = run_system(lenient_like, cases, timeout=5)
-    assert result.outcome == "false_accept"
+    assert result.outcome == "correct"
+    assert result.policy_outcome == "false_accept"
 
 
 def test_peers_are_not_scored_on_strict_only_cases(tmp_path: Path) -> None:

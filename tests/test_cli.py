@@ -326,3 +326,86 @@ def test_schema_remote_ref_is_refused_clearly() -> None:
 
     with pytest.raises(SchemaError, match="only local references into \\$defs"):
         schema_type({"$ref": "https://example.com/schema.json"})
+
+
+# -- issue 15: one-line usage errors, the working directory, --version, 80 columns, the default HTML report ---------
+
+
+def test_a_target_module_with_a_syntax_error_is_a_one_line_usage_error(workdir: Path) -> None:
+    (workdir / "broken_models.py").write_text("class A(BaseModel)\n    a: int\n", encoding="utf-8")
+    done = cli("parse", "--target", "broken_models:A", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    [line] = done.stderr.splitlines()
+    assert "broken_models.py:1: syntax error" in line
+
+
+def test_a_target_module_that_raises_while_importing_is_a_one_line_usage_error(workdir: Path) -> None:
+    (workdir / "raising_models.py").write_text("raise RuntimeError('no config\\nfound')\n", encoding="utf-8")
+    done = cli("parse", "--target", "raising_models:A", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert "RuntimeError: no config found" in line
+
+
+def test_a_target_pydantic_cannot_validate_is_a_one_line_usage_error(workdir: Path) -> None:
+    done = cli("parse", "--target", "os:path", stdin="{}", cwd=workdir)
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    done = cli("--version", cwd=Path.cwd())
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"resilient-parse {version('resilient-parse')}"
+
+
+def test_report_lines_say_what_an_extraction_did_instead_of_none_to_none(workdir: Path) -> None:
+    reply = 'Here it is:\n```json\n{"action": "search"}\n```'
+    done = cli("parse", "--target", "models_for_cli:ToolCall", "--report", stdin=reply, cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    [fence] = [line for line in done.stderr.splitlines() if "extract_fence" in line]
+    assert "None -> None" not in fence
+    assert "fence" in fence.split(":", 1)[1]
+
+
+def test_bench_imports_corpus_targets_from_the_working_directory(workdir: Path) -> None:
+    line = {**CASES[0], "target": "models_for_cli:ToolCall"}
+    path = write_corpus(workdir / "mine.jsonl", line)
+    done = cli("bench", str(path), "--systems", "json", "--html", "", cwd=workdir)  # the console script
+    assert done.returncode == 0, done.stderr
+    assert "1 cases in 1 categories" in done.stdout
+
+
+def test_bench_output_fits_80_columns_and_wide_adds_latency(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "mine.jsonl", *CASES)
+    narrow = cli("bench", str(path), "--html", "", cwd=tmp_path)
+    assert narrow.returncode == 0, narrow.stderr
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 80
+    wide = cli("bench", str(path), "--html", "", "--wide", cwd=tmp_path)
+    header = next(line for line in wide.stdout.splitlines() if line.startswith("system") and "cases" in line)
+    assert "median ms" in header and len(header) > 80
+
+
+def test_bench_writes_the_html_report_by_default_and_prints_its_path(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "mine.jsonl", *CASES)
+    done = cli("bench", str(path), "--systems", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = tmp_path / "reports" / "bench.html"
+    assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert f"wrote the HTML report: {report}" in done.stdout
+
+
+def test_bench_says_the_bundled_corpus_is_ours(tmp_path: Path) -> None:
+    done = cli("bench", "--systems", "json", "--category", "valid", "--html", "", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "The bundled corpus is our own" in done.stdout
+
+
+def test_bench_peer_suites_folder_without_a_suite_is_a_usage_error(tmp_path: Path) -> None:
+    path = write_corpus(tmp_path / "mine.jsonl", *CASES)
+    done = cli("bench", str(path), "--systems", "json", "--html", "", "--peer-suites", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "no peer suite found" in done.stderr

@@ -7,12 +7,16 @@ One case per line, a JSON object:
     target      the type to parse into: "package.module:Name", "list[package.module:Name]", or a bare "Name"
                 (or "list[Name]"), one of the bundled corpus models in resilient_parse.bench.corpus.models
     input       str, the model's output exactly as it came
-    expected    the object as JSON (field names, not aliases), or null: the input must be rejected
-    expected_strict   optional: what strict mode must return when it differs from `expected` (null: reject)
+    expected    the object as JSON (field names, not aliases), or null: the input must be rejected. Every
+                system, ours in both modes and every peer, is graded against it
+    expected_strict   optional: the strict policy's own answer key, what strict is designed to return when that
+                differs from `expected` (null: reject); it gives our strict mode a second, labelled score
+                beside the headline, never the headline itself
     mode        optional, "both" (default), "strict" or "lenient": which of our modes the case is scored for.
                 "strict" cases are scored for resilient_parse:strict only (peers have no strict mode);
-                "lenient" and "both" cases are scored for every peer too, against `expected`.
-    aliases     optional object {"key the model writes": "field name"}, passed to our parser (peers ignore it)
+                "lenient" and "both" cases are scored for every peer too.
+    aliases     optional object {"key the model writes": "field name"}, passed to our parser (peers ignore it;
+                the report marks these cases and gives the headline without them too)
     note        optional str, why the expectation is what it is
 
 Blank lines are skipped. Every malformed line is a `CorpusError` naming the file and the line. The bundled corpus
@@ -75,7 +79,8 @@ class Case:
         return system_mode != "strict"
 
     def expectation(self, system_mode: str | None) -> Any:
-        """The canonical object this system must return, or None when it must reject the input."""
+        """The canonical object this system's own policy says it must return, or None (reject): `expected_strict`
+        for strict where the case has one. Grading uses `expected` for everyone; this is the policy score."""
         if system_mode == "strict" and self.has_strict_override:
             return self.expected_strict
         return self.expected

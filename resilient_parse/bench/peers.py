@@ -142,6 +142,13 @@ SYSTEMS: tuple[System, ...] = (
     ),
 )
 BY_NAME: dict[str, System] = {s.name: s for s in SYSTEMS}
+
+
+def short_name(name: str) -> str:
+    """A system's name in tables: `rp:` for our parser."""
+    return name.replace("resilient_parse:", "rp:")
+
+
 GROUPS: dict[str, tuple[str, ...]] = {"resilient_parse": ("resilient_parse:strict", "resilient_parse:lenient")}
 
 

@@ -1,8 +1,10 @@
 """The benchmark's HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched).
 
-`render(figures)` takes the dict `runner.figures` builds (the same one `--json` writes) and returns the page:
-outcomes per system as stacked bars, correct % by category x system as a heat map, latency (median and p99,
-log scale) per system, and the cases our parser did not get right.
+`render(figures)` takes the dict `runner.figures` builds (the same one `--json` writes) and returns the page: whose
+corpus it is, the headline (syntax/extraction vs schema-repair cases, every system against the same `expected`,
+the strict policy's own-key score labelled beside it), outcomes per system as stacked bars, correct % by category
+x system as a heat map (alias-table categories marked), latency (median and p99, log scale) per system, the cases
+our parser did not get right, and, with `--peer-suites`, the peers' own suites as a separate section.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
+
+from resilient_parse.bench.peers import short_name
 
 COLOURS = {
     "correct": "#2e7d32",
@@ -30,10 +34,6 @@ LABELS = {
 _FONT = "font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif"
 
 
-def _short(name: str) -> str:
-    return name.replace("resilient_parse:", "rp:")
-
-
 def _outcome_bars(summary: Mapping[str, Mapping[str, Any]]) -> str:
     """One stacked 100% bar per system."""
     label_w, bar_w, row_h = 170, 560, 28
@@ -42,7 +42,7 @@ def _outcome_bars(summary: Mapping[str, Mapping[str, Any]]) -> str:
     for i, (name, s) in enumerate(summary.items()):
         y = 10 + i * row_h
         parts.append(
-            f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end" class="lbl">{escape(_short(name))}</text>'
+            f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end" class="lbl">{escape(short_name(name))}</text>'
         )
         x = float(label_w)
         n = max(1, s["cases"])
@@ -78,19 +78,22 @@ def _heat_colour(pct: float) -> str:
     return f"hsl({hue:.0f},65%,{78 - 0.18 * pct:.0f}%)"
 
 
-def _category_heatmap(categories: Mapping[str, Mapping[str, Any]], systems: Sequence[str]) -> str:
-    """Correct % per category (rows) and system (columns)."""
+def _category_heatmap(
+    categories: Mapping[str, Mapping[str, Any]], systems: Sequence[str], marked: frozenset[str] = frozenset()
+) -> str:
+    """Correct % per category (rows) and system (columns); `marked` categories get a †."""
     label_w, cell_w, cell_h, head_h = 190, 84, 24, 30
     width = label_w + cell_w * len(systems) + 50
     height = head_h + cell_h * len(categories) + 8
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="correct percent by category">']
     for j, name in enumerate(systems):
         cx = label_w + j * cell_w + cell_w / 2
-        parts.append(f'<text x="{cx:.0f}" y="20" text-anchor="middle" class="lbl">{escape(_short(name))}</text>')
+        parts.append(f'<text x="{cx:.0f}" y="20" text-anchor="middle" class="lbl">{escape(short_name(name))}</text>')
     parts.append(f'<text x="{label_w + cell_w * len(systems) + 8}" y="20" class="small">n</text>')
     for i, (category, row) in enumerate(categories.items()):
         y = head_h + i * cell_h
-        parts.append(f'<text x="{label_w - 8}" y="{y + 16}" text-anchor="end" class="lbl">{escape(category)}</text>')
+        label = category + ("†" if category in marked else "")
+        parts.append(f'<text x="{label_w - 8}" y="{y + 16}" text-anchor="end" class="lbl">{escape(label)}</text>')
         for j, name in enumerate(systems):
             x = label_w + j * cell_w
             cell = row.get(name)
@@ -134,7 +137,7 @@ def _latency_chart(summary: Mapping[str, Mapping[str, Any]]) -> str:
         y = 8 + i * row_h
         med, p99 = s["latency_ms"]["median"], s["latency_ms"]["p99"]
         parts.append(
-            f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end" class="lbl">{escape(_short(name))}</text>'
+            f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end" class="lbl">{escape(short_name(name))}</text>'
         )
         parts.append(
             f'<rect x="{label_w}" y="{y + 2}" width="{max(1.0, x_of(p99) - label_w):.1f}" height="20" fill="#90caf9">'
@@ -175,6 +178,70 @@ def _summary_table(fig: Mapping[str, Any]) -> str:
     )
 
 
+def _pct_cell(pct: float | None) -> str:
+    return "<td>-</td>" if pct is None else f"<td>{pct:.1f}%</td>"
+
+
+def _headline(fig: Mapping[str, Any]) -> str:
+    """Correct % over syntax/extraction and schema-repair cases, all cases, and all without the alias cases; the
+    strict policy's own-key score, labelled, in its own column."""
+    head = fig["headline"]
+    groups = head["groups"]
+    aliased = bool(head["aliased_cases"])
+    keyed = bool(head["policy_keyed_cases"])
+    titles = "".join(f"<th>{escape(g)}</th>" for g in groups) + "<th>all cases</th>"
+    titles += "<th>without alias cases†</th>" if aliased else ""
+    titles += "<th>strict policy's own key‡</th>" if keyed else ""
+    rows = []
+    for name, entry in head["systems"].items():
+        cells = "".join(_pct_cell(entry[g]["correct_pct"]) for g in groups) + _pct_cell(entry["all"])
+        cells += _pct_cell(entry["all_without_aliases"]) if aliased else ""
+        if keyed:
+            cells += _pct_cell(entry["strict_policy_pct"]) if "strict_policy_pct" in entry else "<td></td>"
+        rows.append(f"<tr><th>{escape(name)}</th>{cells}</tr>")
+    mapping = "; ".join(f"<b>{escape(g)}</b>: {escape(', '.join(c))}" for g, c in head["mapping"].items())
+    notes = [f"Correct % against each case's <code>expected</code>, the same for every system. Categories: {mapping}."]
+    if aliased:
+        notes.append(
+            f"† {head['aliased_cases']} case(s) pass our parser an alias table (the <code>aliases</code> field) "
+            "that no peer gets; this column leaves them out. Their categories are marked † in the heat map."
+        )
+    if keyed:
+        notes.append(
+            f"‡ Our strict mode graded by the strict policy's own answer key (<code>expected_strict</code>, on "
+            f"{head['policy_keyed_cases']} case(s)): what strict is designed to return, not comparable with the "
+            "other columns."
+        )
+    return f"<table><thead><tr><th>system</th>{titles}</tr></thead><tbody>{''.join(rows)}</tbody></table>" + "".join(
+        f"<p class='meta'>{n}</p>" for n in notes
+    )
+
+
+def _peer_suites(section: Mapping[str, Any]) -> str:
+    """The second, independent section: each peer's own test suite, scored against its own expectations."""
+    from resilient_parse.bench.peer_suites import NOTE
+
+    parts = [
+        "<h2>The peers' own test suites (a second, independent section)</h2>",
+        f"<p class='meta'>Read at run time from {escape(section['root'])}: the cases and expectations are the "
+        f"peers' authors'. {escape(NOTE)}</p>",
+    ]
+    for suite, info in section["suites"].items():
+        left_out = f"; {info['left_out_null']} expecting null left out" if info["left_out_null"] else ""
+        rows = "".join(
+            f"<tr><th>{escape(name)}</th><td>{s['cases']}</td><td class='good'>{s['correct_pct']:.1f}%</td>"
+            f"<td>{s['wrong_pct']:.1f}%</td><td>{s['false_accept_pct']:.1f}%</td><td>{s['rejected_pct']:.1f}%</td>"
+            "</tr>"
+            for name, s in section["summary"][suite].items()
+        )
+        parts.append(
+            f"<h3>{escape(suite)}: {info['cases']} cases{escape(left_out)}</h3><table><thead><tr><th>system</th>"
+            "<th>cases</th><th>correct</th><th>wrong</th><th>false accept</th><th>rejected</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+    return "".join(parts)
+
+
 def _failures(fig: Mapping[str, Any]) -> str:
     ours = [s["name"] for s in fig["systems"] if s.get("mode")]
     rows = []
@@ -182,7 +249,7 @@ def _failures(fig: Mapping[str, Any]) -> str:
         if r["system"] in ours and r["outcome"] not in ("correct", "correct_reject"):
             detail = r.get("error") or "got " + json.dumps(r.get("got"), ensure_ascii=False)
             rows.append(
-                f"<tr><td>{escape(_short(r['system']))}</td><td>{escape(r['outcome'])}</td>"
+                f"<tr><td>{escape(short_name(r['system']))}</td><td>{escape(r['outcome'])}</td>"
                 f"<td>{escape(r['case_id'])}</td><td>{escape(r['category'])}</td>"
                 f"<td class='detail'>{escape(detail[:400])}</td></tr>"
             )
@@ -202,6 +269,15 @@ def render(fig: Mapping[str, Any]) -> str:
     env = fig.get("environment", {})
     corpus = ", ".join(escape(str(p)) for p in fig.get("corpus", []))
     skipped = "".join(f"<li>{escape(s['system'])}: {escape(s['reason'])}</li>" for s in fig.get("skipped", []))
+    aliased = set(fig.get("aliased_cases", []))
+    marked = frozenset(r["category"] for r in fig["results"] if r["case_id"] in aliased)
+    own = (
+        "<p class='meta'><b>The bundled corpus is our own</b>: written by the resilient_parse authors, not by a "
+        "peer or a third party. Bring your own corpus from your logs for an independent figure.</p>"
+        if fig.get("bundled")
+        else ""
+    )
+    peer_suites = fig.get("peer_suites")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>resilient_parse benchmark</title>
@@ -223,15 +299,19 @@ svg .in {{font-size: 11px; fill: #fff}} svg .cell {{font-size: 12px; fill: #111}
 <p class="meta">correct = the expected object, or a rightly rejected input · wrong = a different object ·
 false accept = an object where the right answer is an error (the worst outcome) · rejected = an error, timeout or
 crash where an object was expected · recovered = the expected object, among the cases that expect one.</p>
+{own}
+<h2>Headline: correct % by kind of case</h2>
+{_headline(fig)}
 <h2>Outcomes per system</h2>
 {_outcome_bars(fig["summary"])}
 {_summary_table(fig)}
 <h2>Correct % by category</h2>
-{_category_heatmap(fig["categories"], systems)}
+{_category_heatmap(fig["categories"], systems, marked)}
 <h2>Latency per case</h2>
 {_latency_chart(fig["summary"])}
 <h2>Cases our parser did not get right</h2>
 {_failures(fig)}
+{_peer_suites(peer_suites) if peer_suites else ""}
 {f"<h2>Skipped systems</h2><ul>{skipped}</ul>" if skipped else ""}
 </body></html>
 """

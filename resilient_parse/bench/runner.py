@@ -5,12 +5,16 @@ crashes on a case is killed, restarted, and the case counts as rejected. Latency
 around the adapter call only (after a warm-up that builds each target's validators), so process plumbing is not
 billed to anyone.
 
-Outcomes of one case for one system:
+Outcomes of one case for one system, always against the case's `expected` (ours in both modes and every peer
+alike):
     correct          returned the expected object
     correct_reject   raised where the expected answer is "reject"
     wrong            returned a different object where an object was expected
     false_accept     returned an object where the right answer is an error (the worst outcome)
     rejected         raised (or hung, or crashed) where an object was expected
+Our strict mode also gets a `policy_outcome`, against the strict policy's own key (`expected_strict` where a case
+has one): what strict is designed to return, shown beside the headline and labelled, never instead of it. The
+headline split (syntax/extraction vs schema-repair cases) is `resilient_parse.bench.headline`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ import math
 import multiprocessing as mp
 import platform
 import sys
+import textwrap
 import time
-import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from multiprocessing.connection import Connection
@@ -31,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, CorpusError, canonical, load_corpus, target_for
-from resilient_parse.bench.peers import SYSTEMS, Adapter, System, select
+from resilient_parse.bench.headline import OTHER, group_of, headline
+from resilient_parse.bench.peers import SYSTEMS, Adapter, System, select, short_name
 
 OUTCOMES = ("correct", "correct_reject", "wrong", "false_accept", "rejected")
 _START_TIMEOUT = 120.0
@@ -49,6 +54,7 @@ class CaseResult:
     seconds: float
     error: str | None = None
     got: Any = None
+    policy_outcome: str | None = None  # our strict mode only: against the strict policy's own key
 
 
 # -- scoring ------------------------------------------------------------------------------------------------------
@@ -314,8 +320,9 @@ def run_system(
         worker.start()
         for index, case in enumerate(scored):
             returned, payload, seconds = worker.run(index, timeout)
-            expected = case.expectation(system.mode)
-            outcome = classify(expected, returned, payload if returned else None)
+            got = payload if returned else None
+            outcome = classify(case.expected, returned, got)
+            policy = classify(case.expectation("strict"), returned, got) if system.mode == "strict" else None
             results.append(
                 CaseResult(
                     case_id=case.id,
@@ -324,7 +331,8 @@ def run_system(
                     outcome=outcome,
                     seconds=seconds,
                     error=None if returned else str(payload),
-                    got=payload if outcome in ("wrong", "false_accept") else None,
+                    got=got if {outcome, policy} & {"wrong", "false_accept"} else None,
+                    policy_outcome=policy,
                 )
             )
             on_step()
@@ -371,10 +379,15 @@ def figures(
     """Everything the tables, the JSON file and the HTML page show."""
     ran = [s for s in systems if any(r.system == s.name for r in results)]
     by_case = {c.id: c for c in cases}
+    aliased = [c.id for c in cases if c.aliases]
+    keyed = [c.id for c in cases if c.has_strict_override]
     return {
         "corpus": list(corpus),
+        "bundled": [str(Path(p).resolve()) for p in corpus] == [str(DEFAULT_CORPUS)],
         "cases": len(cases),
         "categories_count": len({c.category for c in cases}),
+        "headline": headline([*results], [s.name for s in ran], aliased, keyed),
+        "aliased_cases": aliased,
         "systems": [
             {"name": s.name, "description": s.description, "version": s.version(), "mode": s.mode} for s in ran
         ],
@@ -382,8 +395,8 @@ def figures(
         "summary": {s.name: summarize(r for r in results if r.system == s.name) for s in ran},
         "categories": by_category(results),
         "results": [
-            {**asdict(r), "seconds": round(r.seconds, 6), "expected": by_case[r.case_id].expectation(_mode(r.system))}
-            if r.outcome in ("wrong", "false_accept")
+            {**asdict(r), "seconds": round(r.seconds, 6), "expected": by_case[r.case_id].expected}
+            if r.got is not None or r.outcome in ("wrong", "false_accept")
             else {k: v for k, v in asdict(r).items() if k != "got"} | {"seconds": round(r.seconds, 6)}
             for r in results
         ],
@@ -396,58 +409,141 @@ def figures(
     }
 
 
-def _mode(system_name: str) -> str | None:
-    for s in SYSTEMS:
-        if s.name == system_name:
-            return s.mode
-    return None
-
-
 # -- printing -----------------------------------------------------------------------------------------------------
 
 
-def _short(name: str) -> str:
-    return name.replace("resilient_parse:", "rp:")
+_LABELS = {
+    "resilient_parse:strict": "rp:str",
+    "resilient_parse:lenient": "rp:len",
+    "json_repair": "j_rep",
+    "dirtyjson": "dirty",
+    "langchain": "lchain",
+    "instructor": "instr",
+}
 
 
-def format_tables(fig: Mapping[str, Any]) -> str:
-    """The summary table and the per-category matrix as plain text."""
+def _label(name: str) -> str:
+    """A column label of at most 6 characters, for the 80-column category matrix."""
+    return _LABELS.get(name, name[:6])
+
+
+def _cell(pct: float | None, width: int) -> str:
+    return f"{'-':>{width}}" if pct is None else f"{pct:>{width - 1}.1f}%"
+
+
+def format_tables(fig: Mapping[str, Any], wide: bool = False) -> str:
+    """The headline, the outcome table and the per-category matrix as plain text: 80 columns, or the full tables
+    (latency beside the outcomes, full system names) with `wide`."""
     lines: list[str] = []
     corpus = ", ".join(Path(p).name for p in fig["corpus"])
     lines.append(f"{fig['cases']} cases in {fig['categories_count']} categories ({corpus})")
-    lines.append("")
+    if fig.get("bundled"):
+        lines.append("The bundled corpus is our own: written by the resilient_parse authors, not by a peer.")
+    lines += ["Every system, ours in both modes, is graded against the same `expected`.", ""]
+
     head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}{'recovered':>11}"
-    head += f"{'median ms':>11}{'p99 ms':>9}"
+    if wide:
+        head += f"{'median ms':>11}{'p99 ms':>9}"
     lines += [head, "-" * len(head)]
     for name, s in fig["summary"].items():
-        lat = s["latency_ms"]
         row = f"{name:<24}{s['cases']:>6}{s['correct_pct']:>8.1f}%{s['wrong_pct']:>7.1f}%"
         row += f"{s['false_accept_pct']:>9.1f}%{s['rejected_pct']:>9.1f}%{s['recovered_pct']:>10.1f}%"
-        row += f"{lat['median']:>11.3f}{lat['p99']:>9.2f}"
-        if s["timeouts"] or s["crashes"]:
-            row += f"  ({s['timeouts']} timeouts, {s['crashes']} crashes)"
+        if wide:
+            row += f"{s['latency_ms']['median']:>11.3f}{s['latency_ms']['p99']:>9.2f}"
         lines.append(row)
+        if s["timeouts"] or s["crashes"]:
+            lines.append(f"{'':<24}({s['timeouts']} timeouts, {s['crashes']} crashes)")
     lines.append("")
-    lines.append("correct = expected object returned, or rightly rejected; wrong = another object; false-acc = an")
-    lines.append("object where the answer is an error; rejected = error/timeout where an object was expected;")
-    lines.append("recovered = expected object returned, among the cases that expect an object.")
+    lines += textwrap.wrap(
+        "correct = expected object returned, or rightly rejected; wrong = another object; false-acc = an object "
+        "where the answer is an error; rejected = error/timeout where an object was expected; recovered = expected "
+        "object, among the cases expecting one.",
+        80,
+    )
+    lines += ["", *_headline_lines(fig["headline"], wide)]
+    if not wide:
+        lines += ["", f"{'latency per case':<24}{'median ms':>11}{'p99 ms':>9}"]
+        for name, s in fig["summary"].items():
+            lines.append(f"{name:<24}{s['latency_ms']['median']:>11.3f}{s['latency_ms']['p99']:>9.2f}")
+    lines += _category_lines(fig, wide)
+    for skip in fig["skipped"]:
+        lines.append(f"skipped {skip['system']}: {skip['reason']}")
+    return "\n".join(lines)
+
+
+def _headline_lines(head: Mapping[str, Any], wide: bool) -> list[str]:
+    groups = [g for g in head["groups"] if g != OTHER]
+    rows = head["systems"]
+    if not rows:
+        return []
+    any_system = next(iter(rows.values()))
+    name_w = 24 if wide else 12
+    out = ["correct % by kind of case"]
+    titles = [f"{g.split(' ')[0]} ({any_system[g]['cases']})" for g in groups]
+    header = f"{'system':<{name_w}}" + "".join(f"{t:>15}" for t in titles) + f"{'all':>9}"
+    if head["aliased_cases"]:
+        header += f"{'no-alias†':>11}"
+    out += [header, "-" * len(header)]
+    for name, entry in rows.items():
+        row = f"{(name if wide else short_name(name)):<{name_w}}"
+        row += "".join(_cell(entry[g]["correct_pct"], 15) for g in groups) + _cell(entry["all"], 9)
+        if head["aliased_cases"]:
+            row += _cell(entry["all_without_aliases"], 11)
+        out.append(row)
+    notes = [
+        "syntax = syntax & extraction cases, schema = schema-repair cases, plain = plain-text answers (no JSON); "
+        "by category, mapped in resilient_parse/bench/headline.py; other categories count in `all` only."
+    ]
+    if head["aliased_cases"]:
+        notes.append(
+            f"† {_count(head['aliased_cases'], 'case')} with an alias table for our parser only (the `aliases` "
+            "field; no peer takes one); no-alias = all cases without them. Their categories are marked † below."
+        )
+    for name, entry in rows.items():
+        if "strict_policy_pct" in entry and head["policy_keyed_cases"]:
+            notes.append(
+                f"{short_name(name)} by the strict policy's own answer key (`expected_strict`, on "
+                f"{_count(head['policy_keyed_cases'], 'case')}): {entry['strict_policy_pct']:.1f}%. That is what "
+                "strict is designed to return, not a score comparable with the rows above."
+            )
+    for note in notes:
+        out += textwrap.wrap(note, 80, subsequent_indent="  ")
+    return out
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _category_lines(fig: Mapping[str, Any], wide: bool) -> list[str]:
     systems = list(fig["summary"])
-    if systems:
-        width = max(9, *(len(_short(n)) + 1 for n in systems))
-        cat_width = max(12, *(len(c) + 2 for c in fig["categories"]))
-        lines.append("")
-        lines.append("correct % by category")
-        header = f"{'category':<{cat_width}}{'n':>4}" + "".join(f"{_short(n):>{width}}" for n in systems)
-        lines += [header, "-" * len(header)]
-        for category, row in fig["categories"].items():
+    if not systems:
+        return []
+    names = {n: (short_name(n) if wide else _label(n)) for n in systems}
+    width = max(7, *(len(v) + 1 for v in names.values()))
+    aliased_categories = {r["category"] for r in fig["results"] if r["case_id"] in set(fig["aliased_cases"])}
+    cat_width = max(12, *(len(c) + 2 for c in fig["categories"]))
+    lines = ["", "correct % by category"]
+    header = f"{'category':<{cat_width}}{'n':>4}" + "".join(f"{names[n]:>{width}}" for n in systems)
+    lines += [header, "-" * len(header)]
+    by_group: dict[str, list[str]] = {}
+    for category in fig["categories"]:
+        by_group.setdefault(group_of(category), []).append(category)
+    for group, categories in by_group.items():
+        lines.append(f"[{group}]")
+        for category in categories:
+            row = fig["categories"][category]
             n = max(cell["cases"] for cell in row.values())
             cells = "".join(
                 f"{row[name]['correct_pct']:>{width}.0f}" if name in row else f"{'-':>{width}}" for name in systems
             )
-            lines.append(f"{category:<{cat_width}}{n:>4}{cells}")
-    for skip in fig["skipped"]:
-        lines.append(f"skipped {skip['system']}: {skip['reason']}")
-    return "\n".join(lines)
+            label = category + ("†" if category in aliased_categories else "")
+            lines.append(f"{label:<{cat_width}}{n:>4}{cells}")
+    if not wide:
+        legend = ", ".join(f"{v} = {k}" for k, v in names.items() if v != k)
+        if legend:
+            lines += ["", *textwrap.wrap(f"columns: {legend}", 80)]
+    return lines
 
 
 def printable(text: str) -> str:
@@ -463,7 +559,7 @@ def format_failures(fig: Mapping[str, Any], systems: Iterable[str]) -> str:
         if r["system"] in wanted and r["outcome"] not in ("correct", "correct_reject"):
             detail = r["error"] if r["error"] else f"got {json.dumps(r.get('got'), ensure_ascii=False)[:160]}"
             detail = printable(" ".join(detail.split()))
-            lines.append(f"{_short(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28} {detail}")
+            lines.append(f"{short_name(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28} {detail}")
     return "\n".join(lines)
 
 
@@ -488,6 +584,15 @@ def main(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print("resilient-parse bench: error: --timeout must be positive", file=sys.stderr)
         return 2
+    suites = None
+    if getattr(args, "peer_suites", None):  # read first: a wrong folder is a usage error before the long run
+        from resilient_parse.bench import peer_suites
+
+        try:
+            suites = peer_suites.load_suites(Path(args.peer_suites))
+        except peer_suites.PeerSuiteError as exc:
+            print(f"resilient-parse bench: error: {one_line(str(exc))}", file=sys.stderr)
+            return 2
     started = time.perf_counter()
     try:
         results, skipped = run(cases, systems, args.timeout, progress=not args.no_progress)
@@ -496,11 +601,19 @@ def main(args: argparse.Namespace) -> int:
         return 130
     corpus = [str(p) for p in args.corpus] or [str(DEFAULT_CORPUS)]
     fig = figures(cases, results, systems, skipped, corpus, time.perf_counter() - started)
-    print(format_tables(fig))
+    wide = bool(getattr(args, "wide", False))
+    print(format_tables(fig, wide=wide))
     if args.show_failures:
         ours = [s.name for s in systems if s.mode is not None]
         print("\ncases our parser did not get right:")
         print(format_failures(fig, ours) or "(none)")
+    if suites is not None:
+        from resilient_parse.bench import peer_suites
+
+        root = Path(args.peer_suites)
+        fig["peer_suites"] = peer_suites.run_suites(root, suites, systems, args.timeout, not args.no_progress)
+        print()
+        print(peer_suites.format_section(fig["peer_suites"], wide=wide))
     try:
         if args.json:
             Path(args.json).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
@@ -508,10 +621,15 @@ def main(args: argparse.Namespace) -> int:
         if args.html:
             from resilient_parse.bench.report import render
 
-            Path(args.html).write_text(printable(render(fig)), encoding="utf-8")
-            print(f"wrote {args.html}")
+            html = Path(args.html)
+            html.parent.mkdir(parents=True, exist_ok=True)
+            html.write_text(printable(render(fig)), encoding="utf-8")
+            print(f"wrote the HTML report: {html.resolve()}")
     except OSError as exc:
-        print(f"resilient-parse bench: error: cannot write the report: {exc}", file=sys.stderr)
-        traceback.print_exc(limit=0)
+        print(f"resilient-parse bench: error: cannot write the report: {one_line(str(exc))}", file=sys.stderr)
         return 2
     return 0
+
+
+def one_line(message: str) -> str:
+    return " ".join(message.split())
