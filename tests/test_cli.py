@@ -372,7 +372,8 @@ def test_report_lines_say_what_an_extraction_did_instead_of_none_to_none(workdir
 
 
 def test_bench_imports_corpus_targets_from_the_working_directory(workdir: Path) -> None:
-    line = {**CASES[0], "target": "models_for_cli:ToolCall"}
+    line: dict[str, Any] = dict(CASES[0])
+    line["target"] = "models_for_cli:ToolCall"
     path = write_corpus(workdir / "mine.jsonl", line)
     done = cli("bench", str(path), "--systems", "json", "--html", "", cwd=workdir)  # the console script
     assert done.returncode == 0, done.stderr
