@@ -185,7 +185,7 @@ def write_corpus(path: Path, *lines: Any) -> Path:
     return path
 
 
-CASES = [
+CASES: list[dict[str, Any]] = [
     {"id": "valid", "category": "valid", "target": "ToolCall", "input": '{"action": "a"}', "expected": {"action": "a"}},
     {
         "id": "fence",
@@ -372,8 +372,7 @@ def test_report_lines_say_what_an_extraction_did_instead_of_none_to_none(workdir
 
 
 def test_bench_imports_corpus_targets_from_the_working_directory(workdir: Path) -> None:
-    line: dict[str, Any] = dict(CASES[0])
-    line["target"] = "models_for_cli:ToolCall"
+    line = {**CASES[0], "target": "models_for_cli:ToolCall"}
     path = write_corpus(workdir / "mine.jsonl", line)
     done = cli("bench", str(path), "--systems", "json", "--html", "", cwd=workdir)  # the console script
     assert done.returncode == 0, done.stderr
