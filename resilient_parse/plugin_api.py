@@ -4,6 +4,12 @@ Hooks receive frozen data (`CallContext`, `Candidate`, `ModelView` …) and retu
 `Coercion`, `LoadResult`, `Repair`, `ErrorDetail`). A configured plugin instance that should replace the one an
 entry point registers sets `rp_name` to that entry point's name (e.g. "planner"); the parser then registers yours
 and skips the default. Names not listed here are internal and may change.
+
+A plugin that finds candidates of its own (tool calls in vendor formats …) judges them by the core's rules, not a
+copy: `split_reasoning` cuts the text into `Region`s (answer, reasoning, cut-off reasoning — the `ANSWER`,
+`REASONING`, `REASONING_CUT` of `Candidate.region`; `REASONING_TAGS` are the tags), and `candidate_facts` gives each
+of its candidates the facts the core gives its own (`CandidateFacts`: label from the words before it, region,
+refusal position, visible text).
 """
 
 from resilient_parse.context import (
@@ -36,18 +42,33 @@ from resilient_parse.schema import (
     UnionView,
     iter_views,
 )
+from resilient_parse.stages.extract import (
+    ANSWER,
+    REASONING,
+    REASONING_CUT,
+    REASONING_TAGS,
+    CandidateFacts,
+    Region,
+    candidate_facts,
+    split_reasoning,
+)
 from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths
 from resilient_parse.stages.validate import details_from_validation_error
 
 __all__ = [
+    "ANSWER",
     "HOOK_NAMES",
     "KINDS",
     "LENIENT",
+    "REASONING",
+    "REASONING_CUT",
+    "REASONING_TAGS",
     "STRICT",
     "AliasEntry",
     "AnyView",
     "CallContext",
     "Candidate",
+    "CandidateFacts",
     "ChoiceView",
     "Coercion",
     "DictView",
@@ -60,6 +81,7 @@ __all__ = [
     "ModelView",
     "NoneView",
     "Policy",
+    "Region",
     "Repair",
     "RepairKind",
     "ScalarView",
@@ -68,6 +90,7 @@ __all__ = [
     "TypeView",
     "UnionView",
     "ValueRepairer",
+    "candidate_facts",
     "condense",
     "details_from_validation_error",
     "escape_token",
@@ -77,5 +100,6 @@ __all__ = [
     "pointer",
     "schema_for_paths",
     "split_pointer",
+    "split_reasoning",
     "value_and_view_at",
 ]

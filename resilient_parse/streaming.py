@@ -62,7 +62,7 @@ from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
-from resilient_parse.stages.extract import REASONING_TAGS, _is_quoted, _opens_block
+from resilient_parse.stages.extract import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
@@ -618,8 +618,9 @@ class _Locator:
 
     def _tag_at(self, buf: str, at: int, j: int, reasoning: bool) -> tuple[bool, int] | str | None:
         """`_tag_match`, then the extraction stage's rules on which tags count: a quoted tag is text, and an
-        opening tag must start a block (`stages.extract._opens_block`). They look at the character after the tag,
-        so a tag the text ends with waits for it, and back along the line, which `_context` hands them whole."""
+        opening tag must start a block (`stages.extract.opens_reasoning_block`). They look at the character after
+        the tag, so a tag the text ends with waits for it, and back along the line, which `_context` hands them
+        whole."""
         tag = _tag_match(buf, j, reasoning)
         if not isinstance(tag, tuple):
             return tag
@@ -629,10 +630,10 @@ class _Locator:
         if opens and at + j < self.no_open_before:
             return None  # inside an opening tag read as text (the batch path's finditer never starts one there)
         window, shift = self._context(buf, j, end)
-        if opens and not _opens_block(window, j - shift, end - shift):
+        if opens and not opens_reasoning_block(window, j - shift, end - shift):
             self.no_open_before = at + end
             return None
-        if not opens and _is_quoted(window, j - shift, end - shift):
+        if not opens and is_quoted_tag(window, j - shift, end - shift):
             return None
         return tag
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import sys
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -172,23 +173,36 @@ LABEL_TIER = {"designated": 1, "example": -1, "rejected": -1, "alternative": 0, 
 _QUOTES = frozenset("`\"'\u2018\u2019\u201c\u201d")
 
 
+ANSWER, REASONING, REASONING_CUT = "answer", "reasoning", "reasoning_cut"
+"""The regions a candidate can stand in (`Candidate.region`, `Region.kind`)."""
+
+
 @dataclass(frozen=True)
 class Region:
     """A stretch of the text: the answer, or a reasoning block whose candidates rank below the answer's; `cut`
-    marks a reasoning block the output stopped in (it never closed, so no answer followed it)."""
+    marks a reasoning block the output stopped in (it never closed, so no answer followed it). `body_start` and
+    `body_end` bound what is written inside the block's tags (the whole stretch for the answer), so a plugin that
+    reads formats of its own inside a block does not read the tags."""
 
     start: int
     end: int
+    body_start: int
+    body_end: int
     reasoning: bool
     cut: bool = False
 
+    @property
+    def kind(self) -> str:
+        """ANSWER, REASONING (a closed block) or REASONING_CUT (a block the output stopped in)."""
+        return REASONING_CUT if self.cut else REASONING if self.reasoning else ANSWER
 
-def _opens_block(text: str, tag_start: int, tag_end: int) -> bool:
+
+def opens_reasoning_block(text: str, tag_start: int, tag_end: int) -> bool:
     """Whether an opening reasoning tag starts a block: at the start of a line (or right after another tag), or
     with the reasoning written straight after it (`<think>Maybe`, `<think>` + line break). A tag mentioned in a
     sentence ("I skip the <thinking> step") or quoted (`` `<think>` ``) is text. The look-back stops at the line
     or the previous tag, so it reads each character once."""
-    if _is_quoted(text, tag_start, tag_end):
+    if is_quoted_tag(text, tag_start, tag_end):
         return False
     i = tag_start - 1
     while i >= 0 and text[i] in " \t":
@@ -198,21 +212,23 @@ def _opens_block(text: str, tag_start: int, tag_end: int) -> bool:
     return tag_end < len(text) and text[tag_end] not in " \t"
 
 
-def _is_quoted(text: str, tag_start: int, tag_end: int) -> bool:
+def is_quoted_tag(text: str, tag_start: int, tag_end: int) -> bool:
+    """Whether the tag at text[tag_start:tag_end] is quoted (a quote or backtick right before or after it): text,
+    not a tag."""
     return (tag_start > 0 and text[tag_start - 1] in _QUOTES) or (tag_end < len(text) and text[tag_end] in _QUOTES)
 
 
 def split_reasoning(text: str) -> list[Region]:
-    """Split text into answer and reasoning regions, in order. A tag written inside a JSON value (`{"note":
-    "</think>"}`) is text, not a tag: tags inside closed `{…}`/`[…]` spans are ignored; so is an opening tag that
-    does not start a block (`_opens_block`) and a quoted closing tag."""
+    """Split text into answer and reasoning regions, in order, covering it whole. A tag written inside a JSON value
+    (`{"note": "</think>"}`) is text, not a tag: tags inside closed `{…}`/`[…]` spans are ignored; so is an opening
+    tag that does not start a block (`opens_reasoning_block`) and a quoted closing tag (`is_quoted_tag`)."""
     n = len(text)
     if "<" not in text:
-        return [Region(0, n, False)]
-    opens = [m for m in _REASONING_OPEN.finditer(text) if _opens_block(text, m.start(), m.end())]
-    closes = [m for m in _REASONING_CLOSE.finditer(text) if not _is_quoted(text, m.start(), m.end())]
+        return [Region(0, n, 0, n, False)]
+    opens = [m for m in _REASONING_OPEN.finditer(text) if opens_reasoning_block(text, m.start(), m.end())]
+    closes = [m for m in _REASONING_CLOSE.finditer(text) if not is_quoted_tag(text, m.start(), m.end())]
     if not opens and not closes:
-        return [Region(0, n, False)]
+        return [Region(0, n, 0, n, False)]
     spans = [s for s in scan_spans(text) if s.closed]
     if spans:
         starts = [s.start for s in spans]
@@ -227,7 +243,7 @@ def split_reasoning(text: str) -> list[Region]:
     pos = 0
     if closes and (not opens or closes[0].start() < opens[0].start()):
         # the opening tag is missing: everything before the first closing tag is reasoning
-        regions.append(Region(0, closes[0].end(), True))
+        regions.append(Region(0, closes[0].end(), 0, closes[0].start(), True))
         pos = closes[0].end()
     oi = ci = 0
     while True:
@@ -237,17 +253,17 @@ def split_reasoning(text: str) -> list[Region]:
             break
         opened = opens[oi]
         if opened.start() > pos:
-            regions.append(Region(pos, opened.start(), False))
+            regions.append(Region(pos, opened.start(), pos, opened.start(), False))
         while ci < len(closes) and closes[ci].start() < opened.end():
             ci += 1
         if ci >= len(closes):
-            regions.append(Region(opened.start(), n, True, cut=True))
+            regions.append(Region(opened.start(), n, opened.end(), n, True, cut=True))
             pos = n
             break
-        regions.append(Region(opened.start(), closes[ci].end(), True))
+        regions.append(Region(opened.start(), closes[ci].end(), opened.end(), closes[ci].start(), True))
         pos = closes[ci].end()
     if pos < n:
-        regions.append(Region(pos, n, False))
+        regions.append(Region(pos, n, pos, n, False))
     return regions
 
 
@@ -574,20 +590,103 @@ def opens_json(text: str, opener: int) -> bool:
     return _JSON_START.match(text, opener + 1) is not None
 
 
-def _refusal_in(text: str, region: Region, spans: list[Span]) -> int:
-    """Where the prose of a visible region (outside its JSON spans) first refuses the task, or -1. Each gap between
-    spans is searched once, so this reads the region once."""
+def _refusal_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int:
+    """Where the prose of a visible region (outside the stretches in `covered`, sorted by start: its JSON spans and
+    whatever else a reader took) first refuses the task, or -1. Each gap is searched once, so this reads the region
+    once."""
     pos = region.start
-    for span in spans:
-        if span.inside >= 0:
-            continue
-        if span.start > pos:
-            m = REFUSAL_SENTENCE.search(text, pos, span.start)
+    for start, end in covered:
+        if start >= region.end:
+            break
+        if start > pos:
+            m = REFUSAL_SENTENCE.search(text, pos, start)
             if m is not None:
                 return m.start()
-        pos = max(pos, span.end)
+        pos = max(pos, end)
     m = REFUSAL_SENTENCE.search(text, pos, region.end) if pos < region.end else None
     return m.start() if m is not None else -1
+
+
+def _json_stretches(spans: list[Span]) -> list[tuple[int, int]]:
+    """The spans whose words are JSON, not prose (a span inside an unclosed opener is within that opener's)."""
+    return [(s.start, s.end) for s in spans if s.inside < 0]
+
+
+def _has_visible_text(text: str, regions: list[Region]) -> bool:
+    return any(_NON_SPACE.search(text, r.start, r.end) is not None for r in regions if not r.reasoning)
+
+
+def _floor(ends: list[int], region: Region, at: int) -> int:
+    """Where the words that may label a candidate at `at` begin: after the last closed span before it (`ends`,
+    sorted), within its region."""
+    i = bisect_right(ends, at)
+    return max(region.start, ends[i - 1]) if i else region.start
+
+
+class _Labeller:
+    """Labels candidates in text order: what the words before each one call it (`label_before`), and what
+    carries from one to the next — after an example hand-over words designate, and list glue ("{…} or {…}")
+    extends an example's, alternative's or rejection's label to the candidate listed with it."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._example_end = -1  # where the last candidate labelled an example ends
+        self._previous = ""
+
+    def label(self, start: int, end: int, floor: int) -> str:
+        text = self._text
+        label = label_before(text, start, floor, 0 <= self._example_end <= start)
+        if not label and self._previous in _LISTED_LABELS and _list_glue(text, floor, start):
+            label = self._previous  # "For example: {…} or {…}": the second one is listed with the first
+        self._previous = label
+        if label == "example":
+            self._example_end = max(self._example_end, end)
+        return label
+
+
+@dataclass(frozen=True)
+class CandidateFacts:
+    """The facts answer selection judges a candidate by, as the core gives them to its own candidates: what the
+    words before it call it (`label`: "designated", "example", "alternative", "rejected" or ""), the region it
+    stands in, where the visible prose first refuses the task (-1: nowhere) and whether anything is written
+    outside reasoning at all."""
+
+    label: str
+    region: Region
+    refusal_at: int
+    visible_text: bool
+
+
+def candidate_facts(
+    text: str, spans: Sequence[tuple[int, int]], taken: Sequence[tuple[int, int]] = ()
+) -> list[CandidateFacts]:
+    """The facts of each candidate a plugin found at `spans` ((start, end) offsets in `text`), in the order given,
+    by the rules the core's own candidates are judged by: each is labelled by the words between the previous
+    candidate or JSON value and its start, in text order (so "For example: <tool_call>{…}</tool_call> or …"
+    labels both calls examples). The refusal is searched in the visible prose outside the core's JSON values, the
+    spans and `taken` — the other stretches the plugin read as its own syntax (an `Action Input: I can't help
+    with that` is a tool's input, not a refusal). One pass over the text for all the spans."""
+    regions = split_reasoning(text)
+    region_starts = [r.start for r in regions]
+    covered = sorted([*spans, *taken])
+    own = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    facts: list[CandidateFacts | None] = [None] * len(spans)
+    labeller = _Labeller(text)
+    refusal_at = -1
+    k = 0
+    for index, region in enumerate(regions):
+        json_spans = scan_spans(text, region.start, region.end)
+        lo = bisect_left(covered, (region.start, -1))
+        hi = bisect_left(covered, (region.end, -1))
+        if not region.reasoning and refusal_at < 0:
+            refusal_at = _refusal_in(text, region, sorted([*_json_stretches(json_spans), *covered[lo:hi]]))
+        ends = sorted([*(s.end for s in json_spans if s.closed), *(e for _, e in covered[lo:hi])])
+        while k < len(own) and (index + 1 == len(regions) or spans[own[k]][0] < region_starts[index + 1]):
+            start, end = spans[own[k]]
+            facts[own[k]] = CandidateFacts(labeller.label(start, end, _floor(ends, region, start)), region, -1, False)
+            k += 1
+    visible_text = _has_visible_text(text, regions)
+    return [replace(f, refusal_at=refusal_at, visible_text=visible_text) for f in facts if f is not None]
 
 
 def extract_candidates(text: str, max_candidates: int | None = None) -> list[Candidate]:
@@ -596,22 +695,21 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
     ignored; the number of candidates *tried* is bounded in `stages/select.py`)."""
     regions = split_reasoning(text)
     has_reasoning = any(r.reasoning for r in regions)
-    visible_text = any(_NON_SPACE.search(text, r.start, r.end) is not None for r in regions if not r.reasoning)
+    visible_text = _has_visible_text(text, regions)
     refusal_at = -1
     # (start, end, source, region kind, floor for designating words, demoted)
     raw: list[tuple[int, int, str, str, int, bool]] = []
     for region in regions:
-        kind = "reasoning_cut" if region.cut else "reasoning" if region.reasoning else "answer"
+        kind = region.kind
         spans = scan_spans(text, region.start, region.end)
         if not region.reasoning and refusal_at < 0:
-            refusal_at = _refusal_in(text, region, spans)
+            refusal_at = _refusal_in(text, region, _json_stretches(spans))
         closed = [s for s in spans if s.closed and s.inside < 0]
         starts = [s.start for s in closed]
         ends = sorted(s.end for s in spans if s.closed)
 
         def floor(at: int, _ends: list[int] = ends, _region: Region = region) -> int:
-            i = bisect_right(_ends, at)
-            return max(_region.start, _ends[i - 1]) if i else _region.start
+            return _floor(_ends, _region, at)
 
         # a fence body or an answer that is one JSON string literal (JSON encoded as a string, which the later
         # stages may decode) is a candidate as a whole; the braces inside it are not spans of their own
@@ -647,8 +745,7 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
-    example_end = -1  # where the last candidate labelled an example ends
-    prev_label = ""
+    labeller = _Labeller(text)
     for order, (start, end, source, kind, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
         piece = text[start:end]
         if source != "span" and piece.lstrip()[:1] == '"':
@@ -663,13 +760,8 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
             body = piece.lstrip() if open_ended else piece.strip()
             if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
                 continue
-        label = label_before(text, start, floor_at, 0 <= example_end <= start)
-        if not label and prev_label in _LISTED_LABELS and _list_glue(text, floor_at, start):
-            label = prev_label  # "For example: {…} or {…}": the second one is listed with the first
-        prev_label = label
-        if label == "example":
-            example_end = max(example_end, end)
-        base = TIER_REASONING_CUT if kind == "reasoning_cut" else TIER_REASONING if kind == "reasoning" else 0
+        label = labeller.label(start, end, floor_at)
+        base = TIER_REASONING_CUT if kind == REASONING_CUT else TIER_REASONING if kind == REASONING else 0
         tier = base + LABEL_TIER[label] - (1 if demoted else 0)
         repairs: list[Repair] = []
         if source in ("fence", "open_fence"):
@@ -677,7 +769,7 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
             source = "fence"
         elif body.strip() != stripped_all and bool(answer) and piece.strip() != answer:
             repairs.append(Repair.make("extract_prose", "", None, None, offset=start))
-        if kind != "answer":
+        if kind != ANSWER:
             # choosing a draft from the model's reasoning is a judgement, never lossless
             repairs.append(replace(Repair.make("reasoning_candidate", "", None, None, offset=start), lossless=False))
         elif has_reasoning:
