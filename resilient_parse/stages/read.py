@@ -324,7 +324,7 @@ _NEAR_THE_EDGE = 64
 
 def valid_value_end(text: str, at: int) -> tuple[int, int]:
     """Where the valid JSON value at `at` ends (read by the json module's C scanner), or (-1, where it stops being
-    valid). The scanner is given a window of the text that doubles only while the value runs past it, so a value
+    valid). The scanner is given a window of the text that grows (eightfold) only while the value runs past it, so a value
     that fails early costs little: the scanner's error reports its line by counting from the start of what it
     was given, which over the whole text would cost the length of the text at every failure."""
     n = len(text)
@@ -340,7 +340,7 @@ def valid_value_end(text: str, at: int) -> tuple[int, int]:
             )
             if not cut_by_window:
                 return -1, at + exc.pos
-            window *= 2
+            window *= 8
             continue
         except RecursionError:
             return -1, n
@@ -361,6 +361,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     prev_end = 0  # where the last value ended in the text
     decode_floor = 0  # the C scanner is not tried again before the offset where it last failed
     decode_skip = decode_wait = 0  # how many containers to read by tokens before trying the C scanner again
+    # text before the last failure may still hold complete valid values (a document cut at its very end fails at
+    # the end, its lists inside are whole): they may be tried again, within one more reading of the text in all
+    rescan_budget = n
     last_root: Frame | None = None  # the root object once closed (for a '}' that came too early)
     root_close = -1  # index in `out` of the root's closer, and its offset in the text
     root_close_at = -1
@@ -945,13 +948,17 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             begin_value(at)
             if decode_wait:
                 decode_wait -= 1
-            elif at >= decode_floor and text[at] == c:
+            elif (at >= decode_floor or rescan_budget > 0) and text[at] == c:
                 end, failed_at = valid_value_end(text, at)
+                if at < decode_floor:
+                    rescan_budget -= (end if end >= 0 else failed_at) - at
                 if end < 0:
-                    decode_floor = max(failed_at, at + 1)
-                    # siblings are usually written alike: after a failure, try the C scanner ever less often
-                    decode_skip = min(max(1, decode_skip * 2), 64)
-                    decode_wait = decode_skip
+                    decode_floor = max(failed_at, decode_floor, at + 1)
+                    if failed_at < n:
+                        # siblings are usually written alike: after a failure, try the C scanner ever less often
+                        # (a failure at the very end is a cut: what it holds may well be whole)
+                        decode_skip = min(max(1, decode_skip * 2), 64)
+                        decode_wait = decode_skip
                 else:
                     decode_skip = 0
                     if _too_deep(text, at, end, max_depth - len(stack)):
