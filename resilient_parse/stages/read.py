@@ -324,9 +324,9 @@ _NEAR_THE_EDGE = 64
 
 def valid_value_end(text: str, at: int) -> tuple[int, int]:
     """Where the valid JSON value at `at` ends (read by the json module's C scanner), or (-1, where it stops being
-    valid). The scanner is given a window of the text that grows (eightfold) only while the value runs past it, so a value
-    that fails early costs little: the scanner's error reports its line by counting from the start of what it
-    was given, which over the whole text would cost the length of the text at every failure."""
+    valid). The scanner is given a window of the text that grows eightfold only while the value runs past it, so
+    a value that fails early costs little: the scanner's error reports its line by counting from the start of
+    what it was given, which over the whole text would cost the length of the text at every failure."""
     n = len(text)
     window = _FIRST_WINDOW
     while True:
