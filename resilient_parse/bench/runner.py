@@ -438,7 +438,7 @@ def format_tables(fig: Mapping[str, Any], wide: bool = False) -> str:
     corpus = ", ".join(Path(p).name for p in fig["corpus"])
     lines.append(f"{fig['cases']} cases in {fig['categories_count']} categories ({corpus})")
     if fig.get("bundled"):
-        lines.append("The bundled corpus is our own: written by the resilient_parse authors, not by a peer.")
+        lines.append("The bundled corpus is our own (written by the resilient_parse authors).")
     lines += ["Every system, ours in both modes, is graded against the same `expected`.", ""]
 
     head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}{'recovered':>11}"
@@ -507,7 +507,7 @@ def _headline_lines(head: Mapping[str, Any], wide: bool) -> list[str]:
                 "strict is designed to return, not a score comparable with the rows above."
             )
     for note in notes:
-        out += textwrap.wrap(note, 80, subsequent_indent="  ")
+        out += textwrap.wrap(note, 80, subsequent_indent="  ", break_on_hyphens=False)
     return out
 
 
