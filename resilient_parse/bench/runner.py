@@ -551,15 +551,21 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def format_failures(fig: Mapping[str, Any], systems: Iterable[str]) -> str:
-    """Each case a system did not get right, one line each."""
+def format_failures(fig: Mapping[str, Any], systems: Iterable[str], wide: bool = False) -> str:
+    """Each case a system did not get right: one line each with `wide`, else the case on one line and what went
+    wrong on the next, indented and cut to 80 columns."""
     wanted = set(systems)
     lines = []
     for r in fig["results"]:
         if r["system"] in wanted and r["outcome"] not in ("correct", "correct_reject"):
             detail = r["error"] if r["error"] else f"got {json.dumps(r.get('got'), ensure_ascii=False)[:160]}"
             detail = printable(" ".join(detail.split()))
-            lines.append(f"{short_name(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28} {detail}")
+            head = f"{short_name(r['system']):<12} {r['outcome']:<13} {r['case_id']:<28}"
+            if wide:
+                lines.append(f"{head} {detail}")
+            else:
+                lines += [head.rstrip(), textwrap.shorten(detail, 76, placeholder=" …", break_on_hyphens=False)]
+                lines[-1] = "    " + lines[-1]
     return "\n".join(lines)
 
 
@@ -568,7 +574,10 @@ def main(args: argparse.Namespace) -> int:
     if getattr(args, "list_systems", False):
         for s in SYSTEMS:
             status = s.missing() or f"installed ({s.version()})"
-            print(f"{s.name:<24} {s.description:<58} {status}")
+            if getattr(args, "wide", False):
+                print(f"{s.name:<24} {s.description:<58} {status}")
+            else:
+                print(f"{s.name:<24} {status}"[:80], f"    {s.description}", sep="\n")
         return 0
     try:
         systems = select(args.systems, args.mode)
@@ -606,7 +615,7 @@ def main(args: argparse.Namespace) -> int:
     if args.show_failures:
         ours = [s.name for s in systems if s.mode is not None]
         print("\ncases our parser did not get right:")
-        print(format_failures(fig, ours) or "(none)")
+        print(format_failures(fig, ours, wide=wide) or "(none)")
     if suites is not None:
         from resilient_parse.bench import peer_suites
 
