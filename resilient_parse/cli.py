@@ -115,6 +115,13 @@ def describe_repair(repair: Repair) -> str:
     return f"{repair.kind} at {where}: {change} ({tag})"
 
 
+def describe_attempt(attempt: Any) -> str:
+    """One report line for a candidate a failed parse tried: where it came from, and why it failed."""
+    data = attempt if isinstance(attempt, dict) else attempt.to_dict()
+    where = f" at @{data['offset']}" if data.get("offset") is not None else ""
+    return f"{data.get('source', 'candidate')}{where}: {data.get('kind', 'error')}: {data.get('message', '')}"
+
+
 def _print_json(value: Any, stream: Any = None) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False), file=stream or sys.stdout)
 
@@ -133,7 +140,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         _print_json(err.to_dict())
         if args.report:
             for attempt in err.attempts:
-                print(f"attempt: {attempt}", file=sys.stderr)
+                print(f"attempt: {describe_attempt(attempt)}", file=sys.stderr)
         return 1
     adapter: TypeAdapter[Any] = TypeAdapter(target)
     _print_json(adapter.dump_python(result.value, mode="json", by_alias=True, exclude_unset=from_schema))

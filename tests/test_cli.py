@@ -409,3 +409,12 @@ def test_bench_peer_suites_folder_without_a_suite_is_a_usage_error(tmp_path: Pat
     done = cli("bench", str(path), "--systems", "json", "--html", "", "--peer-suites", str(tmp_path), cwd=tmp_path)
     assert done.returncode == 2
     assert "no peer suite found" in done.stderr
+
+
+def test_report_on_a_failure_describes_each_attempt_in_words(workdir: Path) -> None:
+    reply = '```json\n{"action": 3}\n```'
+    done = cli("parse", "--target", "models_for_cli:ToolCall", "--report", "--mode", "strict", stdin=reply, cwd=workdir)
+    assert done.returncode == 1
+    [attempt] = [line for line in done.stderr.splitlines() if line.startswith("attempt:")]
+    assert attempt.startswith("attempt: fence at @")
+    assert "{" not in attempt.split(":", 2)[1]  # words, not a dict's repr
