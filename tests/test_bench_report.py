@@ -13,10 +13,10 @@ import pytest
 from resilient_parse.bench.corpus.models import ToolCall
 from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, load_corpus
 from resilient_parse.bench.headline import GROUPS, OTHER, SCHEMA, SYNTAX, group_of
-from resilient_parse.bench.peer_suites import format_section, load_suites, run_suites
+from resilient_parse.bench.peer_suites import format_section, load_suites
 from resilient_parse.bench.peers import System, select
 from resilient_parse.bench.report import render
-from resilient_parse.bench.runner import figures, format_tables, run
+from resilient_parse.bench.runner import figures, format_tables, run, run_peer_suites
 
 SEARCH = {"action": "search", "arguments": {}}
 
@@ -170,7 +170,7 @@ def test_the_peer_suites_are_read_at_run_time_with_their_own_expectations(peers_
 def test_a_peer_answering_with_its_own_nothing_rejects(peers_dir: Path) -> None:
     suites = load_suites(peers_dir)
     empty = system("says-nothing", lambda text, target: "")
-    section = run_suites(peers_dir, suites, [empty, *select("json")], timeout=10, progress=False)
+    section = run_peer_suites(peers_dir, suites, [empty, *select("json")], timeout=10, progress=False)
     nothing = section["summary"]["json_repair"]["says-nothing"]
     assert nothing["correct_reject"] == 1 and nothing["wrong"] == 2
     plain = section["summary"]["json_repair"]["json"]

@@ -23,14 +23,13 @@ import ast
 import json
 import re
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from resilient_parse.bench import runner
 from resilient_parse.bench.corpus_loader import Case, target_for
-from resilient_parse.bench.peers import System, short_name
+from resilient_parse.bench.peers import short_name
 
 NOTHING: Any = object()
 """The expected outcome "no JSON here / an error"."""
@@ -278,40 +277,11 @@ def load_suites(root: Path) -> tuple[list[Case], dict[str, dict[str, Any]]]:
     return cases, found
 
 
-def _peer_nothing(result: Any, peers: set[str]) -> Any:
+def peer_nothing(result: Any, peers: set[str]) -> Any:
     """A peer's own "nothing" ("" or None) where the suite expects nothing is that peer's rejection."""
     if result.system in peers and result.outcome == "false_accept" and result.got in ("", None):
         return replace(result, outcome="correct_reject", got=None)
     return result
-
-
-def run_suites(
-    root: Path,
-    suites: tuple[list[Case], dict[str, dict[str, Any]]],
-    systems: Sequence[System],
-    timeout: float,
-    progress: bool,
-) -> dict[str, Any]:
-    """The suites `load_suites(root)` read, through every system: per suite and system, the corpus summary."""
-    cases, found = suites
-    raw, skipped = runner.run(cases, systems, timeout, progress)
-    peers = {s.name for s in systems if s.mode is None}
-    results = [_peer_nothing(r, peers) for r in raw]
-    ran = [s.name for s in systems if any(r.system == s.name for r in results)]
-    summary = {
-        suite: {
-            name: runner.summarize(r for r in results if r.system == name and r.category.startswith(f"{suite}/"))
-            for name in ran
-        }
-        for suite in found
-    }
-    return {
-        "root": str(root),
-        "suites": found,
-        "summary": summary,
-        "categories": runner.by_category(results),
-        "skipped": skipped,
-    }
 
 
 def format_section(section: Mapping[str, Any], wide: bool = False) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from resilient_parse.bench.peer_suites import NOTE
 from resilient_parse.bench.peers import short_name
 
 COLOURS = {
@@ -219,8 +220,6 @@ def _headline(fig: Mapping[str, Any]) -> str:
 
 def _peer_suites(section: Mapping[str, Any]) -> str:
     """The second, independent section: each peer's own test suite, scored against its own expectations."""
-    from resilient_parse.bench.peer_suites import NOTE
-
     parts = [
         "<h2>The peers' own test suites (a second, independent section)</h2>",
         f"<p class='meta'>Read at run time from {escape(section['root'])}: the cases and expectations are the "

@@ -36,6 +36,7 @@ from typing import Any
 
 from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, CorpusError, canonical, load_corpus, target_for
 from resilient_parse.bench.headline import OTHER, group_of, headline
+from resilient_parse.bench.peer_suites import PeerSuiteError, format_section, load_suites, peer_nothing
 from resilient_parse.bench.peers import SYSTEMS, Adapter, System, select, short_name
 
 OUTCOMES = ("correct", "correct_reject", "wrong", "false_accept", "rejected")
@@ -368,6 +369,36 @@ def run(
     return results, skipped
 
 
+def run_peer_suites(
+    root: Path,
+    suites: tuple[list[Case], dict[str, dict[str, Any]]],
+    systems: Sequence[System],
+    timeout: float,
+    progress: bool,
+) -> dict[str, Any]:
+    """The peers' suites (`peer_suites.load_suites(root)`) through every system: per suite and system, the corpus
+    summary; a peer's own "nothing" where the suite expects nothing counts as its rejection."""
+    cases, found = suites
+    raw, skipped = run(cases, systems, timeout, progress)
+    peers = {s.name for s in systems if s.mode is None}
+    results = [peer_nothing(r, peers) for r in raw]
+    ran = [s.name for s in systems if any(r.system == s.name for r in results)]
+    summary = {
+        suite: {
+            name: summarize(r for r in results if r.system == name and r.category.startswith(f"{suite}/"))
+            for name in ran
+        }
+        for suite in found
+    }
+    return {
+        "root": str(root),
+        "suites": found,
+        "summary": summary,
+        "categories": by_category(results),
+        "skipped": skipped,
+    }
+
+
 def figures(
     cases: Sequence[Case],
     results: Sequence[CaseResult],
@@ -595,11 +626,9 @@ def main(args: argparse.Namespace) -> int:
         return 2
     suites = None
     if getattr(args, "peer_suites", None):  # read first: a wrong folder is a usage error before the long run
-        from resilient_parse.bench import peer_suites
-
         try:
-            suites = peer_suites.load_suites(Path(args.peer_suites))
-        except peer_suites.PeerSuiteError as exc:
+            suites = load_suites(Path(args.peer_suites))
+        except PeerSuiteError as exc:
             print(f"resilient-parse bench: error: {one_line(str(exc))}", file=sys.stderr)
             return 2
     started = time.perf_counter()
@@ -617,12 +646,10 @@ def main(args: argparse.Namespace) -> int:
         print("\ncases our parser did not get right:")
         print(format_failures(fig, ours, wide=wide) or "(none)")
     if suites is not None:
-        from resilient_parse.bench import peer_suites
-
-        root = Path(args.peer_suites)
-        fig["peer_suites"] = peer_suites.run_suites(root, suites, systems, args.timeout, not args.no_progress)
+        section = run_peer_suites(Path(args.peer_suites), suites, systems, args.timeout, not args.no_progress)
+        fig["peer_suites"] = section
         print()
-        print(peer_suites.format_section(fig["peer_suites"], wide=wide))
+        print(format_section(section, wide=wide))
     try:
         if args.json:
             Path(args.json).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
