@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 import pytest
+from pydantic import BaseModel
 
 from resilient_parse import ParseError, Parser
 from resilient_parse.errors import (
@@ -47,6 +48,11 @@ class Priority(enum.IntEnum):
     LOW = 1
     MEDIUM = 2
     HIGH = 3
+
+
+class Item(BaseModel):
+    name: str
+    quantity: int
 
 
 class Color(enum.Enum):
@@ -85,13 +91,14 @@ class Row:
     text: str
     lenient: Outcome
     strict: Outcome
+    pending: str = ""  # why the lenient outcome waits for a change outside this files (an xfail until then)
 
     def outcome(self, mode: str) -> Outcome:
         return self.lenient if mode == "lenient" else self.strict
 
 
-def row(id: str, target: Any, text: str, lenient: Outcome, strict: Outcome | None = SAME) -> Row:
-    return Row(id, target, text, lenient, lenient if strict is None else strict)
+def row(id: str, target: Any, text: str, lenient: Outcome, strict: Outcome | None = SAME, pending: str = "") -> Row:
+    return Row(id, target, text, lenient, lenient if strict is None else strict, pending)
 
 
 def got(value: Any, *kinds: str | R) -> Got:
@@ -293,9 +300,84 @@ LISTS = [
     row("a refusal for a list", list[str], "I must decline this request.", REFUSAL),
 ]
 
-ROWS = BOOLS + NUMBERS + CHOICES + STRINGS + LISTS
+PEN, INK = '{"name": "pen", "quantity": 2}', '{"name": "ink", "quantity": 1}'
+PEN_INK = [Item(name="pen", quantity=2), Item(name="ink", quantity=1)]
+NOT_A_LIST = refused(SchemaMismatchError, "list_type")
+JOINING = (
+    "several objects in prose for a list target wait for answer selection (stages/select.py, join_json_lines): "
+    "join the visible, unlabelled spans of the deciding tier when the words between them are prose, as join_values"
+)
+OBJECTS_IN_PROSE = [
+    row(
+        "the first and the second",
+        list[Item],
+        f"Here is the first: {PEN} and the second: {INK}",
+        got(PEN_INK, "join_values"),
+        NOT_A_LIST,
+        pending=JOINING,
+    ),
+    row(
+        "one object per labelled line",
+        list[Item],
+        f"First item: {PEN}\nSecond item: {INK}",
+        got(PEN_INK, "join_values"),
+        NOT_A_LIST,
+        pending=JOINING,
+    ),
+    row(
+        "objects joined by 'then'",
+        list[Item],
+        f"Items: {PEN}, then {INK}.",
+        got(PEN_INK, "join_values"),
+        NOT_A_LIST,
+        pending=JOINING,
+    ),
+    row(
+        "JSON Lines",
+        list[Item],
+        f"{PEN}\n{INK}",
+        got(PEN_INK, "join_values"),
+        refused(UnrecoverableSyntaxError, "trailing_text"),
+    ),
+    row(
+        "an example is not one of the items",
+        list[Item],
+        f"For example: {PEN}. The items are: {INK}",
+        got(PEN_INK[1:], "extract_prose", "scalar_to_list"),
+        NOT_A_LIST,
+    ),
+    row(
+        "a corrected object replaces the draft",
+        list[Item],
+        f"The first draft was {PEN}. Corrected: {INK}",
+        got(PEN_INK[1:], "extract_prose", "scalar_to_list"),
+        NOT_A_LIST,
+    ),
+    row(
+        "a rejected object is not one of the items",
+        list[Item],
+        f"Do not use {PEN}. Use {INK}",
+        got(PEN_INK[1:], "extract_prose", "scalar_to_list"),
+        NOT_A_LIST,
+    ),
+    row(
+        "an alternative is no second item",
+        list[Item],
+        f"{PEN} or maybe {INK}",
+        refused(AmbiguousMatchError, "ambiguous_candidates"),
+        refused(UnrecoverableSyntaxError, "trailing_text"),
+    ),
+]
+
+ROWS = BOOLS + NUMBERS + CHOICES + STRINGS + LISTS + OBJECTS_IN_PROSE
 PARSERS = {"lenient": Parser("lenient", entrypoints=False), "strict": Parser("strict", entrypoints=False)}
-CASES = [(r, mode) for r in ROWS for mode in PARSERS]
+CASES = [
+    pytest.param(r, mode, marks=pytest.mark.xfail(strict=True, reason=r.pending))
+    if r.pending and mode == "lenient"
+    else (r, mode)
+    for r in ROWS
+    for mode in PARSERS
+]
 
 
 def test_the_table_is_big_enough_and_refuses_visibly() -> None:
