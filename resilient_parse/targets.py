@@ -43,6 +43,7 @@ from pydantic import (
     create_model,
 )
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
+from pydantic_core import to_jsonable_python
 
 __all__ = [
     "SchemaError",
@@ -190,12 +191,14 @@ def _field_name(prop: str, taken: set[str]) -> str:
 
 
 def _no_duplicates(items: list[Any]) -> list[Any]:
-    """`uniqueItems`: a repeated item is refused, not collapsed (collapsing would drop what the text wrote)."""
-    seen: list[Any] = []
+    """`uniqueItems`: a repeated item is refused, not collapsed (collapsing would drop what the text wrote). Items
+    compare as JSON, key order ignored, in one pass over them (model output is hostile: no pairwise compare)."""
+    seen: set[str] = set()
     for item in items:
-        if any(item == s and type(item) is type(s) for s in seen):
-            raise ValueError(f"the array repeats {item!r} (uniqueItems)")
-        seen.append(item)
+        key = json.dumps(to_jsonable_python(item), sort_keys=True)
+        if key in seen:
+            raise ValueError(f"the array repeats {key[:60]} (uniqueItems)")
+        seen.add(key)
     return items
 
 

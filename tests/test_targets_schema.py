@@ -263,6 +263,10 @@ def test_unique_items_refuses_a_repeat_instead_of_collapsing_it() -> None:
     assert validate(schema, '["a", "b"]') == ["a", "b"]
     with pytest.raises(ValidationError, match="repeats"):
         validate(schema, '["a", "a"]')
+    objects = {"type": "array", "items": {"type": "object"}, "uniqueItems": True}
+    assert validate(objects, '[{"a": 1}, {"a": true}]') == [{"a": 1}, {"a": True}]  # true is not 1
+    with pytest.raises(ValidationError, match="repeats"):
+        validate(objects, '[{"a": 1, "b": 2}, {"b": 2, "a": 1}]')  # the same object, keys in another order
 
 
 def test_a_fixed_length_tuple_and_string_formats() -> None:
