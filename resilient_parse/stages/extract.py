@@ -667,26 +667,29 @@ def candidate_facts(
     spans and `taken` — the other stretches the plugin read as its own syntax (an `Action Input: I can't help
     with that` is a tool's input, not a refusal). One pass over the text for all the spans."""
     regions = split_reasoning(text)
-    region_starts = [r.start for r in regions]
+    visible_text = _has_visible_text(text, regions)
     covered = sorted([*spans, *taken])
-    own = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    bounds = [(bisect_left(covered, (r.start, -1)), bisect_left(covered, (r.end, -1))) for r in regions]
+    json_spans = [scan_spans(text, r.start, r.end) for r in regions]
+    refusals = (
+        _refusal_in(text, region, sorted([*_json_stretches(found), *covered[lo:hi]]))
+        for region, found, (lo, hi) in zip(regions, json_spans, bounds)
+        if not region.reasoning
+    )
+    refusal_at = next((at for at in refusals if at >= 0), -1)  # the first visible region that refuses, as the core
     facts: list[CandidateFacts | None] = [None] * len(spans)
     labeller = _Labeller(text)
-    refusal_at = -1
+    own = sorted(range(len(spans)), key=lambda k: spans[k][0])
     k = 0
     for index, region in enumerate(regions):
-        json_spans = scan_spans(text, region.start, region.end)
-        lo = bisect_left(covered, (region.start, -1))
-        hi = bisect_left(covered, (region.end, -1))
-        if not region.reasoning and refusal_at < 0:
-            refusal_at = _refusal_in(text, region, sorted([*_json_stretches(json_spans), *covered[lo:hi]]))
-        ends = sorted([*(s.end for s in json_spans if s.closed), *(e for _, e in covered[lo:hi])])
-        while k < len(own) and (index + 1 == len(regions) or spans[own[k]][0] < region_starts[index + 1]):
+        lo, hi = bounds[index]
+        ends = sorted([*(s.end for s in json_spans[index] if s.closed), *(e for _, e in covered[lo:hi])])
+        while k < len(own) and (index + 1 == len(regions) or spans[own[k]][0] < regions[index + 1].start):
             start, end = spans[own[k]]
-            facts[own[k]] = CandidateFacts(labeller.label(start, end, _floor(ends, region, start)), region, -1, False)
+            label = labeller.label(start, end, _floor(ends, region, start))
+            facts[own[k]] = CandidateFacts(label, region, refusal_at, visible_text)
             k += 1
-    visible_text = _has_visible_text(text, regions)
-    return [replace(f, refusal_at=refusal_at, visible_text=visible_text) for f in facts if f is not None]
+    return [f for f in facts if f is not None]
 
 
 def extract_candidates(text: str, max_candidates: int | None = None) -> list[Candidate]:

@@ -318,9 +318,35 @@ def test_a_plain_parser_imports_no_format_reader() -> None:
     code = (
         "import sys, resilient_parse\n"
         "resilient_parse.Parser().parse('{\"a\": 1}', dict)\n"
-        "heavy = [m for m in sys.modules if m.startswith(('rp_toolcalls.formats', 'rp_toolcalls.reasoning',"
+        "heavy = [m for m in sys.modules if m.startswith(('rp_toolcalls.formats', 'rp_toolcalls.spans',"
         " 'rp_toolcalls.calls', 'rp_toolcalls.hooks', 'rapidfuzz'))]\n"
         "print(heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For example:\nAction: delete_all\nAction Input: {}",
+        "For example: <|python_tag|>delete_all.call(force=True)",
+        'Do not use this: [TOOL_CALLS]delete_all[ARGS]{"force": true}',
+        'For example, <tool_call>{"name": "a"}</tool_call> or <tool_call>{"name": "delete_all"}</tool_call>',
+    ],
+    ids=["react", "python_tag", "mistral_rejected", "listed_with_an_example"],
+)
+def test_every_format_is_labelled_by_the_words_before_it_as_the_core_labels_json(mode: str, text: str) -> None:
+    """The labels are the core's (`plugin_api.candidate_facts`), read at each call whatever its format, not only
+    where a JSON value of the core's stands."""
+    calls = formats.read_calls(text, Parser(mode, entrypoints=False)).calls
+    assert calls and all(c.label in formats.NOT_ANSWERS for c in calls)
+    assert extract_calls(text, Parser(mode, entrypoints=False)) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_hand_over_words_after_an_example_call_designate_the_next_call(mode: str) -> None:
+    text = 'For example: <tool_call>{"name": "delete_all"}</tool_call>\nFor your request:\n<tool_call>' + GOOD
+    calls = extract_calls(text + "</tool_call>", Parser(mode, entrypoints=False))
+    assert [(c.name, c.label) for c in calls] == [("search", "designated")]

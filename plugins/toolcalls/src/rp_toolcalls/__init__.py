@@ -65,9 +65,7 @@ _EXPORTS: dict[str, str] = {
     "Tool": "rp_toolcalls.tools",
     "ToolSet": "rp_toolcalls.tools",
 }
-_SUBMODULES = frozenset(
-    {"calls", "execute", "formats", "models", "plugin", "pycall", "reasoning", "registry", "results", "tools"}
-)
+_SUBMODULES = frozenset({"calls", "execute", "formats", "models", "plugin", "pycall", "registry", "results", "tools"})
 
 
 def __getattr__(name: str) -> Any:

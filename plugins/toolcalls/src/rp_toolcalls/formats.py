@@ -6,9 +6,10 @@ Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral
 `<|python_tag|>tool.call(key="value")`; ReAct `Action:` / `Action Input:`; and plain JSON
 `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|"parameters"|...: ...}`, alone or in a list. Several calls
 in one output are returned in the order they appear (`read_calls`), each with the facts the core judges its own
-candidates by: the region it stands in (`reasoning.py`: a call inside `<think>`… is a draft), what the words before
-it call it ("For example, <tool_call>…" — an example), and where the visible prose refuses the task. `extract_calls`
-— the calls to make — leaves out drafts, examples, rejected options and calls beside a refusal (`may_be_made`).
+candidates by, from the core itself (`resilient_parse.plugin_api.split_reasoning` and `candidate_facts`): the
+region it stands in (a call inside `<think>`… is a draft), what the words before it call it ("For example,
+<tool_call>…" — an example), and where the visible prose refuses the task. `extract_calls` — the calls to make —
+leaves out drafts, examples, rejected options and calls beside a refusal (`may_be_made`).
 
 ReAct, read honestly. `Action: name` with an `Action Input:` before the next ReAct line (`Thought:`,
 `Observation:`, `Action:`, `Final Answer:`) is a call with that input; `Action: name[input]` is one too. A bare
@@ -37,8 +38,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
+from resilient_parse.plugin_api import ANSWER, candidate_facts, split_reasoning
 from rp_toolcalls.pycall import python_call
-from rp_toolcalls.reasoning import ANSWER, Region, has_visible_text, split_regions
 from rp_toolcalls.spans import json_spans, nesting_depth
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
@@ -429,7 +430,8 @@ NOT_ANSWERS = frozenset({"example", "rejected"})
 @dataclass(frozen=True)
 class Reading:
     """Every call in an output (drafts included), with the facts the core judges its own candidates by: whether
-    anything is written outside reasoning, and where the visible prose refuses the task (-1: nowhere)."""
+    anything is written outside reasoning, and where the visible prose outside the calls refuses the task (-1:
+    nowhere). Only calls are judged: without one, these are False and -1."""
 
     calls: list[RawCall]
     visible_text: bool
@@ -438,70 +440,33 @@ class Reading:
 
 def read_calls(text: str, parser: Parser) -> Reading:
     """Every tool call in `text` in the order they appear, each with its region and label. Each region is read
-    on its own: no call spans a reasoning block's edge."""
+    on its own: no call spans a reasoning block's edge. The labels and the refusal are the core's
+    (`candidate_facts`), read at each call's stretch, with everything the formats took as theirs, not prose."""
     calls: list[RawCall] = []
+    spans: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []
-    regions = split_regions(text)
-    for region in regions:
+    for region in split_reasoning(text):
         found = _Found()
         for reader in _READERS:
             reader(text, region.body_start, region.body_end, found, parser)
             found.commit()
-        if region.kind == ANSWER:
-            calls.extend(found.calls)
-            taken.extend(found.stretches())
-        else:
-            calls.extend(replace(c, region=region.kind) for c in found.calls)
-    labels, refusal_at = (_facts(text, regions, taken, parser)) if calls else ({}, -1)
-    labelled = [replace(c, label=labels.get(c.offset, "")) for c in calls]
-    return Reading(sorted(labelled, key=lambda c: c.offset), has_visible_text(text, regions), refusal_at)
+        stretches = sorted(found.stretches())
+        starts = [start for start, _ in stretches]
+        spans.extend(_stretch_of(stretches, starts, c.offset) for c in found.calls)
+        taken.extend(stretches)
+        calls.extend(c if region.kind == ANSWER else replace(c, region=region.kind) for c in found.calls)
+    if not calls:
+        return Reading([], False, -1)
+    facts = candidate_facts(text, spans, taken)
+    labelled = [replace(c, label=f.label) if f.label else c for c, f in zip(calls, facts)]
+    return Reading(sorted(labelled, key=lambda c: c.offset), facts[0].visible_text, facts[0].refusal_at)
 
 
-def _facts(
-    text: str, regions: list[Region], taken: list[tuple[int, int]], parser: Parser
-) -> tuple[dict[int, str], int]:
-    """What the core's extraction says: the label of the JSON value at each offset ("For example, <tool_call>{…}"
-    labels the call's JSON an example), and where the visible prose *outside the calls* refuses the task (an
-    `Action Input: I can't help with that` is a tool's input, not a refusal).
-
-    This borrows the core's rules through the parser rather than copying them (`resilient_parse.plugin_api` does
-    not export the extraction facts for an arbitrary offset). The core computes the refusal fact only alongside a
-    JSON candidate, so the prose is asked with a sentinel `{}` after it."""
-    ctx = parser.context(Any)
-    labels: dict[int, str] = {}
-    for cand in parser.host.extract_candidates(text, ctx):
-        labels.setdefault(cand.start, cand.label)
-    gaps = _prose(regions, sorted(taken))
-    prose = "\n".join(text[a:b] for a, b in gaps)
-    if not prose.strip():
-        return labels, -1
-    at = next((c.refusal_at for c in parser.host.extract_candidates(prose + "\n{}", ctx) if c.refusal_at >= 0), -1)
-    if at < 0:
-        return labels, -1
-    for start, end in gaps:  # back from the joined prose to the text
-        if at <= end - start:
-            return labels, start + at
-        at -= end - start + 1
-    return labels, gaps[-1][0]
-
-
-def _prose(regions: list[Region], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The stretches of the visible answer that no call and no JSON value took, in order."""
-    gaps: list[tuple[int, int]] = []
-    i = 0
-    for region in regions:
-        if region.kind != ANSWER:
-            continue
-        pos = region.start
-        while i < len(taken) and taken[i][0] < region.end:
-            start, end = taken[i]
-            if start > pos:
-                gaps.append((pos, start))
-            pos = max(pos, end)
-            i += 1
-        if pos < region.end:
-            gaps.append((pos, region.end))
-    return gaps
+def _stretch_of(stretches: list[tuple[int, int]], starts: list[int], offset: int) -> tuple[int, int]:
+    """The stretch a format took for the call at `offset` (`stretches` sorted, `starts` theirs), tags included:
+    the call as the core's labels see a candidate, so "<tool_call>…</tool_call> or <tool_call>…" lists two."""
+    i = bisect_right(starts, offset) - 1
+    return stretches[i] if i >= 0 and stretches[i][1] > offset else (offset, offset)
 
 
 def may_be_made(call: RawCall, reading: Reading) -> bool:

@@ -28,6 +28,9 @@ from resilient_parse import (
     UnrecoverableSyntaxError,
 )
 from resilient_parse.plugin_api import (
+    ANSWER,
+    REASONING,
+    REASONING_CUT,
     ListView,
     ModelView,
     TypeView,
@@ -40,7 +43,6 @@ from resilient_parse.plugin_api import (
 from rp_toolcalls.calls import resolve_name
 from rp_toolcalls.formats import NOT_ANSWERS, RawCall, Reading, load_json, may_be_made, read_calls
 from rp_toolcalls.models import ToolCall
-from rp_toolcalls.reasoning import ANSWER, REASONING, REASONING_CUT
 
 if TYPE_CHECKING:
     from rp_toolcalls.tools import ToolSet

@@ -39,17 +39,6 @@ def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
         yield opener.start(), pos
 
 
-def closed_spans(text: str) -> list[tuple[int, int]]:
-    """The top-level spans of `text` that close."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    while (opener := _OPENER.search(text, pos)) is not None:
-        pos, closed = _span_end(text, opener.start(), len(text))
-        if closed:
-            out.append((opener.start(), pos))
-    return out
-
-
 def nesting_depth(text: str) -> int:
     """The deepest `{`/`[` nesting in `text`, outside strings."""
     depth = deepest = 0
