@@ -530,3 +530,8 @@ def test_a_loose_stretch_records_each_repair_with_its_path_and_offset() -> None:
     assert ("single_quotes", "/tags/1", 45) in got
     assert ("trailing_comma", "/tags", 48) in got
     assert all(text[r.offset : r.offset + len(str(r.before))] == r.before for r in reading.repairs if r.before)
+
+
+@pytest.mark.parametrize(("text", "tree"), [("＂\\＂", "\\"), ("['a\\\\']", ["a\\"]), ("{'k': 'x\\\\'}", {"k": "x\\"})])
+def test_a_backslash_right_before_a_closing_quote_stays_a_backslash(text: str, tree: Any) -> None:
+    assert json.loads(read(text).json_text) == tree

@@ -234,7 +234,7 @@ def _quoted(body: str) -> str:
             out.append("'" if nxt == "'" else "\\" + nxt)
             i += 2
             continue
-        out.append('\\"' if ch == '"' else ch)
+        out.append('\\"' if ch == '"' else "\\\\" if ch == "\\" else ch)  # a lone backslash at the end stays one
         i += 1
     return fix_string('"' + "".join(out) + '"')[0]
 
