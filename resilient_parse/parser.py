@@ -201,7 +201,7 @@ class Parser:
     def _build_plan(self, target: Any) -> TargetPlan:
         try:
             adapter: TypeAdapter[Any] = TypeAdapter(target)
-        except (PydanticSchemaGenerationError, PydanticUserError, TypeError, NameError) as exc:
+        except (PydanticSchemaGenerationError, PydanticUserError, TypeError, NameError, SyntaxError) as exc:
             raise ConfigurationError(f"Pydantic cannot validate target {target!r}: {exc}") from exc
         try:
             view = build_view(target)
@@ -430,6 +430,9 @@ class Parser:
                 plan.adapter,
                 self.policy.max_candidates,
             )
+            # the repairs that came with the answer (extraction's, or a plugin's) must be allowed too; checked once
+            # it is chosen, so a candidate that fails reports its own error (a cut-off draft is truncated output)
+            self._check_policy(chosen.candidate.repairs, chosen.candidate)
         except ParseError as error:
             self.host.emit("parse_failed", ctx, kind=error.kind)
             raise
@@ -445,6 +448,7 @@ class Parser:
     def _attempt(
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
     ) -> Success:
+        """Read, align, coerce and validate one candidate."""
         from resilient_parse.conform import Conformer
         from resilient_parse.stages.select import Success
         from resilient_parse.stages.validate import validate_json

@@ -23,6 +23,9 @@ CORPUS = Path(__file__).resolve().parent.parent / "resilient_parse" / "bench" / 
 REQUIRED = {"id": str, "category": str, "target": str, "input": str}
 OPTIONAL = {"expected_strict", "aliases", "note", "mode"}
 CATEGORIES = {
+    "plain_answers",
+    "envelopes",
+    "lists_in_prose",
     "fences",
     "prose",
     "reasoning",

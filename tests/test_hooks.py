@@ -275,3 +275,33 @@ def test_an_observer_that_raises_does_not_change_a_failure() -> None:
     parser = Parser(plugins=[Exploder()], entrypoints=False)
     with pytest.raises(SchemaMismatchError):
         parser.parse('{"name": "Bob"}', Person)
+
+
+class _GuessingExtractor:
+    """A plugin offering a candidate that carries a lossy repair of its own."""
+
+    @hookimpl
+    def rp_extract_candidates(self, text: str, ctx: Any) -> list[Any]:
+        from resilient_parse import Candidate, Repair
+
+        guess = Repair.make("plugin_guess", "", text, '{"name": "guessed"}')  # a kind no registry knows: lossy
+        return [Candidate('{"name": "guessed"}', 0, len(text), "guesser", repairs=(guess,))]
+
+
+class _Named(BaseModel):
+    name: str
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_a_plugin_candidates_own_lossy_repair_is_checked_against_the_policy(mode: str) -> None:
+    from resilient_parse import ParseError
+
+    parser = Parser(mode=mode, plugins=[_GuessingExtractor()], entrypoints=False)
+    if mode == "strict":
+        with pytest.raises(ParseError) as info:
+            parser.parse_result("the name is guessed", _Named)
+        assert any(d["kind"] == "repair_not_allowed" for d in info.value.errors)
+    else:
+        result = parser.parse_result("the name is guessed", _Named)
+        assert result.value == _Named(name="guessed")
+        assert [(r.kind, r.lossless) for r in result.repairs] == [("plugin_guess", False)]
