@@ -19,7 +19,7 @@ from resilient_parse.correction.adapters import (
     is_quota_error,
 )
 from resilient_parse.correction.dropin import corrected, parsed
-from resilient_parse.correction.json_patch import JsonPatchFeedback, apply_patch
+from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import acorrect, acorrect_result, correct, correct_result, estimate_tokens
 from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedError
 from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
@@ -35,6 +35,8 @@ __all__ = [
     "LiteLLMAdapter",
     "MalformedResponseError",
     "OpenAIAdapter",
+    "PatchFailedError",
+    "PatchLimits",
     "ScriptExhaustedError",
     "ScriptedLLM",
     "Usage",
