@@ -553,3 +553,13 @@ def test_the_patch_feedback_is_valid_utf8() -> None:
     text = parser.feedback(failure, Plan)
     assert text.startswith("Answer with an RFC 6902 JSON Patch")
     assert_utf8(text)
+
+
+def test_a_providers_odd_token_counts_do_not_break_the_loop() -> None:
+    from resilient_parse.correction.adapters import completion_from_openai
+
+    response = {
+        "choices": [{"message": {"content": '{"action": "x"}'}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": -3, "completion_tokens": True},
+    }
+    assert completion_from_openai(response).usage == Usage(0, 0)

@@ -49,7 +49,8 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
 
 
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """A token count as the provider reported it; anything but a non-negative int counts as 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _malformed(what: str, detail: str = "") -> MalformedResponseError:
