@@ -72,6 +72,8 @@ _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$"
 _DIGIT_START = frozenset("0123456789-+.")
 _LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
 _INNER_QUOTE_BEFORE = frozenset(" .!?'%)")  # what an inner quote may follow besides a letter or digit
+# what a stretch of members or items can start with (after white space): a string, a word, a number
+_RUN_STARTS = frozenset("\"'-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
 _DECODER = json.JSONDecoder()
 
@@ -880,26 +882,33 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
 
     while pos < n:
-        if state in (_KEY, _KEY_OR_END):
-            run = MEMBER_RUN.match(text, pos)
-            if run is None or run.end() == pos:
-                run = LOOSE_MEMBER_RUN.match(text, pos)
-                if run is not None and run.end() > pos:
-                    pos = copy_run(run, loose=True)
+        c = text[pos]
+        if c in " \t\r\n":
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos >= n:
+                break
+            c = text[pos]
+        if c in _RUN_STARTS:
+            if state in (_KEY, _KEY_OR_END):
+                run = MEMBER_RUN.match(text, pos)
+                if run is None or run.end() == pos:
+                    run = LOOSE_MEMBER_RUN.match(text, pos)
+                    if run is not None and run.end() > pos:
+                        pos = copy_run(run, loose=True)
+                        continue
+                elif run.end() > pos:
+                    pos = copy_run(run)
                     continue
-            elif run.end() > pos:
-                pos = copy_run(run)
-                continue
-        elif state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object):
-            run = ITEM_RUN.match(text, pos)
-            if run is None or run.end() == pos:
-                run = LOOSE_ITEM_RUN.match(text, pos)
-                if run is not None and run.end() > pos:
-                    pos = copy_run(run, loose=True)
+            elif state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object):
+                run = ITEM_RUN.match(text, pos)
+                if run is None or run.end() == pos:
+                    run = LOOSE_ITEM_RUN.match(text, pos)
+                    if run is not None and run.end() > pos:
+                        pos = copy_run(run, loose=True)
+                        continue
+                elif run.end() > pos:
+                    pos = copy_run(run)
                     continue
-            elif run.end() > pos:
-                pos = copy_run(run)
-                continue
         c = text[pos]
         at = pos
         if c in " \t\r\n":
