@@ -353,3 +353,33 @@ def test_r09_two_undesignated_answers_are_ambiguous(mode: str, text: str) -> Non
 def test_r07_json_lines_are_not_truncated_to_the_candidate_cap(n: int) -> None:
     text = "\n".join(f'{{"name": "item{i:03d}", "qty": {i}}}' for i in range(n))
     assert len(Parser().parse(text, list[Item])) == n
+
+
+# -- several objects in prose for a list target (issue 14) --------------------------------------------------------
+
+PEN, INK = '{"name": "pen", "qty": 2}', '{"name": "ink", "qty": 1}'
+PEN_INK = [Item(name="pen", qty=2), Item(name="ink", qty=1)]
+
+
+def test_objects_in_short_prose_are_one_list_for_a_list_target_in_lenient() -> None:
+    result = Parser(mode="lenient").parse_result(f"Here is the first: {PEN} and the second: {INK}", list[Item])
+    assert result.value == PEN_INK
+    assert [(r.kind, r.lossless) for r in result.repairs if r.kind == "join_values"] == [("join_values", False)]
+
+
+def test_objects_in_prose_are_not_joined_in_strict() -> None:
+    assert outcome(f"Here is the first: {PEN} and the second: {INK}", "strict", list[Item])[0] is not list
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"For example: {PEN}. The answer: {INK}",  # one is labelled
+        f"{PEN} and, as an alternative, {INK}",
+        f"{PEN} is not it, see [1]; {INK}",  # a bracket between them
+        PEN + " and then, after a long detour " + "x" * 150 + ", " + INK,  # too much prose between them
+    ],
+)
+def test_objects_are_not_joined_when_the_prose_between_them_says_more(text: str) -> None:
+    got = outcome(text, "lenient", list[Item])
+    assert got != PEN_INK

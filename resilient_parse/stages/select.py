@@ -268,20 +268,37 @@ def _looks_like_json(cand: Candidate) -> bool:
     return cand.text[:1] == '"' or opens_json(cand.text, 0)
 
 
+MAX_JOIN_GAP = 120
+"""The most prose between two objects that are read as one list ("Here is the first: {…} and the second: {…}")."""
+
+
 def join_json_lines(text: str, found: Sequence[Candidate]) -> Candidate | None:
-    """Several objects one after another, separated only by white space or commas (JSON Lines), read as one list
-    — offered only when the target is a list. Tried before its lines (order -1): when it validates, the lines are
-    its parts, not rivals."""
+    """Several objects one after another read as one list — offered only when the target is a list. Separated
+    only by white space or commas (JSON Lines) they are one list as written; separated by short prose ("Here is the
+    first: {…} and the second: {…}") they are joined only when every one is in the visible answer, none is labelled
+    (an example, an alternative, a rejected or a designated value), and no bracket stands between them. Either way
+    one lossy `join_values` is recorded. Tried before its parts (order -1): when it validates, the parts are its
+    pieces, not rivals."""
     spans = sorted(
         (c for c in found if c.source == "span" and c.tier >= 0 and c.text.startswith("{")), key=lambda c: c.start
     )
     if len(spans) < 2:
         return None
+    prose = False
     for left, right in itertools.pairwise(spans):
-        if left.end > right.start or text[left.end : right.start].strip(" \t\r\n,"):
+        if left.end > right.start:
             return None
+        gap = text[left.end : right.start]
+        if not gap.strip(" \t\r\n,"):
+            continue
+        if len(gap) > MAX_JOIN_GAP or any(c in gap for c in "{}[]"):
+            return None
+        prose = True
+    if prose and any(c.label or c.region != "answer" for c in spans):
+        return None
     body = "[" + ",".join(c.text for c in spans) + "]"
-    repair = Repair.make("join_values", "", f"{len(spans)} separate values", "one list", offset=spans[0].start)
+    before = f"{len(spans)} separate values" + (" with prose between them" if prose else "")
+    repair = Repair.make("join_values", "", before, "one list", offset=spans[0].start)
     return Candidate(body, spans[0].start, spans[-1].end, "joined", min(c.tier for c in spans), -1, (repair,))
 
 
