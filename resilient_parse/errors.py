@@ -94,7 +94,8 @@ class ErrorDetail:
         return self.got is not _MISSING
 
 
-def _as_detail(item: ErrorDetail | Mapping[str, Any]) -> ErrorDetail:
+def as_detail(item: ErrorDetail | Mapping[str, Any]) -> ErrorDetail:
+    """An `ErrorDetail`, or the mapping `to_dict()` gives (`path`, `kind`, `message`, `got`, ...) as one."""
     if isinstance(item, ErrorDetail):
         return item
     return ErrorDetail(
@@ -145,7 +146,7 @@ class ParseError(Exception):
         message = escape_surrogates(message)
         super().__init__(message)
         self.message = message
-        self.details: tuple[ErrorDetail, ...] = tuple(_as_detail(e) for e in errors)
+        self.details: tuple[ErrorDetail, ...] = tuple(as_detail(e) for e in errors)
         if not self.details:
             self.details = (ErrorDetail(path="", kind=self.kind, message=message),)
         self.candidate = candidate  # escaped: see the property

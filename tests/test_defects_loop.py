@@ -328,10 +328,19 @@ def test_a_validator_tells_the_model_on_purpose(validator: Callable[[Any], Any],
     assert "/to: bob is not a known payee" in llm.calls[1][-1]["content"]
 
 
-@pytest.mark.parametrize("returned", ["bob is unknown", False, {"path": "/to"}, ["not a detail"]])
+@pytest.mark.parametrize("returned", ["bob is unknown", False, {"path": "/to"}, ["not a detail"], [None]])
 def test_a_validator_returning_something_else_is_a_configuration_error(returned: Any) -> None:
     with pytest.raises(ConfigurationError, match="validator"):
         run_semantic_checks([lambda value: returned], object(), None)
+
+
+def test_a_validator_may_return_details_as_mappings() -> None:
+    def as_dicts(value: Any) -> Any:
+        return [{"path": "/to", "kind": "k", "message": "m"}]
+
+    with pytest.raises(SemanticCheckError) as info:
+        run_semantic_checks([as_dicts], object(), None)
+    assert info.value.details == (ErrorDetail("/to", "k", "m"),)
 
 
 def test_schema_excerpts_keep_the_shape_and_drop_default_and_example_values() -> None:

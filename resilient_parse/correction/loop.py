@@ -595,7 +595,9 @@ def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **opti
     - `llm`: a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
       adapter (`OpenAIAdapter`, `AnthropicAdapter`, `LiteLLMAdapter`, `FunctionAdapter`).
     - `max_corrections`: extra calls after the first (default: the policy's, 2); `mode` or `parser`, `aliases`,
-      `validators`: how each answer is parsed (semantic validators feed the loop like schema errors).
+      `validators`: how each answer is parsed (semantic validators feed the loop like schema errors: the
+      `ErrorDetail`s they return or raise in a `ParseError` are sent as written; any other exception they raise is
+      sent only as "the validator <name> rejected the value").
     - `token_budget` (tokens as the adapter reports them, else estimated) and `deadline` (seconds, a timedelta or a
       datetime): no call is made once either would be exceeded.
     - `fallbacks`: more llms tried in order once this one gives up; `on_exhausted(error)`: a last resort whose

@@ -17,7 +17,14 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.context import SemanticValidator
-from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, SchemaMismatchError, SemanticCheckError
+from resilient_parse.errors import (
+    ConfigurationError,
+    ErrorDetail,
+    ParseError,
+    SchemaMismatchError,
+    SemanticCheckError,
+    as_detail,
+)
 from resilient_parse.repairs import pointer
 from resilient_parse.schema import ModelView, TypeView
 
@@ -133,7 +140,8 @@ def _validator_name(check: SemanticValidator) -> str:
 
 
 def _as_problems(found: Any, check: SemanticValidator) -> list[ErrorDetail]:
-    """What a validator returned, as details: None or nothing, one `ErrorDetail`, or an iterable of them."""
+    """What a validator returned, as details: None or nothing, one `ErrorDetail`, or an iterable of them (or of
+    the mappings `ErrorDetail.to_dict()` gives)."""
     if found is None:
         return []
     if isinstance(found, ErrorDetail):
@@ -142,12 +150,13 @@ def _as_problems(found: Any, check: SemanticValidator) -> list[ErrorDetail]:
         raise ConfigurationError(
             f"validator {_validator_name(check)} returned {type(found).__name__}; return ErrorDetail objects or None"
         )
-    problems = list(found)
-    for item in problems:
-        if not isinstance(item, ErrorDetail):
+    problems = []
+    for item in found:
+        if not isinstance(item, ErrorDetail | Mapping):
             raise ConfigurationError(
                 f"validator {_validator_name(check)} returned a {type(item).__name__}, not an ErrorDetail"
             )
+        problems.append(as_detail(item))
     return problems
 
 
