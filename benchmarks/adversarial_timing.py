@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -170,6 +170,62 @@ CASES: tuple[Case, ...] = (
 )
 
 
+Sentiment = Literal["positive", "negative", "neutral"]
+
+
+class Status(str, enum.Enum):
+    in_progress = "in_progress"
+    done = "done"
+
+
+class City(BaseModel):
+    city: str
+
+
+def _completion_with_calls(n: int) -> str:
+    call = '{"type": "function", "function": {"name": "city", "arguments": "{\\"city\\": \\"x\\"}"}}'
+    return '{"choices": [{"message": {"tool_calls": [' + ", ".join([call] * n) + "]}}]}"
+
+
+_SEARCH = '{"action": "search"}'
+CASES += (
+    # answer selection (issue 13)
+    Case(
+        "select_examples_then_final",
+        lambda n: 'For example: {"action": "x"}\n' * n + "Final answer: " + _SEARCH,
+        2_000,
+        ToolCall,
+    ),
+    Case(
+        "select_json_lines",
+        lambda n: "\n".join(f'{{"a": "i{i}", "b": {i}}}' for i in range(n)),
+        2_000,
+        list[Item],
+        modes=("lenient",),
+    ),
+    Case("select_tiny_spans", lambda n: "[1] " * n, 16_000, list[int]),
+    Case("select_prose_braces", lambda n: "{name} " * n + _SEARCH, 2_000, ToolCall),
+    Case("select_tag_mentions", lambda n: "the <think> step " * n + _SEARCH, 2_000, ToolCall),
+    Case("select_refusal_words", lambda n: "i cannot guarantee we can " * n + _SEARCH, 2_000, ToolCall),
+    Case("select_designation_words", lambda n: ("final not correct " * 8 + _SEARCH + " ") * n, 2_000, ToolCall),
+    Case("select_list_glue", lambda n: "For example: " + " or ".join([_SEARCH] * n), 2_000, ToolCall),
+    Case("select_closers_in_prose", lambda n: "</think> " * n + _SEARCH, 5_000, ToolCall),
+    # plain answers and envelopes (issue 14)
+    Case("plain_hedged_mentions", lambda n: "positive maybe " * n, 20_000, Sentiment, modes=("lenient",)),
+    Case("plain_many_numbers", lambda n: " ".join(str(i) for i in range(n)), 20_000, int, modes=("lenient",)),
+    Case("plain_grouped_number", lambda n: "1" + ",111" * n, 50_000, int, modes=("lenient",)),
+    Case("plain_bullets", lambda n: "- a\n" * n, 50_000, list[str], modes=("lenient",)),
+    Case("plain_comma_members", lambda n: "positive, " * n, 20_000, list[Sentiment], modes=("lenient",)),
+    Case("plain_prefix_run", lambda n: "in " * n, 50_000, Status, modes=("lenient",)),
+    Case("plain_negations", lambda n: "not done, " * n, 20_000, Status, modes=("lenient",)),
+    Case("plain_long_str", lambda n: "Answer: " + "word " * n, 50_000, str),
+    Case(
+        "env_nested_wrappers", lambda n: '{"result": ' * n + '{"city": "x"}' + "}" * n, 2_000, City, modes=("lenient",)
+    ),
+    Case("env_many_calls", _completion_with_calls, 5_000, City, modes=("lenient",)),
+)
+
+
 def chunked(text: str, size: int) -> list[str]:
     """`text` as a stream of chunks of `size` characters."""
     return [text[i : i + size] for i in range(0, len(text), size)]
@@ -245,6 +301,27 @@ CASES += (
     Case(
         "r17_hermes_close_without_gt",
         lambda n: "<tool_call>" + "</tool_call " * n,
+        2_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r18_example_react_calls",
+        lambda n: "For example:\nAction: a\nAction Input: {}\n" * n,
+        2_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r18_hermes_list_glue",
+        lambda n: "For example, " + '<tool_call>{"name": "a"}</tool_call> or ' * n + _GOOD_CALL,
+        2_000,
+        _toolcall_target(),
+        entrypoints=True,
+    ),
+    Case(
+        "r18_regions_with_calls",
+        lambda n: "<think>x</think>\nAction: a\n" * n + _GOOD_CALL,
         2_000,
         _toolcall_target(),
         entrypoints=True,
