@@ -332,6 +332,7 @@ def test_the_cheap_duplicate_check_never_misses_and_rarely_flags() -> None:
     assert not has_duplicate_keys('[{"id": 1, "n": "a"}, {"id": 2, "n": "b"}]')
     assert not has_duplicate_keys('{"a": "x\\": 1, \\"a\\": 2"}')
     assert not has_duplicate_keys("[1, 2, 3]")
+    assert has_duplicate_keys('{"a": "\\ud800", "a": "\\udfff"}')  # lone surrogates: jiter refuses, the regex decides
 
 
 def test_duplicates_are_found_with_their_paths_at_any_depth() -> None:
