@@ -278,9 +278,17 @@ class Parser:
                 [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
             ) from None
         except Exception as exc:  # the contract: only our own exception types leave the library
+            # the exception's text stays local (`cause`, logs): a message may be sent back to a model
             raise ParseError(
-                f"internal error while parsing: {type(exc).__name__}: {exc}",
-                [ErrorDetail(path="", kind="internal", message=f"{type(exc).__name__}: {exc}")],
+                f"internal error while parsing ({type(exc).__name__})",
+                [
+                    ErrorDetail(
+                        path="",
+                        kind="internal",
+                        message="the parser could not process this output",
+                        cause=f"{type(exc).__name__}: {exc}",
+                    )
+                ],
             ) from exc
 
     @overload

@@ -52,7 +52,7 @@ from resilient_parse.stages.extract import (
     candidate_facts,
     split_reasoning,
 )
-from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths
+from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
 
 __all__ = [
@@ -99,6 +99,7 @@ __all__ = [
     "iter_views",
     "pointer",
     "schema_for_paths",
+    "schema_shape",
     "split_pointer",
     "split_reasoning",
     "value_and_view_at",

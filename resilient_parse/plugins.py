@@ -24,7 +24,7 @@ from resilient_parse.context import (
     SemanticValidator,
     ValueRepairer,
 )
-from resilient_parse.errors import ParseError, PluginError
+from resilient_parse.errors import ParseError, PluginError, escape_surrogates
 from resilient_parse.policy import Policy
 from resilient_parse.schema import FieldView, ModelView, TypeView
 from resilient_parse.stages import builtin_plugins
@@ -156,7 +156,7 @@ class PluginHost:
             from resilient_parse.stages.feedback import format_feedback
 
             return format_feedback(failure, candidate)
-        return text
+        return escape_surrogates(text)  # a plugin's message is sent as UTF-8 too
 
     def emit(self, name: str, ctx: CallContext | None, **data: Any) -> None:
         """Tell observers; an observer that raises is logged, never allowed to break the parse."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from resilient_parse.errors import json_safe
+from resilient_parse.errors import escape_surrogates, json_safe, utf8_safe
 
 
 @dataclass(frozen=True)
@@ -223,13 +223,13 @@ class Repair:
             out["offset"] = self.offset
         if self.note:
             out["note"] = self.note
-        return out
+        return utf8_safe(out)  # type: ignore[no-any-return]  # paths hold model-written keys
 
     def __str__(self) -> str:
         where = self.path or (f"@{self.offset}" if self.offset is not None else "(root)")
         tag = "lossless" if self.lossless else f"lossy, confidence {self.confidence:.2f}"
         before, after = json_safe(self.before, limit=60), json_safe(self.after, limit=60)
-        return f"{self.kind} at {where}: {before!r} -> {after!r} ({tag})"
+        return escape_surrogates(f"{self.kind} at {where}: {before!r} -> {after!r} ({tag})")
 
 
 def total_cost(repairs: tuple[Repair, ...] | list[Repair]) -> float:

@@ -139,3 +139,20 @@ def test_targets_without_tool_calls_are_not_touched() -> None:
 
     text = '<tool_call>{"name": "Ada", "arguments": ["x"]}</tool_call>'
     assert Parser().parse(text, Person) == Person(name="Ada", arguments=["x"])
+
+
+class SecretArgs(BaseModel):
+    query: str
+    api_key: str = "sk-live-DO-NOT-LEAK"
+
+
+def test_the_feedback_lists_tools_without_their_default_values() -> None:
+    """Issue 13 (r13): a tool argument's default may be a secret; the model sees the schema's shape only."""
+    registry = ToolRegistry()
+    registry.register("search", "Search the web", SecretArgs)
+    parser = Parser(plugins=[ToolCallsPlugin(registry)])
+    with pytest.raises(ParseError) as info:
+        parser.parse('{"name": "send_email", "arguments": {}}', ToolCall)
+    text = parser.feedback(info.value, ToolCall)
+    assert "- search: Search the web" in text and '"api_key"' in text
+    assert "sk-live-DO-NOT-LEAK" not in text

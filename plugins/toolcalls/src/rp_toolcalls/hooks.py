@@ -38,6 +38,7 @@ from resilient_parse.plugin_api import (
     details_from_validation_error,
     format_feedback,
     iter_views,
+    schema_shape,
     split_pointer,
 )
 from rp_toolcalls.calls import resolve_name
@@ -222,11 +223,12 @@ def validate(value: Any, registry: ToolSet) -> list[ErrorDetail]:
 
 
 def build_feedback(failure: ParseError, candidate: str | None, ctx: CallContext, registry: ToolSet) -> str:
-    """The default feedback, with the available tools listed before the final instruction."""
+    """The default feedback, with the available tools listed before the final instruction (their argument schemas
+    without default or example values: those may hold secrets)."""
     text = format_feedback(failure, candidate, ctx.target)
     head, sep, last = text.rpartition("\n\n")
     tools = "\n".join(
-        f"- {t.name}: {t.description} arguments: {json.dumps(t.parameters_schema(), ensure_ascii=False)}"
+        f"- {t.name}: {t.description} arguments: {json.dumps(schema_shape(t.parameters_schema()), ensure_ascii=False)}"
         for t in registry
     )
     block = f"The available tools (call only these, by their exact names):\n{tools}"
