@@ -88,10 +88,11 @@ def test_a_parser_that_cannot_be_built_on_the_workers_fails_the_run_not_each_rec
         RecordPool(job, 0)
 
 
-def test_an_unexpected_exception_is_the_records_crash_not_the_runs() -> None:
+def test_a_target_pydantic_cannot_read_makes_each_record_invalid_not_the_run() -> None:
+    # Pydantic raises SyntaxError for this target; the parser reports it as a ConfigurationError
     results = parse_many(['{"title": "x", "rating": 1}', "{}"], "not a type", workers=0)
-    assert [r.outcome for r in results] == ["crashed", "crashed"]  # pydantic raises SyntaxError for this target
-    assert results[0].error is not None and results[0].error.kind == "internal"
+    assert [r.outcome for r in results] == ["invalid", "invalid"]
+    assert results[0].error is not None and "cannot validate target" in results[0].error.message
 
 
 def test_records_round_trip_through_their_json_form() -> None:

@@ -297,10 +297,18 @@ def test_an_unknown_key_next_to_a_missing_optional_field_is_not_silently_dropped
         PARSERS[mode].parse('{"desc": "a note"}', Described)
 
 
-def test_lenient_does_not_close_truncated_output_onto_a_default() -> None:
-    """`{"a": "x",` was cut before whatever followed the comma: `b` may have been 5, so b=0 is a guess."""
+def _assert_cut_fields_defaulted_as_a_recorded_guess(text: str) -> None:
+    """Issue 12's rule for output cut after a complete value: `b` may have been 5, so b=0 is a guess — lenient
+    makes it only as one recorded lossy `truncated_defaults` naming `/b`; strict refuses."""
     with pytest.raises(ParseError):
-        PARSERS["lenient"].parse('{"a": "x",', Item)
+        PARSERS["strict"].parse(text, Item)
+    result = PARSERS["lenient"].parse_result(text, Item)
+    guesses = [r for r in result.repairs if r.kind == "truncated_defaults"]
+    assert len(guesses) == 1 and not guesses[0].lossless and "/b" in str(guesses[0].after)
+
+
+def test_lenient_closes_output_cut_after_a_comma_onto_a_default_only_as_a_recorded_guess() -> None:
+    _assert_cut_fields_defaulted_as_a_recorded_guess('{"a": "x",')
 
 
 class Texts(BaseModel):
@@ -431,11 +439,9 @@ def test_a_span_cut_at_a_bracket_inside_a_broken_string_is_not_repaired_into_an_
     assert value == [Row2(a=[], b='"k]')]
 
 
-def test_lenient_does_not_close_output_cut_after_a_complete_value_onto_a_default() -> None:
-    """`{"a": "x"` may have gone on with `, "b": 5`: closing it and taking b=0 is a guess the text cannot back.
-    (If closing here is a deliberate, documented ambiguity, this test is the place to say so.)"""
-    with pytest.raises(ParseError):
-        PARSERS["lenient"].parse('{"a": "x"', Item)
+def test_lenient_closes_output_cut_after_a_complete_value_onto_a_default_only_as_a_recorded_guess() -> None:
+    """`{"a": "x"` may have gone on with `, "b": 5`: a deliberate, documented guess (issue 12), recorded."""
+    _assert_cut_fields_defaulted_as_a_recorded_guess('{"a": "x"')
 
 
 class Person(BaseModel):

@@ -537,3 +537,27 @@ def test_a_loose_stretch_records_each_repair_with_its_path_and_offset() -> None:
 @pytest.mark.parametrize(("text", "tree"), [("＂\\＂", "\\"), ("['a\\\\']", ["a\\"]), ("{'k': 'x\\\\'}", {"k": "x\\"})])
 def test_a_backslash_right_before_a_closing_quote_stays_a_backslash(text: str, tree: Any) -> None:
     assert json.loads(read(text).json_text) == tree
+
+
+# -- a cut inside a key that begins a missing field ----------------------------------------------------------------
+
+
+class Contact(BaseModel):
+    name: str
+    age: int
+    email: str | None = None
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ['{"name": "Bob", "age": 30, "ema', '{"name": "Bob", "age": 30, ema'])
+def test_a_cut_inside_a_key_that_begins_a_missing_field_is_truncated_output(mode: str, text: str) -> None:
+    """The model was writing `email`: its value was cut, not omitted, so it must not become the default."""
+    with pytest.raises(TruncatedOutputError) as info:
+        Parser(mode=mode).parse(text, Contact)
+    assert "email" in info.value.message or mode == "strict"
+
+
+def test_a_cut_inside_a_key_the_schema_does_not_have_drops_it_as_a_recorded_guess() -> None:
+    result = Parser(mode="lenient").parse_result('{"name": "Bob", "age": 30, "email": "b@x.c", "no', Contact)
+    assert result.value == Contact(name="Bob", age=30, email="b@x.c")
+    assert [r.kind for r in result.repairs if not r.lossless] == ["truncated_extra", "close_truncated"]

@@ -45,24 +45,14 @@ class SelectStage:
 
 
 class SyntaxStage:
-    """`rp_parse`: the precise repairing tokenizer, json-repair as the lenient last resort (`stages/syntax.py`)."""
+    """`rp_parse`: the one-pass repairing reader (`stages/read.py`), its schema-aware truncation rules and
+    duplicate-key check, json-repair as the lenient last resort (`stages/syntax.py` orders them)."""
 
     @hookimpl(trylast=True)
     def rp_parse(self, text: str, ctx: CallContext) -> LoadResult | None:
         from resilient_parse.stages.syntax import load_json
 
         return load_json(text, ctx)
-
-
-class BulkSyntaxStage:
-    """`rp_parse`, tried before the precise tokenizer (registered after it): one regex sweep for the lossless
-    repairs (`stages/syntax_bulk.py`)."""
-
-    @hookimpl
-    def rp_parse(self, text: str, ctx: CallContext) -> LoadResult | None:
-        from resilient_parse.stages.syntax_bulk import load_bulk
-
-        return load_bulk(text, ctx)
 
 
 class CommonAliases:
@@ -149,7 +139,6 @@ def builtin_plugins() -> list[tuple[str, object]]:
         ("rp.extract", ExtractStage()),
         ("rp.select", SelectStage()),
         ("rp.syntax", SyntaxStage()),
-        ("rp.syntax_bulk", BulkSyntaxStage()),
         ("rp.align", AlignStage()),
         ("rp.common_aliases", CommonAliases()),
         ("rp.coerce", CoerceStage()),

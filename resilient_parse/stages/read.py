@@ -146,6 +146,7 @@ class Cut:
     path: str
     offset: int
     message: str
+    partial_key: str | None = None  # the start of a key the text ended inside ("ema" of `{"ema`)
 
 
 @dataclass
@@ -391,9 +392,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
         return at == prev_end and at > 0 and (text[at - 1] in _QUOTES or text[at] in _QUOTES)
 
-    def set_cut(kind: str, path: str, at: int, message: str) -> int:
+    def set_cut(kind: str, path: str, at: int, message: str, partial_key: str | None = None) -> int:
         nonlocal cut
-        cut = Cut(kind, path, at, message)
+        cut = Cut(kind, path, at, message, partial_key)
         return n
 
     def begin_value(at: int, number: bool = False) -> None:
@@ -591,7 +592,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
 
     def cut_quoted(at: int, message: str) -> int:
         if expecting_key():
-            return set_cut("member", stack[-1].prefix if stack else "", at, message)
+            return set_cut("member", stack[-1].prefix if stack else "", at, message, text[at + 1 :])
         begin_value(at)
         return set_cut("value", path_of(stack), at, message)
 
@@ -693,7 +694,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                     add("junk_text", tok, "", at, path=stack[-1].prefix)
                     return nxt_at
             if not nxt:
-                return set_cut("member", stack[-1].prefix, at, "the output ends inside a key")
+                return set_cut("member", stack[-1].prefix, at, "the output ends inside a key", tok)
             if nxt in "\"'{[\u201c\u2018" or nxt in _DIGIT_START or _word_at(text, nxt_at) in _LITERAL_WORDS:
                 # `{a 'b'}`: a bare key, then its value: only the colon is missing
                 emit_key(f'"{tok}"', at, ("bare_key", tok))

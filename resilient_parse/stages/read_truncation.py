@@ -106,6 +106,9 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
     if state == "member":
         if not isinstance(views[-1], ModelView):
             raise truncated(cut.message, cut.path, cut.offset)
+        cut_field = _field_begun(views[-1], top, cut.partial_key)
+        if cut_field is not None:
+            raise truncated(f"the output ends inside a key that begins the field {cut_field!r}", cut.path, cut.offset)
         del reading.out[top.member_start :]
         reading.repairs.append(
             Repair.make(
@@ -148,6 +151,21 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
     reading.repairs.append(Repair.make("close_truncated", "", None, closers, offset=cut.offset))
     reading.stack.clear()
     reading.cut = None
+
+
+def _field_begun(view: ModelView, frame: Frame, partial_key: str | None) -> str | None:
+    """The missing field whose key the text ended inside (`{"name": "Bob", "ema` begins `email`): its value was cut,
+    not omitted, so it must not take its default. None when the cut key begins no missing field."""
+    if not partial_key:
+        return None
+    begun = partial_key.strip().strip("'\"").lower()
+    present = {decode_key(k) for k in frame.keys}
+    for fv in view.fields.values():
+        if any(k in present for k in fv.input_keys):
+            continue
+        if any(k.lower().startswith(begun) for k in fv.input_keys):
+            return fv.name
+    return None
 
 
 def _missing_after_cut(frame: Frame, view: ModelView, offset: int) -> list[str]:
