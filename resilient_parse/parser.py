@@ -31,19 +31,14 @@ from resilient_parse.errors import (
     InvalidInputError,
     ParseError,
     SchemaMismatchError,
-    TruncatedOutputError,
     UnrecoverableSyntaxError,
 )
 from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
-from resilient_parse.repairs import Repair, pointer, total_cost
+from resilient_parse.repairs import Repair, total_cost
 from resilient_parse.schema import (
-    AnyView,
-    DictView,
-    ModelView,
     SchemaFacts,
     TypeView,
-    UnionView,
     build_view,
     schema_facts,
 )
@@ -58,37 +53,6 @@ INVALID: Any = object()
 """What `_validate_exact` returns for a document that does not validate (None is a valid value of many targets)."""
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
-
-
-def _refuse_cut_fields(tree: Any, view: TypeView, json_text: str) -> None:
-    """Closing truncated output is honest only when nothing of the schema was cut: every object that was left
-    open (the right-most chain of the tree) must already hold every field of its model. Otherwise a field that
-    was cut off would silently become its default."""
-    node, current = tree, view
-    parts: list[str | int] = []
-    while isinstance(node, dict) and node:
-        if isinstance(current, UnionView) and len(current.options) == 1:
-            current = current.options[0]
-        if isinstance(current, ModelView):
-            missing = [f.name for f in current.fields.values() if not any(k in node for k in f.input_keys)]
-            if missing:
-                where = pointer(parts)
-                raise TruncatedOutputError(
-                    f"the output was cut off inside {where or 'the root object'}; "
-                    f"{', '.join(missing)} may have been cut off with it",
-                    [ErrorDetail(path=where, kind="truncated", message=f"cut off before {', '.join(missing)}")],
-                    candidate=json_text,
-                )
-        key = next(reversed(node))
-        parts.append(key)
-        node = node[key]
-        if isinstance(current, ModelView):
-            fv = current.field_for_key(key)
-            current = fv.type if fv is not None else AnyView()
-        elif isinstance(current, DictView):
-            current = current.value
-        else:
-            current = AnyView()
 
 
 @dataclass(frozen=True)
@@ -351,8 +315,12 @@ class Parser:
             )
         return text
 
-    def _validate_exact(self, json_text: str, plan: TargetPlan) -> Any:
+    def _validate_exact(self, json_text: str, plan: TargetPlan, *, read: bool = False) -> Any:
         """Validate as Pydantic would, or return `INVALID` (None is a valid value of many targets).
+
+        Pydantic keeps the last of two values written under one key; a document that writes a key twice takes the
+        repair path, where the reader refuses two different values and merges identical ones
+        (`Policy.guard_duplicate_keys`; skipped for the reader's own output, `read=True`, whose keys it settled).
 
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
         `arguments`, or `Action` beside `action` with another value — and return a different object than the
@@ -376,6 +344,11 @@ class Parser:
             return INVALID
         for keys in facts.quoted_spellings:
             if sum(1 for key in keys if key in json_text) > 1:
+                return INVALID
+        if not read and self.policy.guard_duplicate_keys:
+            from resilient_parse.stages.read_duplicates import has_duplicate_keys
+
+            if has_duplicate_keys(json_text):
                 return INVALID
         return value
 
@@ -467,13 +440,11 @@ class Parser:
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, cand.text, checks, plan)
                 return Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
-        loaded = self.host.parse(cand.text, ctx)
+        loaded = self.host.parse(cand.text, ctx)  # the reader settles truncation and duplicate keys itself
         self._check_policy(loaded.repairs, cand)
-        if any(r.kind == "close_truncated" for r in loaded.repairs):
-            _refuse_cut_fields(loaded.tree, plan.view, loaded.json_text)
         repairs.extend(loaded.repairs)
         if loaded.repairs:
-            quick = self._validate_exact(loaded.json_text, plan)
+            quick = self._validate_exact(loaded.json_text, plan, read=True)
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, loaded.json_text, checks, plan)
                 return Success(cand, quick, tuple(repairs), loaded.json_text, total_cost(repairs))

@@ -27,6 +27,8 @@ class Policy:
     - `plugin_aliases`: whether alias tables contributed by plugins apply (explicit tables always do).
     - `guard_ignored_keys`: on valid input, check for stray keys an ignore-extras model would silently drop
       (`Arguments` beside an optional `arguments`) so they get aligned instead; costs a key scan.
+    - `guard_duplicate_keys`: on valid input, check that no object writes a key twice (Pydantic keeps the last
+      silently; two different values are an ambiguity); costs a second, C-speed parse of the text.
     - `max_corrections`: how many extra LLM calls the correction loop may make.
     - `max_input_chars`, `max_depth`, `max_candidates`: hard limits that turn hostile input into a clear error.
     """
@@ -41,6 +43,7 @@ class Policy:
     unknown_keys: UnknownKeys = "model"
     plugin_aliases: bool = True
     guard_ignored_keys: bool = True
+    guard_duplicate_keys: bool = True
     max_corrections: int = 2
     max_input_chars: int = 20_000_000
     max_depth: int = 400
