@@ -22,6 +22,7 @@ lint: install
 	$(BIN)/ruff format --check resilient_parse plugins tests benchmarks
 	$(BIN)/mypy resilient_parse plugins/planner/src/rp_planner plugins/toolcalls/src/rp_toolcalls
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python .ci/redos_scan.py resilient_parse plugins
 
 test: lint
 	$(BIN)/python -m pytest -q tests $(PLUGIN_DIRS)

@@ -383,9 +383,12 @@ class Timing:
     @property
     def vs_linear(self) -> float:
         """t(last) / t(first) relative to the growth of the input: 1.0 is linear, 8.0 quadratic over 8x. A run
-        that stopped early is extrapolated from its last doubling to 8x."""
+        that stopped early is extrapolated from its last doubling to 8x. A shape still under FLOOR_S at the
+        largest calibrated size (MAX_CHARS) is measured from FLOOR_S: its times are scheduler noise, and a
+        super-linear shape could not stay that fast at millions of characters."""
         steps = len(self.sizes) - 1
-        measured = (self.seconds[-1] / max(self.seconds[0], 1e-9)) / (self.sizes[-1] / max(self.sizes[0], 1))
+        first = max(self.seconds[0], FLOOR_S if self.seconds[0] < FLOOR_S else 1e-9)
+        measured = (self.seconds[-1] / first) / (self.sizes[-1] / max(self.sizes[0], 1))
         if steps >= 3 or steps == 0:
             return measured
         last = (self.seconds[-1] / max(self.seconds[-2], 1e-9)) / (self.sizes[-1] / max(self.sizes[-2], 1))
