@@ -2,8 +2,9 @@
 linear in the input, in both modes.
 
 Each `Case` builds an input from a size n. `measure` first grows n until one parse takes at least `FLOOR_S`
-(10 ms of CPU time: below that a ratio is scheduler noise), then times n, 2n, 4n and 8n (best of a few runs, in
-this process's CPU time, which other processes on a shared machine cannot inflate) and reports
+(10 ms of CPU time: below that a ratio is scheduler noise), then times n, 2n, 4n and 8n (after one untimed run at
+each size, best of a few runs with the garbage collector paused as timeit does, in this process's CPU time, which
+other processes on a shared machine inflate far less than wall time) and reports
 t(8n) / (8 · t(n)): 1.0 is linear, 8.0 quadratic. A case that more than quadruples per doubling stops early (an
 exponential shape must not hang the run) and reports the ratio its last step implies. `tests/
 test_adversarial_timing.py` (marked slow; CI runs it) asserts every ratio stays under a generous bound; this script
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import gc
 import multiprocessing as mp
 import time
 from collections.abc import Callable, Sequence
@@ -361,10 +363,17 @@ def time_once(
 ) -> tuple[float, str]:
     best = float("inf")
     result = ""
-    for _ in range(reps):
-        started = clock()
-        result = outcome(parser, text, target, run)
-        best = min(best, clock() - started)
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()  # as timeit does: a collection's pause lands on whichever run it happens to hit
+    try:
+        for _ in range(reps):
+            started = clock()
+            result = outcome(parser, text, target, run)
+            best = min(best, clock() - started)
+    finally:
+        if was_enabled:
+            gc.enable()
     return best, result
 
 
@@ -421,6 +430,7 @@ def measure(
     outcomes: list[str] = []
     for k in (1, 2, 4, 8):
         text = case.make(n * k)
+        outcome(parser, text, case.target, case.run)  # untimed: the first run at a size pays for fresh memory
         t, result = time_once(parser, text, case.target, reps, clock, case.run)
         sizes.append(_size(text))
         seconds.append(t)
