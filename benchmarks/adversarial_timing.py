@@ -228,6 +228,47 @@ CASES += (
 )
 
 
+class Total(BaseModel):
+    total: float
+
+
+class Note(BaseModel):
+    s: str
+
+
+CASES += (
+    # the reader (issue 12)
+    Case("read_failing_containers", lambda n: "[" + "{'a': 1,}, " * n + "]", 2_000, list[dict[str, int]]),
+    Case("read_inner_quote_search", lambda n: '{"action": "x' + '" y' * n + '"}', 4_000, ToolCall, modes=("lenient",)),
+    Case("read_unclosed_with_commas", lambda n: '{"action": "' + "x, " * n + "}", 4_000, ToolCall),
+    Case("read_doubled_quote_members", lambda n: "{" + '""a"": ""b"", ' * n + "}", 2_000, ToolCall, modes=("lenient",)),
+    Case(
+        "read_cut_at_end_nested",
+        lambda n: '{"action": "x", "arguments": ' + '{"a": ' * 300 + "1" + "}" * 299 + ", " + '"b": 1, ' * n,
+        2_000,
+        ToolCall,
+    ),
+    # values and keys (issue 13)
+    Case(
+        "fence_newline_run_in_arguments",
+        lambda n: '{"action": "x", "arguments": "```' + "\n" * n + 'x"}',
+        5_000,
+        ToolCall,
+    ),
+    Case("float_digit_run_then_letter", lambda n: '{"total": "' + "1" * n + 'x"}', 20_000, Total),
+    Case("number_code_then_nbsp_run", lambda n: '{"count": "EUR ' + "\u00a0" * n + 'x"}', 5_000, Count),
+    Case(
+        "floats_into_str_fields",
+        lambda n: "[" + ", ".join(f'{{"s": {i}.50}}' for i in range(n)) + "]",
+        2_000,
+        list[Note],
+        modes=("lenient",),
+    ),
+    Case("mixed_case_long_unknown_key", lambda n: '{"action": "x", "' + "aB" * n + '": 1}', 20_000, ToolCall),
+    Case("hedge_separator_run", lambda n: '{"color": "' + "red or " * n + 'x"}', 2_000, Paint),
+)
+
+
 def chunked(text: str, size: int) -> list[str]:
     """`text` as a stream of chunks of `size` characters."""
     return [text[i : i + size] for i in range(0, len(text), size)]
@@ -407,6 +448,7 @@ class Timing:
 def calibrate(case: Case, parser: Parser, clock: Callable[[], float]) -> int:
     """The smallest n (doubling from the case's base) whose parse takes at least FLOOR_S."""
     n = case.n
+    outcome(parser, case.make(n), case.target, case.run)  # untimed: the first parse imports the stages it needs
     while _size(case.make(8 * n)) <= MAX_CHARS:
         t, _ = time_once(parser, case.make(n), case.target, 1, clock, case.run)
         if t >= FLOOR_S:
