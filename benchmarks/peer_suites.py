@@ -17,9 +17,7 @@ matched by a raise.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
-import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -27,196 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-NOTHING: Any = object()
-"""The expected outcome "no JSON here / an error"."""
-
-_PY_OK_KWARGS = frozenset({"return_objects", "skip_json_loads", "ensure_ascii", "indent"})
-
-
-@dataclass(frozen=True)
-class Case:
-    suite: str
-    text: str
-    expected: Any  # a JSON value, or NOTHING
-    where: str
-
-
-# -- json_repair's suite (Python): read with `ast` --------------------------------------------------------------
-
-
-def _call_name(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return ""
-
-
-def _py_case(call: ast.Call, expected_node: ast.expr, objects: bool, where: str) -> Case | None:
-    if not call.args or not isinstance(call.args[0], ast.Constant) or not isinstance(call.args[0].value, str):
-        return None
-    kwargs = {k.arg: k.value for k in call.keywords}
-    if any(k not in _PY_OK_KWARGS for k in kwargs):
-        return None  # schema-guided, strict, streaming or logging calls test other features
-    try:
-        expected = ast.literal_eval(expected_node)
-    except ValueError:
-        return None
-    ret = kwargs.get("return_objects")
-    if isinstance(ret, ast.Constant) and ret.value is True:
-        objects = True
-    if not objects:
-        if not isinstance(expected, str):
-            return None
-        if expected == "":
-            expected = NOTHING
-        else:
-            try:
-                expected = json.loads(expected)
-            except ValueError:
-                return None
-    return Case("json_repair", call.args[0].value, expected, where)
-
-
-def json_repair_cases(root: Path) -> list[Case]:
-    """The (input, expected) pairs of json_repair's tests/."""
-    cases: list[Case] = []
-    for path in sorted((root / "tests").glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
-            if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
-                cmp = node.test
-                if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.Eq) or not isinstance(cmp.left, ast.Call):
-                    continue
-                name = _call_name(cmp.left.func)
-                if name in ("repair_json", "loads"):
-                    case = _py_case(cmp.left, cmp.comparators[0], name == "loads", where)
-                    if case is not None:
-                        cases.append(case)
-            elif (
-                isinstance(node, ast.Call) and _call_name(node.func) == "_assert_object_repairs" and len(node.args) == 2
-            ):
-                fake = ast.Call(func=ast.Name("repair_json"), args=[node.args[0]], keywords=[])
-                case = _py_case(fake, node.args[1], True, where)
-                if case is not None:
-                    cases.append(case)
-    return _unique(cases)
-
-
-# -- jsonrepair's suite (TypeScript): a small reader for string literals -----------------------------------------
-
-_JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-
-
-def _js_string(src: str, i: int) -> tuple[str, int]:
-    """The JavaScript string literal at src[i] (quote, double quote or backtick without `${}`), and its end."""
-    quote = src[i]
-    out: list[str] = []
-    i += 1
-    while True:
-        ch = src[i]
-        if ch == quote:
-            # JavaScript strings are UTF-16: a surrogate pair written as two escapes is one character
-            return "".join(out).encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass"), i + 1
-        if ch == "\\":
-            nxt = src[i + 1]
-            if nxt == "u":
-                if src[i + 2] == "{":
-                    end = src.index("}", i + 3)
-                    out.append(chr(int(src[i + 3 : end], 16)))
-                    i = end + 1
-                else:
-                    out.append(chr(int(src[i + 2 : i + 6], 16)))
-                    i += 6
-                continue
-            if nxt == "x":
-                out.append(chr(int(src[i + 2 : i + 4], 16)))
-                i += 4
-                continue
-            if nxt == "\n":
-                i += 2
-                continue
-            out.append(_JS_ESCAPES.get(nxt, nxt))
-            i += 2
-            continue
-        if quote == "`" and ch == "$" and src[i + 1] == "{":
-            raise ValueError("template with a substitution")
-        out.append(ch)
-        i += 1
-
-
-_WS = re.compile(r"\s*")
-
-
-def _js_expression(src: str, i: int) -> tuple[str, int]:
-    """String literals joined by `+` (with .repeat(n) on a literal), from src[i]."""
-    parts: list[str] = []
-    while True:
-        i = _WS.match(src, i).end()  # type: ignore[union-attr]
-        if src[i] not in "'\"`":
-            raise ValueError("not a string literal")
-        s, i = _js_string(src, i)
-        repeat = re.compile(r"\.repeat\((\d+)\)").match(src, i)
-        if repeat:
-            s, i = s * int(repeat.group(1)), repeat.end()
-        parts.append(s)
-        j = _WS.match(src, i).end()  # type: ignore[union-attr]
-        if src[j] != "+":
-            return "".join(parts), j
-        i = j + 1
-
-
-_JS_CALL = re.compile(r"assertRepair\(|expect\(\s*jsonrepair\(|jsonrepair\(")
-
-
-def jsonrepair_cases(root: Path) -> list[Case]:
-    """The (input, expected) pairs of jsonrepair's src/index.test.ts."""
-    src = (root / "src" / "index.test.ts").read_text(encoding="utf-8")
-    cases: list[Case] = []
-    for m in _JS_CALL.finditer(src):
-        where = f"index.test.ts:{src.count(chr(10), 0, m.start()) + 1}"
-        try:
-            text, end = _js_expression(src, m.end())
-        except (ValueError, IndexError):
-            continue
-        kind = m.group()
-        if kind.startswith("assertRepair"):
-            expected_text: str | None = text
-        elif kind.startswith("expect"):
-            tobe = re.compile(r"\s*\)\s*\)\s*\.toBe\(").match(src, end)
-            if tobe is None:
-                continue
-            try:
-                expected_text, _ = _js_expression(src, tobe.end())
-            except (ValueError, IndexError):
-                continue
-        else:
-            before = src[max(0, m.start() - 60) : m.start()]
-            after = src[end : end + 200]
-            if "expect(() =>" not in before or ".toThrow(" not in after:
-                continue
-            expected_text = None
-        if expected_text is None:
-            cases.append(Case("jsonrepair", text, NOTHING, where))
-            continue
-        try:
-            expected = json.loads(expected_text)
-        except ValueError:
-            continue
-        cases.append(Case("jsonrepair", text, expected, where))
-    return _unique(cases)
-
-
-def _unique(cases: list[Case]) -> list[Case]:
-    seen: set[str] = set()
-    out = []
-    for c in cases:
-        if c.text not in seen:
-            seen.add(c.text)
-            out.append(c)
-    return out
-
+# the readers are the library's (`resilient-parse bench --peer-suites` reads the same suites the same way)
+from resilient_parse.bench.peer_suites import NOTHING, Pair, json_repair_pairs, jsonrepair_pairs
 
 # -- running -------------------------------------------------------------------------------------------------------
 
@@ -265,27 +75,27 @@ def _peers() -> dict[str, Callable[[str], Any]]:
     return found
 
 
-def run_one(fn: Callable[[str], Any], case: Case, ours: bool) -> Outcome:
+def run_one(fn: Callable[[str], Any], pair: Pair, ours: bool) -> Outcome:
     from resilient_parse import ParseError
 
     try:
-        got = fn(case.text)
+        got = fn(pair.text)
     except ParseError as exc:
         kind = exc.errors[0]["kind"] if exc.errors else type(exc).__name__
-        verdict = "match" if case.expected is NOTHING else "raised"
+        verdict = "match" if pair.expected is NOTHING else "raised"
         return Outcome(verdict, None, f"{type(exc).__name__}:{kind}")
     except Exception as exc:  # a peer's own exception, or (a bug) ours escaping
-        verdict = "match" if case.expected is NOTHING else "raised"
+        verdict = "match" if pair.expected is NOTHING else "raised"
         return Outcome(verdict, None, ("ESCAPED " if ours else "") + type(exc).__name__)
-    if case.expected is NOTHING:
+    if pair.expected is NOTHING:
         nothing = got in ("", None) and not ours
         return Outcome("match" if nothing else "differ", got)
-    return Outcome("match" if same(got, case.expected) else "differ", got)
+    return Outcome("match" if same(got, pair.expected) else "differ", got)
 
 
-# the differences and refusals we make on purpose, each with its reason (checked on the case, not by its text)
-def deliberate(case: Case, outcome: Outcome) -> str | None:
-    text = case.text
+# the differences and refusals we make on purpose, each with its reason (checked on the pair, not by its text)
+def deliberate(pair: Pair, outcome: Outcome) -> str | None:
+    text = pair.text
     if outcome.verdict == "raised":
         kind = outcome.kind.split(":")[-1]
         reasons = {
@@ -307,18 +117,18 @@ def deliberate(case: Case, outcome: Outcome) -> str | None:
             "bad_number": "a number run into letters or dots: not a number JSON can read",
         }
         return reasons.get(kind)
-    if outcome.verdict == "differ" and case.expected is NOTHING:
+    if outcome.verdict == "differ" and pair.expected is NOTHING:
         if _is_json(text):
             return "the text is valid JSON, and we read it as written"
         return "prose around the JSON is left out by extraction (the peer refuses the whole text)"
-    if outcome.verdict == "differ" and _text_kept(outcome.got, case.expected):
+    if outcome.verdict == "differ" and _text_kept(outcome.got, pair.expected):
         return "we keep a backslash, space or line break the text wrote inside a string; the peer drops it"
-    same_shape = isinstance(case.expected, (dict, list, str)) and isinstance(outcome.got, type(case.expected))
+    same_shape = isinstance(pair.expected, (dict, list, str)) and isinstance(outcome.got, type(pair.expected))
     if (
         outcome.verdict == "differ"
         and same_shape
         and "\n" in text
-        and _strip_ws(outcome.got) == _strip_ws(case.expected)
+        and _strip_ws(outcome.got) == _strip_ws(pair.expected)
     ):
         return "the text keeps a raw line break or space inside a string that the peer drops"
     return None
@@ -360,7 +170,7 @@ def _strip_ws(value: Any) -> Any:
     return value
 
 
-def evaluate(cases: list[Case]) -> dict[str, list[Outcome]]:
+def evaluate(cases: list[Pair]) -> dict[str, list[Outcome]]:
     systems: dict[str, tuple[Callable[[str], Any], bool]] = {
         "ours lenient": (_ours("lenient"), True),
         "ours strict": (_ours("strict"), True),
@@ -373,7 +183,7 @@ def _pct(n: int, total: int) -> str:
     return f"{100.0 * n / total:5.1f}%" if total else "  -  "
 
 
-def report(suite: str, cases: list[Case], results: dict[str, list[Outcome]], show: set[str], limit: int) -> str:
+def report(suite: str, cases: list[Pair], results: dict[str, list[Outcome]], show: set[str], limit: int) -> str:
     lines = [f"== {suite}: {len(cases)} cases", ""]
     lines.append(f"{'system':<18}{'match':>14}{'differ':>14}{'raised':>14}")
     for name, outcomes in results.items():
@@ -390,7 +200,7 @@ def report(suite: str, cases: list[Case], results: dict[str, list[Outcome]], sho
         why = deliberate(sample, Outcome("raised", None, kind)) or "GAP"
         lines.append(f"  {count:4d}  {kind:<48} {why}")
     differ = [(c, o) for c, o in zip(cases, lenient) if o.verdict == "differ"]
-    on_purpose: list[tuple[Case, Outcome, str | None]] = [(c, o, deliberate(c, o)) for c, o in differ]
+    on_purpose: list[tuple[Pair, Outcome, str | None]] = [(c, o, deliberate(c, o)) for c, o in differ]
     lines += ["", f"ours lenient, differences: {len(differ)} ({sum(1 for *_, r in on_purpose if r)} deliberate)"]
     for c, o, reason in on_purpose:
         if "differ" in show or reason:
@@ -408,11 +218,11 @@ def report(suite: str, cases: list[Case], results: dict[str, list[Outcome]], sho
     return "\n".join(lines)
 
 
-def iter_suites(args: argparse.Namespace) -> Iterator[tuple[str, list[Case]]]:
+def iter_suites(args: argparse.Namespace) -> Iterator[tuple[str, list[Pair]]]:
     if args.json_repair:
-        yield "json_repair (mangiucugna/json_repair tests/)", json_repair_cases(Path(args.json_repair))
+        yield "json_repair (mangiucugna/json_repair tests/)", json_repair_pairs(Path(args.json_repair))
     if args.jsonrepair:
-        yield "jsonrepair (josdejong/jsonrepair src/index.test.ts)", jsonrepair_cases(Path(args.jsonrepair))
+        yield "jsonrepair (josdejong/jsonrepair src/index.test.ts)", jsonrepair_pairs(Path(args.jsonrepair))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ rejected; a peer that answers with its own "nothing" ("" or None) there rejects 
 (closing truncated text, inventing missing values, ...), several of which our rules refuse on purpose;
 `benchmarks/peer_suites.py` in the repository lists those differences case by case with their reasons.
 
-The readers are the same as that harness's (which should import them from here).
+The readers are shared: that hand-run harness imports them from here.
 """
 
 from __future__ import annotations
