@@ -810,6 +810,16 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         out.append("}" if top.is_object else "]")
         end_value(at + 1)
 
+    def copy_runs(at: int, valid: re.Pattern[str], loose: re.Pattern[str]) -> int | None:
+        """Copy the stretch of valid members or items at `at`, else the loose one; None when neither starts here."""
+        run = valid.match(text, at)
+        if run is not None and run.end() > at:
+            return copy_run(run)
+        run = loose.match(text, at)
+        if run is not None and run.end() > at:
+            return copy_run(run, loose=True)
+        return None
+
     def copy_run(run: re.Match[str], loose: bool = False) -> int:
         """A stretch of members or items (`read_runs`): copied whole when valid, rewritten with its repairs
         recorded when loose. When it ends with a ',', that comma stays its own piece so a '}' or ']' right after
@@ -890,25 +900,17 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 break
             c = text[pos]
         if c in _RUN_STARTS:
-            if state in (_KEY, _KEY_OR_END):
-                run = MEMBER_RUN.match(text, pos)
-                if run is None or run.end() == pos:
-                    run = LOOSE_MEMBER_RUN.match(text, pos)
-                    if run is not None and run.end() > pos:
-                        pos = copy_run(run, loose=True)
-                        continue
-                elif run.end() > pos:
-                    pos = copy_run(run)
-                    continue
-            elif state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object):
-                run = ITEM_RUN.match(text, pos)
-                if run is None or run.end() == pos:
-                    run = LOOSE_ITEM_RUN.match(text, pos)
-                    if run is not None and run.end() > pos:
-                        pos = copy_run(run, loose=True)
-                        continue
-                elif run.end() > pos:
-                    pos = copy_run(run)
+            runs = (
+                (MEMBER_RUN, LOOSE_MEMBER_RUN)
+                if state in (_KEY, _KEY_OR_END)
+                else (ITEM_RUN, LOOSE_ITEM_RUN)
+                if state == _VALUE_OR_END or (state == _VALUE and stack and not stack[-1].is_object)
+                else None
+            )
+            if runs is not None:
+                end = copy_runs(pos, *runs)
+                if end is not None:
+                    pos = end
                     continue
         c = text[pos]
         at = pos
