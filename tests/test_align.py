@@ -333,3 +333,38 @@ def test_walker_still_drops_a_stray_object_that_holds_none_of_the_fields() -> No
 def test_walker_ignores_a_stray_null() -> None:
     out = conform({"action": "a", "delay_secs": None}, Step)
     assert out.errors == []
+
+
+class Wide(BaseModel):
+    alpha_bravo: int = 0
+    alpha_brave: int = 0
+    charlie_delta: int = 0
+    echo_foxtrot: int = 0
+    golf_hotel: int = 0
+
+
+_WIDE_KEYS = ["alpha_bravx", "charlei_delta", "echo_foxtrto", "golf_hotle", "alpha_brav", "zzzz_qqqq", "charlie_delt"]
+
+
+def test_keys_scored_together_get_the_proposals_each_gets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fuzzy keys of one object are scored in blocks; the block size must not change any verdict."""
+    import resilient_parse.stages.align as align
+
+    ctx = ctx_for(Wide)
+    view = ctx.schema
+    assert isinstance(view, ModelView)
+    obj = dict.fromkeys(_WIDE_KEYS, 1)
+    alone = [p for key in _WIDE_KEYS for p in propose({key: 1}, view, [key], ctx)]
+    assert {p.key for p in alone} >= {"charlei_delta", "echo_foxtrto", "golf_hotle"}
+    assert all(p.kind == "key_fuzzy" for p in alone)
+    assert propose(obj, view, list(obj), ctx) == alone
+    monkeypatch.setattr(align, "_SCORE_CELLS", 1)  # one key per block
+    assert propose(obj, view, list(obj), ctx) == alone
+
+
+def test_a_tie_at_the_top_is_still_no_proposal() -> None:
+    """`alpha_brav` is as close to `alpha_bravo` as to `alpha_brave`: the tie path names no field."""
+    ctx = ctx_for(Wide)
+    view = ctx.schema
+    assert isinstance(view, ModelView)
+    assert propose({"alpha_brav": 1}, view, ["alpha_brav"], ctx) == []

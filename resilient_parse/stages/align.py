@@ -324,18 +324,22 @@ def alias_proposals(key: str, model: ModelView, ctx: CallContext, *, evidence: b
     return []
 
 
-def given_field_evidence(key: str, model: ModelView, ctx: CallContext, given: set[str]) -> list[KeyMapping]:
+def given_field_evidence(
+    key: str, model: ModelView, ctx: CallContext, given: set[str], *, norm: str | None = None
+) -> list[KeyMapping]:
     """Proposals that `key` is another spelling of a field the object already gives under its own key — an alias
     table's source (`tool` beside `action`) or a case/style variant (`Action` beside `action`) — whatever the
     policy allows. The core never renames onto a given field; it refuses the object when the two spellings hold
     different values, and refusing is not a repair, so strict mode gathers this evidence too (plugin tables
-    included: a strict policy does not let them rename, but they still say what a key means)."""
+    included: a strict policy does not let them rename, but they still say what a key means). `norm` is `key`
+    normalised, when the caller has it already."""
     if not given:
         return []
     aliased = alias_proposals(key, model, ctx, evidence=True)
     if aliased:
         return [m for m in aliased if m.field in given]
-    return [m for m in _style_proposals(key, normalise_key(key), model, ctx, evidence=True) if m.field in given]
+    spelt = normalise_key(key) if norm is None else norm
+    return [m for m in _style_proposals(key, spelt, model, ctx, evidence=True) if m.field in given]
 
 
 def _renamable(model: ModelView, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -362,20 +366,24 @@ def _style_proposals(
     return out
 
 
-def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, margin: float) -> KeyMapping | None:
+def _fuzzy_proposal(
+    key: str, norm: str, model: ModelView, threshold: float, margin: float, scored: Scored | None = None
+) -> KeyMapping | None:
     """The field whose spelling is closest to `norm`, when it is close enough and leads every other field by the
     margin.
 
-    rapidfuzz scores every spelling of the model in one C call. Only the spellings that can matter are asked
-    for: enough of the best to be sure one names another field than the best, and none below `threshold -
-    margin` (such a spelling could neither be the answer nor come within the margin of one)."""
-    if len(norm.replace("_", "")) < MIN_FUZZY_LENGTH or not model.spelling_list:
+    `scored` is what `_score_spellings` found for `norm` (scored here when not given). Only the spellings that
+    can matter are ranked: enough of the best to be sure one names another field than the best — or, on a tie at
+    the top, every tied spelling, so that the tie breaks by field order — and none below `threshold - margin`
+    (such a spelling could neither be the answer nor come within the margin of one)."""
+    if not _fuzzy_candidate(norm, model):
         return None
-    cutoff = max(0.0, threshold - margin - _TIE)
-    ranked = _ranked_fields(norm, model, model.most_spellings_per_field + 1, cutoff)
+    cutoff = _fuzzy_cutoff(threshold, margin)
+    if scored is None:
+        scored = _score_spellings([norm], model, cutoff)[0]
+    ranked = _ranked_fields(scored, model, model.most_spellings_per_field + 1)
     if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
-        # a tie at the top: every tied spelling, so that the tie breaks by field order as it always did
-        ranked = _ranked_fields(norm, model, None, ranked[0][1])
+        ranked = _ranked_fields(_tied_spellings(norm, model, ranked[0][1]), model, None)
     if not ranked:
         return None
     best_field, best_score, best_spelling = ranked[0]
@@ -389,23 +397,72 @@ def _fuzzy_proposal(key: str, norm: str, model: ModelView, threshold: float, mar
     return KeyMapping(key, best_field, "key_fuzzy", RANK_FUZZY, best_score, note=note)
 
 
-def _ranked_fields(norm: str, model: ModelView, limit: int | None, cutoff: float) -> list[tuple[str, float, str]]:
-    """(field, its best score, the spelling that scored it) for the fields among the `limit` best spellings
-    scoring at least `cutoff`, best first; equal scores in field order."""
+Scored = list[tuple[float, int]]
+"""(OSA similarity, index in `ModelView.spelling_list`) of the spellings at or above a cutoff, best first, equal
+scores in spelling order."""
+
+_SCORE_CELLS = 1 << 20
+"""How many key × spelling scores one `cdist` call holds at most (memory stays bounded however many keys)."""
+
+
+def _fuzzy_candidate(norm: str, model: ModelView) -> bool:
+    return len(norm.replace("_", "")) >= MIN_FUZZY_LENGTH and bool(model.spelling_list)
+
+
+def _fuzzy_cutoff(threshold: float, margin: float) -> float:
+    return max(0.0, threshold - margin - _TIE)
+
+
+def _score_spellings(norms: Sequence[str], model: ModelView, cutoff: float) -> list[Scored]:
+    """For each of `norms`, the spellings of the model scoring at least `cutoff` (see `Scored`).
+
+    One rapidfuzz `cdist` call scores a whole block of keys against every spelling in C: scoring key by key
+    (`process.extract`) spent most of its time handing the same spellings to C again for every key."""
+    import numpy as np
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    choices = model.spelling_list
+    out: list[Scored] = []
+    step = max(1, _SCORE_CELLS // len(choices))
+    for first in range(0, len(norms), step):
+        block = norms[first : first + step]
+        scores = process.cdist(block, choices, scorer=OSA.normalized_similarity, score_cutoff=cutoff, dtype=np.float64)
+        rows, cols = np.nonzero(scores >= cutoff)
+        values = scores[rows, cols]
+        order = np.lexsort((cols, -values, rows))
+        found: list[Scored] = [[] for _ in block]
+        for row, score, col in zip(rows[order].tolist(), values[order].tolist(), cols[order].tolist()):
+            found[row].append((score, col))
+        out.extend(found)
+    return out
+
+
+def _tied_spellings(norm: str, model: ModelView, top: float) -> Scored:
+    """The spellings scoring at least `top`, asked of rapidfuzz with `top` as its cutoff — as the tie at the top
+    was always settled (rapidfuzz reads a cutoff through its own rounding, so this is not the same as filtering
+    `scored`; ties are rare, and this keeps every verdict as it was)."""
     from rapidfuzz import process
     from rapidfuzz.distance import OSA, LCSseq
 
     choices: Sequence[str] = model.spelling_list
     places: Sequence[int] = range(len(choices))
-    if cutoff > 0:
+    if top > 0:
         # a cheaper bound first: OSA similarity never exceeds LCSseq's (every edit, a swap included, shortens the
         # longest common subsequence by at most one), so a spelling below the cutoff there is below it here
-        near = process.extract(norm, choices, scorer=LCSseq.normalized_similarity, limit=None, score_cutoff=cutoff)
+        near = process.extract(norm, choices, scorer=LCSseq.normalized_similarity, limit=None, score_cutoff=top)
         choices, places = [s for s, _, _ in near], [i for _, _, i in near]
-    found = process.extract(norm, choices, scorer=OSA.normalized_similarity, limit=limit, score_cutoff=cutoff)
+    found = process.extract(norm, choices, scorer=OSA.normalized_similarity, limit=None, score_cutoff=top)
+    return [(score, places[at]) for _, score, at in found]
+
+
+def _ranked_fields(scored: Scored, model: ModelView, limit: int | None) -> list[tuple[str, float, str]]:
+    """(field, its best score, the spelling that scored it) for the fields among the `limit` best of `scored`,
+    best first; equal scores in field order."""
+    choices = model.spelling_list
     best: dict[str, tuple[float, int, str]] = {}
-    for spelling, score, at in found:
-        index = places[at]
+    for score, index in scored[:limit]:
+        spelling = choices[index]
         for name in model.spellings[spelling]:
             if name not in best or (score, -index) > (best[name][0], -best[name][1]):
                 best[name] = (score, index, spelling)
@@ -426,40 +483,54 @@ def given_fields(obj: Mapping[str, Any], model: ModelView) -> set[str]:
 
 def propose(obj: Mapping[str, Any], model: ModelView, unknown: list[str], ctx: CallContext) -> list[KeyMapping]:
     """Every proposal for every unknown key. Kinds the policy refuses are computed only as evidence that a key
-    spells a field the object already gives (`given_field_evidence`), never to rename."""
+    spells a field the object already gives (`given_field_evidence`), never to rename. The keys only fuzzy
+    similarity could speak for are scored together (`_score_spellings`)."""
     policy = ctx.policy
     allow_case = policy.allows("key_case")
     allow_fuzzy = policy.allows("key_fuzzy")
     given = given_fields(obj, model) if unknown else set()
-    proposals: list[KeyMapping] = []
+    settled: list[tuple[str, str, list[KeyMapping]]] = []
+    pending: list[int] = []
     for key in unknown:
-        found = _proposals_for(key, model, ctx, allow_case, allow_fuzzy)
+        norm = normalise_key(key)
+        found = _settled_proposals(key, norm, model, ctx, allow_case)
+        if found is None:
+            found = []
+            if allow_fuzzy and _fuzzy_candidate(norm, model):
+                pending.append(len(settled))
+        settled.append((key, norm, found))
+    if pending:
+        threshold, margin = policy.fuzzy_key_threshold, policy.fuzzy_margin
+        norms = [settled[i][1] for i in pending]
+        for i, scored in zip(pending, _score_spellings(norms, model, _fuzzy_cutoff(threshold, margin))):
+            key, norm, found = settled[i]
+            fuzzy = _fuzzy_proposal(key, norm, model, threshold, margin, scored)
+            if fuzzy is not None:
+                found.append(fuzzy)
+    proposals: list[KeyMapping] = []
+    for key, norm, found in settled:
         decided = any(p.rank == RANK_EXPLICIT_ALIAS or (p.field in given and p.kind != "key_fuzzy") for p in found)
         if given and not decided:
-            found.extend(given_field_evidence(key, model, ctx, given))
+            found.extend(given_field_evidence(key, model, ctx, given, norm=norm))
         proposals.extend(found)
     return proposals
 
 
-def _proposals_for(
-    key: str, model: ModelView, ctx: CallContext, allow_case: bool, allow_fuzzy: bool
-) -> list[KeyMapping]:
+def _settled_proposals(
+    key: str, norm: str, model: ModelView, ctx: CallContext, allow_case: bool
+) -> list[KeyMapping] | None:
+    """The alias-table and case/style proposals for `key`; None when there are none and only fuzzy similarity
+    could still speak for it."""
     aliased = alias_proposals(key, model, ctx)
     if aliased and aliased[0].rank == RANK_EXPLICIT_ALIAS:
         return aliased
-    norm = normalise_key(key)
     if allow_case:
         styled = _style_proposals(key, norm, model, ctx)
         if styled or aliased:
             return aliased + styled
     elif aliased:
         return aliased
-    if allow_fuzzy:
-        policy = ctx.policy
-        fuzzy = _fuzzy_proposal(key, norm, model, policy.fuzzy_key_threshold, policy.fuzzy_margin)
-        if fuzzy is not None:
-            return [fuzzy]
-    return []
+    return None
 
 
 COMMON_ALIASES = {
