@@ -360,7 +360,7 @@ class Conformer:
             meant_set = {
                 n for view, names in by_type.values() if value is not None and fits(value, view) for n in names
             }
-            spelt = model.spellings.get(normalise_key(key), ())
+            spelt = model.spellings.get(spelling_of(key, self.ctx), ())
             if len(spelt) == 1 and spelt[0] in place:
                 meant_set.add(spelt[0])
             if meant_set:
@@ -608,12 +608,35 @@ def _tagged_option(value: dict[str, Any], view: UnionView) -> ModelView | None:
     return None
 
 
+def spelling_of(key: str, ctx: CallContext) -> str:
+    """`normalise_key(key)`, worked out once per key and call (the stages ask about the same keys several times);
+    kept in the call's own memo, never in a cache that would outlive the call."""
+    memo: dict[str, str] | None = ctx.memo.get("spelling_of")
+    if memo is None:
+        memo = ctx.memo["spelling_of"] = {}
+    norm = memo.get(key)
+    if norm is None:
+        norm = memo[key] = normalise_key(key)
+    return norm
+
+
 def field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
     """The field a key names in a model as evidence for choosing a union member: exactly, through an alias table
-    whose target is a field here, or in another spelling."""
+    whose target is a field here, or in another spelling. Worked out once per key, model and call."""
     name = model.key_to_field.get(key)
     if name is not None:
         return name
+    memo: dict[tuple[ModelView, str], str | None] | None = ctx.memo.get("field_of")
+    if memo is None:
+        memo = ctx.memo["field_of"] = {}
+    at = (model, key)
+    if at not in memo:
+        memo[at] = _field_named(key, model, ctx)
+    return memo[at]
+
+
+def _field_named(key: str, model: ModelView, ctx: CallContext) -> str | None:
+    """`field_of` for a key that is no declared key of the model."""
     for entry in ctx.aliases_for(key):
         target = entry.field if entry.field in model.fields else model.key_to_field.get(entry.field)
         if target is not None:
@@ -621,7 +644,7 @@ def field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
     own = model.own_aliases.get(key)
     if own is not None and (own in model.fields or own in model.key_to_field):
         return own if own in model.fields else model.key_to_field[own]
-    names = model.spellings.get(normalise_key(key), ())
+    names = model.spellings.get(spelling_of(key, ctx), ())
     return names[0] if len(names) == 1 else None
 
 

@@ -34,6 +34,10 @@ class CallContext:
     schema: TypeView
     aliases: Mapping[str, tuple[AliasEntry, ...]] = field(default_factory=lambda: MappingProxyType({}))
     text: str = ""
+    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
+    """Scratch space for what the stages work out once per call (each key's normalised spelling, the field it
+    names): it lives and dies with the call, so no model text outlives it, and a context made from
+    another (`dataclasses.replace`) starts with an empty one."""
 
     def aliases_for(self, key: str) -> tuple[AliasEntry, ...]:
         """Alias entries that name `key` as their source, explicit (call/parser/model) ones first."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from resilient_parse.conform import spelling_of
 from resilient_parse.context import CallContext, KeyMapping
 from resilient_parse.schema import ModelView, normalise_key
 
@@ -492,7 +493,7 @@ def propose(obj: Mapping[str, Any], model: ModelView, unknown: list[str], ctx: C
     settled: list[tuple[str, str, list[KeyMapping]]] = []
     pending: list[int] = []
     for key in unknown:
-        norm = normalise_key(key)
+        norm = spelling_of(key, ctx)
         found = _settled_proposals(key, norm, model, ctx, allow_case)
         if found is None:
             found = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from resilient_parse.conform import field_of, fits
+from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import ErrorDetail
 from resilient_parse.repairs import Repair, pointer
@@ -248,7 +248,7 @@ def _descend(node: Any, view: TypeView, trail: list[str | int], ctx: CallContext
     found = [
         got
         for key, inner in node.items()
-        if _norm(key) in WRAPPER_KEYS and (got := _descend(inner, view, [*trail, key], ctx)) is not None
+        if spelling_of(key, ctx) in WRAPPER_KEYS and (got := _descend(inner, view, [*trail, key], ctx)) is not None
     ]
     return found[0] if len(found) == 1 else None
 

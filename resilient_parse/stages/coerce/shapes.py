@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from resilient_parse.conform import field_of, fits, tag_key, tag_values
+from resilient_parse.conform import field_of, fits, spelling_of, tag_key, tag_values
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import (
@@ -110,8 +110,8 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
     the model's fields wins; a tie is no answer."""
     if not ctx.policy.allows("unwrap_wrapper") or not value:
         return None
-    if isinstance(expected, ModelView) and (
-        _known_keys(value, expected) > 0 or any(field_of(key, expected, ctx) is not None for key in value)
+    if isinstance(expected, ModelView) and any(
+        field_of(key, expected, ctx) is not None or spelling_of(key, ctx) in expected.spellings for key in value
     ):
         # the "wrapper" is (partly) the object itself: a key names a field, directly or through an alias table
         # (`{"assignee": {...}}` with `assignee` → `owner` is the field owner, not a wrapper around the model)
@@ -122,7 +122,7 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
         if len(value) == 1:
             candidates = list(value.items())
         else:
-            candidates = [(k, v) for k, v in value.items() if normalise_key(k) in WRAPPER_KEYS]
+            candidates = [(k, v) for k, v in value.items() if spelling_of(k, ctx) in WRAPPER_KEYS]
     fitting: list[tuple[str, Any]] = []
     for wrapper, inner in candidates:
         if isinstance(inner, str):
