@@ -309,6 +309,8 @@ def alias_proposals(key: str, model: ModelView, ctx: CallContext, *, evidence: b
     whose target field exists here decides. Plugin tables rename only under policies with `plugin_aliases`, but
     count as `evidence` of what a key means under every policy (see `given_field_evidence`)."""
     entries = ctx.aliases_for(key)
+    if not entries and key not in model.own_aliases:
+        return []  # most keys: no table names them
     for entry in entries:
         if entry.explicit and (fname := _field_for(model, entry.field)) is not None:
             note = f"{entry.origin} aliases"
@@ -351,9 +353,11 @@ def _style_proposals(
     key: str, norm: str, model: ModelView, ctx: CallContext, *, evidence: bool = False
 ) -> list[KeyMapping]:
     """`Action`/`cityName`/`city-name`/`cityname` for a field, or `Tool` for the alias `tool`."""
-    names = _renamable(model, model.spellings.get(norm, ()))
+    spelt = model.spellings.get(norm)
+    names = _renamable(model, spelt) if spelt else ()
     if not names:
-        names = _renamable(model, model.squashed.get(norm.replace("_", ""), ()))
+        squashed = model.squashed.get(norm.replace("_", ""))
+        names = _renamable(model, squashed) if squashed else ()
     if names:
         return [KeyMapping(key, n, "key_case", RANK_CASE, 1.0, note=f"{key!r} normalises to {norm!r}") for n in names]
     out: list[KeyMapping] = []
@@ -417,26 +421,40 @@ def _fuzzy_cutoff(threshold: float, margin: float) -> float:
 def _score_spellings(norms: Sequence[str], model: ModelView, cutoff: float) -> list[Scored]:
     """For each of `norms`, the spellings of the model scoring at least `cutoff` (see `Scored`).
 
-    One rapidfuzz `cdist` call scores a whole block of keys against every spelling in C: scoring key by key
-    (`process.extract`) spent most of its time handing the same spellings to C again for every key."""
+    A cheaper bound first, for a whole block of keys against every spelling in one rapidfuzz `cdist` call in C:
+    OSA similarity never exceeds LCSseq's (every edit, a swap included, shortens the longest common subsequence
+    by at most one), so a spelling below the cutoff there is below it here. OSA then scores only the survivors.
+    (Scoring key by key, `process.extract` spent most of its time handing the same spellings to C again.)"""
     import numpy as np
     from rapidfuzz import process
-    from rapidfuzz.distance import OSA
+    from rapidfuzz.distance import OSA, LCSseq
 
     choices = model.spelling_list
+    osa = OSA.normalized_similarity
     out: list[Scored] = []
     step = max(1, _SCORE_CELLS // len(choices))
     for first in range(0, len(norms), step):
         block = norms[first : first + step]
-        scores = process.cdist(block, choices, scorer=OSA.normalized_similarity, score_cutoff=cutoff, dtype=np.float64)
-        rows, cols = np.nonzero(scores >= cutoff)
-        values = scores[rows, cols]
-        order = np.lexsort((cols, -values, rows))
+        if cutoff > 0:
+            bound = process.cdist(
+                block, choices, scorer=LCSseq.normalized_similarity, score_cutoff=cutoff, dtype=np.float64
+            )
+            rows, cols = np.nonzero(bound >= cutoff)
+        else:
+            rows, cols = np.nonzero(np.ones((len(block), len(choices)), dtype=bool))
         found: list[Scored] = [[] for _ in block]
-        for row, score, col in zip(rows[order].tolist(), values[order].tolist(), cols[order].tolist()):
-            found[row].append((score, col))
+        for row, col in zip(rows.tolist(), cols.tolist()):
+            score = osa(block[row], choices[col], score_cutoff=cutoff)
+            if score >= cutoff:
+                found[row].append((score, col))
+        for scored in found:
+            scored.sort(key=_score, reverse=True)  # stable: equal scores stay in spelling order
         out.extend(found)
     return out
+
+
+def _score(item: tuple[float, int]) -> float:
+    return item[0]
 
 
 def _tied_spellings(norm: str, model: ModelView, top: float) -> Scored:
