@@ -439,7 +439,8 @@ class Conformer:
             if p.field in model.fields:
                 by_key.setdefault(p.key, []).append(p)
         for key in unknown:
-            named = _spelled_field(by_key.get(key, ()))
+            spelt = by_key.get(key)
+            named = _spelled_field(spelt) if spelt else None
             if named is None or named not in given:
                 continue
             if same_value(obj[given[named]], obj[key]):
@@ -449,16 +450,18 @@ class Conformer:
                 refused.add(key)
         best: dict[str, KeyMapping] = {}
         for key in unknown:
-            if key in refused or key in twins:
+            found = by_key.get(key)
+            if not found or key in refused or key in twins:
                 continue
             options = [
                 p
-                for p in by_key.get(key, ())
+                for p in found
                 if p.field not in present and model.fields[p.field].renamable and self.policy.allows(p.kind)
             ]
             if not options:
                 continue
-            options.sort(key=lambda p: (p.rank, -p.confidence))
+            if len(options) > 1:
+                options.sort(key=lambda p: (p.rank, -p.confidence))
             top = options[0]
             rivals = [
                 p

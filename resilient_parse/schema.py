@@ -177,9 +177,10 @@ class FieldView:
         """The key to write when renaming onto this field: its first direct key (its alias when it has one)."""
         return next((k for k in self.input_keys if k not in self.path_keys), self.name)
 
-    @property
+    @cached_property
     def renamable(self) -> bool:
-        """Whether a key can be renamed onto this field (false when only an `AliasPath` reaches it)."""
+        """Whether a key can be renamed onto this field (false when only an `AliasPath` reaches it); asked for
+        every proposal, and fixed once the view is built."""
         return any(k not in self.path_keys for k in self.input_keys)
 
     def default_value(self) -> Any:
