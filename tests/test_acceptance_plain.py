@@ -116,6 +116,7 @@ NEGATED = refused(AmbiguousMatchError, "negated_plain_answer")
 ARITHMETIC = refused(AmbiguousMatchError, "arithmetic_plain_answer")
 REFUSAL = refused(RefusalError, "refusal")
 NOTHING = refused(NoCandidateError, "no_candidate")
+UNCLEAR_NUMBER = refused(AmbiguousMatchError, "ambiguous_number")
 PLAIN = "plain_answer"
 
 BOOLS = [
@@ -152,6 +153,14 @@ BOOLS = [
     row("it depends, without a value", bool, "It depends.", NOTHING),
     row("a refusal", bool, "I cannot answer that.", REFUSAL),
     row("a refusal beside a yes", bool, "I can't help with that. Yes, I know.", REFUSAL),
+    row("a negation far back in the sentence", bool, "It is not the case that the answer is True.", NEGATED),
+    row(
+        "a negation in the sentence before does not count",
+        bool,
+        "It is not hard. Yes.",
+        got(True, PLAIN),
+        NOT_IN_STRICT,
+    ),
 ]
 
 NUMBERS = [
@@ -184,6 +193,22 @@ NUMBERS = [
         refused(AmbiguousMatchError, "ambiguous_number"),
         NOT_IN_STRICT,
     ),
+    row("a decimal comma is not cut", float, "0,5", UNCLEAR_NUMBER),
+    row("a decimal comma above one is not cut", float, "3,5", UNCLEAR_NUMBER),
+    row("a decimal comma with a unit is not cut", float, "1,5 kg", UNCLEAR_NUMBER),
+    row("European grouping is not cut at the comma", float, "1.234,56", UNCLEAR_NUMBER),
+    row("a two-digit group is no thousands group", int, "12,34", UNCLEAR_NUMBER),
+    row("a four-digit group is no thousands group", int, "1,2345", UNCLEAR_NUMBER),
+    row("a version-like number is not cut at the second dot", float, "1.2.3", UNCLEAR_NUMBER),
+    row("a lower bound", int, "at least 42", HEDGED),
+    row("more than", int, "more than 42", HEDGED),
+    row("an upper bound", int, "up to 42", HEDGED),
+    row("a less-than sign", int, "<42", HEDGED),
+    row("a greater-or-equal sign", int, ">= 42", HEDGED),
+    row("a trailing plus", int, "42+", HEDGED),
+    row("a tilde", int, "~42", HEDGED),
+    row("approx. in brackets", int, "42 (approx.)", HEDGED),
+    row("or more", int, "42 or more", HEDGED),
     row("a number in words", int, "three", NOTHING),
     row("a version tag holds no number", int, "v2", NOTHING),
     row("a refusal for a number", int, "I won't do that.", REFUSAL),
@@ -228,6 +253,11 @@ CHOICES = [
     row("two IntEnum members", Priority, "2 or 3", AMBIGUOUS),
     row("a member and the alias of another", Color, "red and blue", AMBIGUOUS),
     row("a rating as a fraction names two ratings", Rating, "4/5", AMBIGUOUS),
+    row("a negating prefix is the opposite", Sentiment, "non-negative", NEGATED),
+    row("un- glued to a member", Sentiment, "un-positive", NEGATED),
+    row("mostly", Sentiment, "mostly positive", HEDGED),
+    row("a suffix glued to a member", Sentiment, "positive-ish", HEDGED),
+    row("a rating bound", Rating, "at least 4", HEDGED),
     row("no member at all", Sentiment, "happy", NOTHING),
     row("a refusal for a choice", Sentiment, "I'm sorry, I can't classify this.", REFUSAL),
 ]
@@ -247,6 +277,12 @@ STRINGS = [
     row("a refusal is not the string", str, "I'm sorry, I can't help with that.", REFUSAL),
     row("an apology is not the string", str, "I apologize, but as an AI I cannot share that.", REFUSAL),
     row("an empty answer", str, "   ", refused(NoCandidateError, "empty")),
+    row(
+        "an example line is not part of the string",
+        str,
+        "Answer: hello\nExample: bye",
+        refused(AmbiguousMatchError, "example_in_plain_answer"),
+    ),
 ]
 
 LISTS = [
@@ -298,6 +334,7 @@ LISTS = [
     row("a member spelled like a hedge word", Literal["nearly", "far"], "Nearly.", got("nearly", PLAIN), NOT_IN_STRICT),
     row("a sentence with commas is not a list", list[str], "I like it, but not much", NOTHING),
     row("a refusal for a list", list[str], "I must decline this request.", REFUSAL),
+    row("'or' makes a list a choice", list[int], "1, 2, or 3", AMBIGUOUS),
 ]
 
 PEN, INK = '{"name": "pen", "quantity": 2}', '{"name": "ink", "quantity": 1}'
@@ -425,3 +462,14 @@ def test_json_in_the_text_is_read_as_json_not_as_words() -> None:
     result = PARSERS["lenient"].parse_result('The label is negative, as JSON: ["positive"]', list[Sentiment])
     assert result.value == ["positive"]
     assert "plain_list" not in [r.kind for r in result.repairs]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the JSON reader (stages/read.py) turns the literal 1e999999 into inf before any plain or coercion stage "
+    "sees it; it should refuse a number out of a float's range (number_out_of_range)",
+)
+@pytest.mark.parametrize("mode", PARSERS)
+def test_a_float_out_of_range_is_refused(mode: str) -> None:
+    with pytest.raises(ParseError):
+        PARSERS[mode].parse_result("1e999999", float)

@@ -6,7 +6,16 @@ one) and the visible answer holds no JSON: the reading becomes a `Candidate` who
 (`true`, `"12,111"`, `"positive"`, `["a", "b"]`), so selection (a refusal still wins), the reader, coercion and
 Pydantic treat it like any other candidate. Where the text says more than one thing — two different members or
 numbers, a hedge ("positive or neutral", "maybe"), a negated member ("not positive"), arithmetic ("1/5") — there
-is no candidate, and `explain` says why (`AmbiguousMatchError` naming what was mentioned).
+is no candidate, and `explain` says why (`AmbiguousMatchError` naming what was mentioned). So are a bound or a
+shade ("at least 42", "<42", "42+", "~42", "mostly positive", "positive-ish"), a member glued to a negating prefix
+("non-negative"), a bool after a negation anywhere in its sentence ("It is not the case that … True"), a list that
+says "or" ("1, 2, or 3": a choice), and a string answer with an example line ("Example: …"): which lines are the
+answer would be a guess, so it is refused rather than cut.
+
+A number is read as its whole run of digits and separators, never cut at a comma: a plain number or digits in
+thousands groups ("12,111") go to coercion (`number_from_string`), which reads or refuses them for the field; any
+other comma or a second dot ("0,5", "1.234,56", "12,34", "1.2.3") is refused here (`ambiguous_number`) — in prose a
+comma may also separate two numbers, so even a decimal comma is a guess.
 
 A lone exact value (`positive`, `True`) is a lossless `plain_value`; every other reading is lossy (`plain_answer`,
 `plain_text`, `plain_list`) and strict mode refuses it with an error that says so. One linear pass per reading:
@@ -67,12 +76,35 @@ _HEDGES = frozenset(
         "about",
         "nearly",
         "almost",
+        "approx",
+        "circa",
+        "mostly",
+        "largely",
+        "mainly",
+        "somewhat",
+        "slightly",
+        "mildly",
+        "fairly",
+        "borderline",
+        "leaning",
+        "ish",
     }
 )
+# words right before a number that make it a bound, not the value: "at least 42", "more than 42", "up to 42"
+_COMPARATOR_WORDS = frozenset(
+    {"least", "most", "than", "up", "upto", "over", "under", "above", "below", "beyond", "exceeding", "max", "min"}
+)
+# words right after one: "42 or more", "42 max", "42 plus"
+_COMPARATOR_AFTER = frozenset({"max", "maximum", "min", "minimum", "plus", "upward", "upwards"})
+_OR_BOUND = frozenset({"more", "less", "so", "fewer", "above", "below", "higher", "lower", "over", "under"})
+_COMPARATOR_SIGNS = "<>\u2264\u2265~\u2248\u2272\u2273\u2260!"
+_NEGATING_PREFIXES = frozenset({"non", "un", "not", "in", "im", "dis", "anti", "no"})
 _NUMERIC_TYPES = (int, float, Decimal)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
-_NUMBER = re.compile(r"(?<![\w.,])([-+]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w])")
+# the whole run of digits and the separators between them ("0,5", "1.234,56"), so no reading stops at a comma
+_NUMBER = re.compile(r"(?<![\w.,])([-+]?)(\d+(?:[.,]\d+)*)(?!\w|[.,]\d)")
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
 _UNIT_AFTER = re.compile(r"[ \t]?(%|[A-Za-z]+)")
 _OPERATOR = frozenset({"/", "*", "\u00d7", "+", "^", "=", "x", "\u00f7", ":"})
@@ -90,6 +122,12 @@ _BLANK_LINE = re.compile(r"[ \t\r]*\n[ \t\r]*\n")
 _LIST_SPLIT = re.compile(r"[,;]|[ \t]+and[ \t]+|[ \t]+&[ \t]+", re.IGNORECASE)
 _DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
 _MAX_ITEM_WORDS = 3
+_SENTENCE_TOKEN = re.compile(r"[.!?;\n]|[^\W_]+(?:['\u2019][^\W_]+)?")
+# "Example: …", "For instance - …", "e.g.: …": a line that illustrates, not part of a string answer
+_EXAMPLE_LINE = re.compile(
+    r"^[ \t>*_#-]{0,8}(?:for[ \t]+)?(?:examples?|instance|sample|e\.g\.?)[ \t*_]{0,4}[:=\u2013\u2014-]",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 @dataclass(frozen=True)
@@ -275,7 +313,10 @@ def _read_one(text: str, start: int, end: int, target: _Target, ctx: CallContext
 def _mentions(text: str, start: int, end: int, target: _Target, path: str) -> tuple[list[_Mention], ParseError | None]:
     """Every mention of a value of the target in text[start:end]; an error when they say different things."""
     if target.kind == "number":
-        found = _numbers(text, start, end)
+        found, unreadable = _numbers(text, start, end)
+        if unreadable is not None:
+            message = f"{unreadable.raw!r} could be a decimal comma, a list or a grouping; refusing to guess"
+            return [], _ambiguous(message, path, "ambiguous_number", unreadable)
         error = _arithmetic(text, found, path)
         if error is not None:
             return [], error
@@ -287,10 +328,15 @@ def _mentions(text: str, start: int, end: int, target: _Target, path: str) -> tu
     if not found:
         return [], None
     for m in found:
-        if _negated(text, m.start, start):
+        if _negated(text, m.start, start) or _negating_prefix(text, m, start):
             message = f"{m.raw!r} is negated ({text[max(start, m.start - 20) : m.end]!r}); refusing to guess"
             return [], _ambiguous(message, path, "negated_plain_answer", m)
-    hedge = _hedge_word(text, start, end, found)
+    if target.kind == "bool":
+        negated = _negated_in_sentence(text, start, end, found)
+        if negated is not None:
+            message = f"{negated.raw!r} follows a negation in its sentence; refusing to guess"
+            return [], _ambiguous(message, path, "negated_plain_answer", negated)
+    hedge = _hedge_word(text, start, end, found) or _qualifier(text, start, end, found)
     if hedge is not None:
         return [], _ambiguous(f"the answer is hedged ({hedge!r})", path, "hedged_plain_answer", found[0])
     distinct: list[_Mention] = []
@@ -324,10 +370,14 @@ def _bools(text: str, start: int, end: int) -> list[_Mention]:
     return found
 
 
-def _numbers(text: str, start: int, end: int) -> list[_Mention]:
+def _numbers(text: str, start: int, end: int) -> tuple[list[_Mention], _Mention | None]:
+    """The numbers in text[start:end], or the first whose separators give no one reading ("0,5", "1.2.3"): a plain
+    number, or digits in thousands groups, which coercion (`number_from_string`) reads or refuses for the field."""
     found: list[_Mention] = []
     for m in _NUMBER.finditer(text, start, end):
         sign, digits = m.group(1), m.group(2)
+        if ("," in digits and _GROUPED.fullmatch(digits) is None) or digits.count(".") > 1:
+            return [], _Mention(None, m.group(), m.start(), m.end())
         raw_start, raw_end = m.start(), m.end()
         if raw_start > start and text[raw_start - 1] in "$\u20ac\u00a3\u00a5":
             raw_start -= 1
@@ -342,7 +392,7 @@ def _numbers(text: str, start: int, end: int) -> list[_Mention]:
         exact = _JSON_NUMBER.fullmatch(raw) is not None
         written: Any = (int(raw) if "." not in raw else float(raw)) if exact else raw
         found.append(_Mention(value, raw, raw_start, raw_end, exact, written))
-    return found
+    return found, None
 
 
 def _arithmetic(text: str, found: list[_Mention], path: str) -> ParseError | None:
@@ -443,6 +493,72 @@ def _negated(text: str, at: int, floor: int) -> bool:
     return any(w.strip("*_`") in _NEGATIONS or w.endswith(("n't", "n\u2019t")) for w in near)
 
 
+def _negating_prefix(text: str, m: _Mention, floor: int) -> bool:
+    """Whether a word mention is glued to a negating prefix ("non-negative", "un-true"): the opposite meaning."""
+    hyphen = m.start - 1
+    if hyphen <= floor or text[hyphen] != "-" or not m.raw[:1].isalpha():
+        return False
+    i = hyphen
+    while i > floor and hyphen - i < 5 and text[i - 1].isalpha():
+        i -= 1
+    whole = i == floor or not text[i - 1].isalnum()
+    return whole and text[i:hyphen].lower() in _NEGATING_PREFIXES
+
+
+def _negated_in_sentence(text: str, start: int, end: int, mentions: list[_Mention]) -> _Mention | None:
+    """The first mention after a negation in the same sentence ("It is not the case that … True"), in one pass."""
+    starts = {o.start for o in mentions}
+    pending = iter(mentions)
+    current = next(pending, None)
+    negated = False
+    for tok in _SENTENCE_TOKEN.finditer(text, start, end):
+        while current is not None and current.start <= tok.start():
+            if negated:
+                return current
+            current = next(pending, None)
+        if current is None:
+            return None
+        word = tok.group()
+        if word in ".!?;\n":
+            negated = False
+        elif tok.start() not in starts:
+            lowered = word.lower()
+            negated = negated or lowered in _NEGATIONS or lowered.endswith(("n't", "n\u2019t"))
+    return None
+
+
+def _qualifier(text: str, start: int, end: int, mentions: list[_Mention]) -> str | None:
+    """What makes a mention a bound or a shade rather than the value: a comparator around a number ("at least 42",
+    "<42", "42+", "~42", "42 or more"), or a word glued to a word mention ("positive-ish", "semi-positive")."""
+    for m in mentions:
+        if m.raw[:1].isalpha() or m.raw[-1:].isalpha():
+            if m.start - 1 > start and text[m.start - 1] == "-" and text[m.start - 2].isalnum():
+                return text[max(start, m.start - 12) : m.end]
+            if m.end + 1 < end and text[m.end] == "-" and text[m.end + 1].isalnum():
+                return text[m.start : min(end, m.end + 12)]
+            continue
+        before = m.start
+        while before > start and text[before - 1] in " \t":
+            before -= 1
+        if before > start and text[before - 1] == "=":
+            before -= 1
+        if before > start and text[before - 1] in _COMPARATOR_SIGNS:
+            return text[before - 1 : m.end]
+        if m.end < end and text[m.end] == "+":
+            return text[m.start : m.end + 1]
+        window = text[max(start, m.start - 24) : m.start]
+        clause = window[max(window.rfind(c) for c in _CLAUSE_BREAKS) + 1 :]
+        hit = next((w for w in clause.lower().split()[-2:] if w.strip("*_`") in _COMPARATOR_WORDS), None)
+        if hit is not None:
+            return f"{hit} {m.raw}"
+        after = text[m.end : min(end, m.end + 24)].lower().split()[:2]
+        if after and after[0].strip("*_`.,;:)") in _COMPARATOR_AFTER:
+            return f"{m.raw} {after[0]}"
+        if len(after) == 2 and after[0] == "or" and after[1].strip("*_`.,;:!?)") in _OR_BOUND:
+            return f"{m.raw} or {after[1]}"
+    return None
+
+
 def _hedge_word(text: str, start: int, end: int, mentions: list[_Mention]) -> str | None:
     """A word that hedges the answer ("maybe", "approximately"), unless it is itself a mention (a member "nearly")."""
     starts = [o.start for o in mentions]  # in text order
@@ -465,6 +581,13 @@ def _read_str(text: str, start: int, end: int, ctx: CallContext, refusal_at: int
         start, end = _strip(text, label.end(), end)
     if start >= end:
         return Reading()
+    example = _EXAMPLE_LINE.search(text, start, end)
+    if example is not None:
+        line_end = text.find("\n", example.start(), end)
+        shown = text[example.start() : end if line_end < 0 else line_end].strip()
+        message = f"the answer holds an example ({shown[:60]!r}): which part is the string is a guess; refusing"
+        detail = ErrorDetail(path="", kind="example_in_plain_answer", message=message, offset=example.start())
+        return Reading(error=AmbiguousMatchError(message, [detail]))
     return _offer(text[start:end], text, start, end, "plain_text", ctx, refusal_at)
 
 
@@ -491,6 +614,11 @@ def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContex
         items = _split_line(text, start, end)
     if not items:
         return Reading()
+    choice = _choice_item(text, items)
+    if choice is not None:
+        message = f"the list offers a choice ({text[choice[0] : choice[1]].strip()!r}), not items; refusing to pick"
+        detail = ErrorDetail(path="", kind="ambiguous_plain_answer", message=message, offset=choice[0])
+        return Reading(error=AmbiguousMatchError(message, [detail]))
     values: list[Any] = []
     for index, (i_start, i_end) in enumerate(items):
         i_start, i_end = _undecorate(text, i_start, i_end)
@@ -509,6 +637,14 @@ def _read_list(text: str, start: int, end: int, target: _Target, ctx: CallContex
             return Reading()
         values.append(mentions[0].written)
     return _offer(values, text, start, end, "plain_list", ctx, refusal_at)
+
+
+def _choice_item(text: str, items: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The item that says "or" ("1, 2, or 3"; "- billing or sales"), which makes the list a choice, if any."""
+    for i_start, i_end in items:
+        if "or" in text[i_start:i_end].lower().split():
+            return i_start, i_end
+    return None
 
 
 def _bullets(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
