@@ -521,7 +521,10 @@ def test_a_label_does_not_reach_past_the_previous_candidate() -> None:
 def test_candidates_listed_after_a_labelled_one_share_its_label() -> None:
     text = 'For example: {"a": 0}, {"a": 1} or {"a": 2}\nDo not use {"b": 0} or {"b": 1}'
     assert [label for _, label, _ in facts(text)] == ["example"] * 3 + ["rejected"] * 2
-    assert [label for _, label, _ in facts('For example: {"a": 0} {"a": 1}')] == ["example", ""]
+    # white space alone between them lists them too (changed from ["example", ""]: the tester's decoy
+    # 'For example: {"action": "a"} {"action": "delete_all"}' returned the second example as the answer)
+    assert [label for _, label, _ in facts('For example: {"a": 0} {"a": 1}')] == ["example", "example"]
+    assert [label for _, label, _ in facts('Examples:\n{"a": 0}\n{"a": 1}')] == ["example", "example"]
 
 
 def test_candidates_inside_closed_and_cut_off_reasoning_are_marked() -> None:

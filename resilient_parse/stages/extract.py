@@ -93,12 +93,14 @@ _JSON_START = re.compile(
 # in a way that introduces it ("Final answer:", "The correct JSON is", "Use the corrected"): "the final API
 # version dropped {…}" mentions a word, it does not designate. A negation before the word ("would NOT be
 # correct:", "Do not use the updated") turns it into a rejection. An example/draft/template word labels the
-# candidate an example and outweighs a designation in the same clause. Judgement words alone ("wrong",
-# "previous", "invalid") are neutral: "Wrong: {…}" labels the candidate after it, "the previous one was wrong:
-# {…}" the one before — a guess either way. After an example, hand-over words ("For your request:", "Here is the
+# candidate an example and outweighs a designation in the same clause; so does a one-word aside that retracts it
+# ("Final answer (example):"). A verdict that is the whole clause ("Rejected:", "Incorrect:", "Bad:") rejects;
+# other judgement words ("wrong", "previous", "invalid") are neutral: "the previous one was wrong: {…}" may label
+# the candidate before it. Hedging words ("Maybe", "What about", "Or:") and a `?` right after the candidate
+# offer an alternative. A run of white space counts as one character of the window. After an example, hand-over words ("For your request:", "Here is the
 # result:") designate the candidate they introduce. Every pattern runs on that bounded window only.
 _EXAMPLE_WORDS = re.compile(
-    r"\b(?:for example|example|e\.g|for instance|such as|something like|sample|template|draft|placeholder"
+    r"\b(?:for example|examples?|e\.g|for instance|such as|something like|samples?|templates?|drafts?|placeholder"
     r"|looks like|look like|illustration|illustrative|hypothetical|hypothetically|dummy|mock"
     r"|(?:has|have|takes|take|uses|use|follows|follow) the (?:shape|format|form|structure|schema)"
     r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
@@ -109,7 +111,9 @@ _EXAMPLE_WORDS = re.compile(
 _DESCRIBES_ANSWER = ("in the ", "in this ", "in ")
 _ALTERNATIVE_WORDS = re.compile(
     r"\b(?:alternatives?|alternatively|options?(?:[ \t]+(?:[a-d1-9]|one|two|three))?|another (?:option|way|version"
-    r"|possibility)|or (?:else|instead|maybe|perhaps))\b",
+    r"|possibility)|or (?:else|instead|maybe|perhaps)|maybe|perhaps|possibly|(?:one|a|another) possibility"
+    r"|(?:you|we|i) (?:might|could) (?:try|use|call|do)|what about|how about|should (?:i|we) (?:call|use|do|run|send)"
+    r"|if (?:i|we) were to)\b",
     re.IGNORECASE,
 )
 _DESIGNATION_WORDS = re.compile(
@@ -126,7 +130,7 @@ _NEGATION = re.compile(
     r"|n't\b|\bavoid\b",
     re.IGNORECASE,
 )
-_USE_WORDS = re.compile(r"(?:use|using|call|send|run|execute|return|pick|choose|apply)[:,]?", re.IGNORECASE)
+_USE_WORDS = re.compile(r"(?:use|using|call|send|run|execute|return|pick|choose|apply|do)[:,]?", re.IGNORECASE)
 _REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "never", "not:")
 # words that may stand between a designation word and the candidate it introduces ("Final answer", "Updated
 # version", "the corrected JSON")
@@ -143,11 +147,33 @@ _MAX_INTRODUCED_WORDS = 8
 _DETERMINERS = frozenset({"", "the", "a", "an", "my", "our", "your", "this", "that"})
 _TRAILING_VERBS = frozenset({"", "is", "are", "be", "would", "will", "should", "below", "here", "->", "\u2192"})
 # what may stand between two candidates of one list of examples or options ("For example: {…}, {…} or {…}")
-_LIST_GLUE = frozenset({"or", "and", ",", ";", "/", "|"})
+_LIST_GLUE = frozenset({"or", "and", ",", ";", "/", "|", "-", "*", "+", "\u2022"})
+# words that announce several candidates ("Examples:", "Here are some options:"), so the next ones on lines of their
+# own are items of that list, where after "For example: {…}" a line of its own may hold the answer
+_ANNOUNCES_LIST = re.compile(r"\b(?:examples|samples|templates|drafts|options|alternatives|here are)\b", re.IGNORECASE)
+# a numbered list item's marker ("1.", "2)", "a.")
+_LIST_NUMBER = re.compile(r"\(?(?:[0-9]{1,3}|[a-z])[.)]", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
 # a fence's opening marker with its info string, at the end of the words before a candidate
 _FENCE_TAIL = re.compile(r"(?:`{3,}|~{3,})[\w+.-]{0,30}\Z")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
+# a parenthetical of one word that takes back the designation it stands in ("Final answer (example):",
+# "Final answer: (draft)", "Final answer (not):"), unlike an aside about something else ("(not the draft)")
+_RETRACTING_ASIDES = {
+    "(example)": "example",
+    "(e.g.)": "example",
+    "(draft)": "example",
+    "(sample)": "example",
+    "(template)": "example",
+    "(placeholder)": "example",
+    "(hypothetical)": "example",
+    "(not)": "rejected",
+}
+# a clause that is nothing but a verdict on what follows ("Rejected:", "Incorrect:", "Bad:")
+_REJECTING_HEADINGS = frozenset({"rejected", "incorrect", "bad", "not this", "not this one", "wrong answer"})
+# a clause that is nothing but a connective offering what follows as one more option ("Or:")
+_OPTION_HEADINGS = frozenset({"or"})
+_WHITE = frozenset(" \t\r\n\f\v")
 _NON_SPACE = re.compile(r"\S")
 _CONTEXT_CHARS = 120
 _LOOK_BACK = 200
@@ -158,12 +184,21 @@ _LOOK_BACK = 200
 REFUSAL_SENTENCE = re.compile(
     r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|can[ \t]+not|cannot|won(?:'|\u2019)?t|will[ \t]+not"
     r"|am[ \t]+(?:not[ \t]+able|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not"
-    r"|shouldn(?:'|\u2019)?t)"
+    r"|shouldn(?:'|\u2019)?t|shall[ \t]+not|shan(?:'|\u2019)?t)"
     r"|(?:'|\u2019)m[ \t]+(?:not[ \t]+able|unable)|(?:'|\u2019)ll[ \t]+not)"
     r"(?:[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
-    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it)\b|[ \t]*[.!])"
-    r"|\b(?:i|we)(?:[ \t]+(?:must|have[ \t]+to|will|need[ \t]+to))?[ \t]+(?:decline|refuse)\b"
-    r"|\bi(?:'|\u2019)d[ \t]+rather[ \t]+not\b|\bi(?:'|\u2019)m[ \t]+not[ \t]+going[ \t]+to\b",
+    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it|and)\b|[ \t]*[.!])"
+    r"|\b(?:i|we)(?:[ \t]+(?:must|have[ \t]+to|will|need[ \t]+to|shall))?(?:[ \t]+(?:respectfully|politely))?"
+    r"[ \t]+(?:decline|refuse)\b"
+    r"|\bi(?:'|\u2019)d[ \t]+(?:rather|prefer)[ \t]+not\b|\bi[ \t]+would[ \t]+(?:rather|prefer)[ \t]+not\b"
+    r"|\bi(?:'|\u2019)m[ \t]+not[ \t]+going[ \t]+to\b"
+    # set phrases that refuse without a first-person verb ("No can do.", "Request denied.")
+    r"|\bno[ \t]+can[ \t]+do\b|\brequest[ \t]+(?:denied|declined|refused)\b|\brefusing[ \t]*[.!]"
+    r"|\bnot[ \t]+something[ \t]+(?:i|we)[ \t]+(?:can|could|will|am[ \t]+able[ \t]+to)[ \t]+(?:help|assist|do)\b"
+    r"|\bafraid[ \t]+(?:that|this|it)(?:[ \t]+is[ \t]+not|[ \t]+isn(?:'|\u2019)t|(?:'|\u2019)s[ \t]+not)"
+    r"[ \t]+possible\b"
+    r"|\b(?:i[ \t]+am|i(?:'|\u2019)m|we[ \t]+are|we(?:'|\u2019)re)[ \t]+(?:not[ \t]+comfortable|uncomfortable)\b"
+    r"|\bnot[ \t]+doing[ \t]+(?:that|this|it)\b|\bsorry,?[ \t]+(?:but[ \t]+)?no[ \t]*[.!]",
     re.IGNORECASE,
 )
 
@@ -473,14 +508,57 @@ def _fence_lines(text: str) -> list[re.Match[str]]:
 def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
     """What the words right before the candidate at `start` call it ("designated", "example", "alternative",
     "rejected" or ""), reading only the words after `floor` (where the previous candidate ends), at most
-    _CONTEXT_CHARS of them. `after_example`: an example came just before, so hand-over words designate."""
+    _CONTEXT_CHARS of them (a run of white space counts as one). `after_example`: an example came just before, so
+    hand-over words designate."""
+    return _label_words(words_before(text, start, floor)[0], after_example)
+
+
+def words_before(text: str, start: int, floor: int) -> tuple[str, bool]:
+    """The words between `floor` and `start`, at most _CONTEXT_CHARS of them, each run of white space shortened to
+    one character (a line break if it holds one), so a long run of spaces or tabs does not push the label out of
+    reach; and whether they reach back to `floor`. The walk reads each character of the stretch it covers once."""
+    pieces: list[str] = []
+    budget = _CONTEXT_CHARS
+    i = start
+    while i > floor and budget > 0:
+        j = i
+        newline = False
+        while j > floor and text[j - 1] in _WHITE:
+            j -= 1
+            newline = newline or text[j] == "\n"
+        if j < i:
+            pieces.append("\n" if newline else " ")
+            i = j
+            continue
+        while j > floor and budget > 0 and text[j - 1] not in _WHITE:
+            j -= 1
+            budget -= 1
+        pieces.append(text[j:i])
+        i = j
+    pieces.reverse()
+    return "".join(pieces), i <= floor
+
+
+def _label_words(words: str, after_example: bool) -> str:
+    trimmed = _trim_markup(words)
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(trimmed)]
+    last = trimmed[breaks[-1] :] if breaks else trimmed
+    for aside in _PARENTHETICAL.finditer(last):
+        retracted = _RETRACTING_ASIDES.get(aside.group().lower().replace(" ", ""))
+        if retracted:
+            return retracted  # "Final answer (example):", "Final answer (not):"
     # an aside in parentheses ("Final answer (not the draft):") says nothing about the candidate itself
-    window = _PARENTHETICAL.sub("", _trim_markup(text[max(floor, start - _CONTEXT_CHARS) : start]))
+    window = _PARENTHETICAL.sub("", trimmed)
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
     # words that end a sentence ("… we do not use it.") introduce nothing: the candidate starts a new one
     clause = "" if window.endswith((".", "!", "?")) else window[breaks[-1] :] if breaks else window
     if _labels_example(clause):
         return "example"
+    heading = clause.strip(" \t*_#:-").lower()
+    if heading in _REJECTING_HEADINGS or _denies_noun(clause):
+        return "rejected"  # "Rejected:", "Incorrect:", "This is not the JSON:"
+    if heading in _OPTION_HEADINGS:
+        return "alternative"  # "Or:"
     verdict = _designation(clause, after_example)
     if verdict:
         return verdict
@@ -539,6 +617,14 @@ def _designation(clause: str, after_example: bool) -> str:
     return ""
 
 
+def _denies_noun(clause: str) -> bool:
+    """Whether the clause introduces the candidate as what it is not ("This is not the JSON:", "Not the answer:")."""
+    words = clause.rstrip(" \t*_").split()
+    if not words or not words[-1].endswith(":") or words[-1].strip("*_:").lower() not in _DESIGNATED_NOUNS:
+        return False
+    return _negated(" ".join(words[:-1]))
+
+
 def _ends_introducing(tail: str) -> bool:
     return (" " + tail.strip()).lower().endswith(_INTRODUCING_MARKS + _INTRODUCING_VERBS)
 
@@ -568,22 +654,27 @@ def _introduces(before: str, tail: str, strict: bool) -> bool:
 
 def _negated(before: str) -> bool:
     """Whether one of the last few words before a designation word negates it ("would NOT be correct", "Do not
-    use the updated"), and no "but" turns it round after the negation."""
-    near = before.split()[-4:]
+    use the updated"), and no "but" turns it round after the negation. A comma ends the reach: "I can't access
+    live data, so here it is:" hedges, it does not reject."""
+    near = before.rsplit(",", 1)[-1].split()[-4:]
     for i, word in enumerate(near):
         if _NEGATION.search(word) is not None:
             return "but" not in (w.lower() for w in near[i + 1 :])
     return False
 
 
-def _list_glue(text: str, floor: int, start: int) -> bool:
-    """Whether list glue (`,`, "or", "and" on the same line), and nothing else, stands between the previous
-    candidate (ending at `floor`) and this one: a bare space is not enough ("For example: {…} {…}" may be an
-    example and the answer)."""
-    if floor <= 0 or start - floor > _CONTEXT_CHARS:
+def _list_glue(words: str, whole: bool, announced: bool) -> bool:
+    """Whether the `words` between the previous candidate and this one (`whole`: all of them) are list glue and
+    nothing else, so the two are items of one list: white space, `,`, "or", "and" on one line ("For example: {…}
+    {…}"), list markers ("Examples:\n1. {…}\n2. {…}"), or line breaks after words that `announced` a list
+    ("Here are some examples:\n\n{…}\n\n{…}"). A line break alone after "For example: {…}" may lead to the
+    answer."""
+    if not whole:
         return False
-    words = text[floor:start].replace(",", " , ").split()
-    return "\n" not in text[floor:start] and bool(words) and all(w.lower() in _LIST_GLUE for w in words)
+    glue = words.replace(",", " , ").split()
+    if not all(w.lower() in _LIST_GLUE or _LIST_NUMBER.fullmatch(w) is not None for w in glue):
+        return False
+    return announced or "\n" not in words or any(w not in (",", "or", "and") for w in glue)
 
 
 def opens_json(text: str, opener: int) -> bool:
@@ -634,13 +725,27 @@ class _Labeller:
         self._text = text
         self._example_end = -1  # where the last candidate labelled an example ends
         self._previous = ""
+        self._previous_end = -1
+        self._announced = False  # the words that gave the previous candidate its label announced a list
 
     def label(self, start: int, end: int, floor: int) -> str:
         text = self._text
-        label = label_before(text, start, floor, 0 <= self._example_end <= start)
-        if not label and self._previous in _LISTED_LABELS and _list_glue(text, floor, start):
-            label = self._previous  # "For example: {…} or {…}": the second one is listed with the first
-        self._previous = label
+        words, whole = words_before(text, start, floor)
+        label = _label_words(words, 0 <= self._example_end <= start)
+        listed = (
+            self._previous in _LISTED_LABELS
+            and 0 < floor == self._previous_end
+            and _list_glue(words, whole, self._announced)
+        )
+        if listed:
+            # "For example: {…} or {…}": the second one is listed with the first (the glue's own "or" offers
+            # nothing of its own)
+            label = self._previous
+        if label in ("", "designated") and text.startswith("?", end):
+            label = "alternative"  # "Maybe {…}?", "Should I call {…}?": a question offers it, it does not answer
+        if not listed:
+            self._announced = _ANNOUNCES_LIST.search(words) is not None
+        self._previous, self._previous_end = label, end
         if label == "example":
             self._example_end = max(self._example_end, end)
         return label
