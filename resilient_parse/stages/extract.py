@@ -97,8 +97,9 @@ _JSON_START = re.compile(
 # ("Final answer (example):"). A verdict that is the whole clause ("Rejected:", "Incorrect:", "Bad:") rejects;
 # other judgement words ("wrong", "previous", "invalid") are neutral: "the previous one was wrong: {…}" may label
 # the candidate before it. Hedging words ("Maybe", "What about", "Or:") and a `?` right after the candidate
-# offer an alternative. A run of white space counts as one character of the window. After an example, hand-over words ("For your request:", "Here is the
-# result:") designate the candidate they introduce. Every pattern runs on that bounded window only.
+# offer an alternative. A run of white space counts as one character of the window. After an example, hand-over
+# words ("For your request:", "Here is the result:") designate the candidate they introduce. Every pattern runs on
+# that bounded window only.
 _EXAMPLE_WORDS = re.compile(
     r"\b(?:for example|examples?|e\.g|for instance|such as|something like|samples?|templates?|drafts?|placeholder"
     r"|looks like|look like|illustration|illustrative|hypothetical|hypothetically|dummy|mock"
