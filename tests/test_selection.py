@@ -383,3 +383,30 @@ def test_objects_in_prose_are_not_joined_in_strict() -> None:
 def test_objects_are_not_joined_when_the_prose_between_them_says_more(text: str) -> None:
     got = outcome(text, "lenient", list[Item])
     assert got != PEN_INK
+
+
+# -- a second answer the output stopped inside ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": "search"}\n{"action": "delete_a',
+        'Final answer: {"action": "search"}\n\nCorrected: {"action": "delete_all", "arguments": {"x": 1',
+        '```json\n{"action": "search"}\n```\n```json\n{"action": "delete_all"',
+    ],
+)
+def test_a_complete_answer_beside_one_that_was_cut_off_is_not_the_answer(mode: str, text: str) -> None:
+    assert outcome(text, mode)[0] in (TruncatedOutputError, AmbiguousMatchError)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_piece_of_a_value_the_output_stopped_inside_is_not_the_answer(mode: str) -> None:
+    with pytest.raises(TruncatedOutputError):
+        Parser(mode=mode).parse("[[1\n\n]", list[list[int]])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_cut_off_visible_answer_is_not_replaced_by_a_draft_from_reasoning(mode: str) -> None:
+    assert outcome('<think>{"action": "search"}</think> {"action": "delete_', mode)[0] is TruncatedOutputError

@@ -248,6 +248,7 @@ def select_answer(
         failures.extend(tier_failures)
         successes = [s for s in successes if not inside_failed_answer(s.candidate, tier_failures)]
         if successes:
+            _refuse_beside_a_cut_off_answer(successes, failures)  # this tier's and the better-ranked ones
             return choose_answer(successes, adapter, untried)
         if answer_was_read(tier_failures) or untried:
             break
@@ -262,6 +263,37 @@ def select_answer(
             ),
         )
     raise error
+
+
+def _refuse_beside_a_cut_off_answer(successes: Sequence[Success], failures: Sequence[Failure]) -> None:
+    """A second answer the output stopped inside (`{"action": "search"}` then `Corrected: {"action": "delete_…`)
+    may have been the one meant: the complete one is not the answer just because the other was cut. Unless it lies
+    inside a success (a piece of it), such a cut-off JSON value in this or a better-ranked tier (a visible answer cut
+    off beside a draft in reasoning) is `TruncatedOutputError`; and a
+    success that is a piece of the cut-off value (`[1]` out of `[[1\n\n]`) is not the answer either."""
+    for failure in failures:
+        cand = failure.candidate
+        if not isinstance(failure.error, TruncatedOutputError) or not _looks_like_json(cand):
+            continue
+        if any(_contains(s.candidate, cand) for s in successes):
+            continue
+        if any(_contains(cand, s.candidate) for s in successes):
+            raise failure.error  # the success is a piece cut out of the value the output stopped inside
+        where = ", ".join(str(s.candidate.start) for s in successes)
+        raise TruncatedOutputError(
+            f"the output holds an answer at offset {where} and another one, at offset {cand.start}, that was cut "
+            "off; the text does not say the complete one is the answer",
+            [
+                *failure.error.details,
+                ErrorDetail(
+                    path="",
+                    kind="cut_off_candidate",
+                    message=f"a JSON value at offset {cand.start} was cut off beside the answer at offset {where}",
+                    offset=cand.start,
+                ),
+            ],
+            candidate=cand.text,
+        )
 
 
 def _looks_like_json(cand: Candidate) -> bool:
