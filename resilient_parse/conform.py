@@ -296,6 +296,10 @@ class Conformer:
         out: dict[str, Any] = {}
         changed = bool(renames)
         strays = [k for k in unknown if k not in renames and k not in refused and k not in twins]
+        if strays and given and all(f.name in given or not f.required for f in model.fields.values()):
+            # (with a required field missing too, Pydantic refuses the object anyway, and its errors say more)
+            misspelt = self._misspelt_twins(obj, model, strays, given, path)
+            strays = [k for k in strays if k not in misspelt]
         if strays:
             self._strays(obj, model, strays, renames, path)
         for key, value in obj.items():
@@ -386,6 +390,35 @@ class Conformer:
                     got=key,
                 )
             )
+
+    def _misspelt_twins(
+        self, obj: dict[str, Any], model: ModelView, strays: list[str], given: dict[str, str], path: list[str | int]
+    ) -> set[str]:
+        """Strays that are a typo of a field the object already gives (`actoin` beside `action`), with another
+        value: which one the model meant is unknown, so they are refused in every policy — dropping one (what
+        Pydantic does with an unknown key) would be a silent pick. Refusing is not a repair, so the fuzzy
+        evidence counts in strict too. One C call per stray against the given fields' spellings."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        spellings = {spelling_of(key, self.ctx): name for name, key in given.items()}
+        choices = list(spellings)
+        refused: set[str] = set()
+        for key in strays:
+            found = process.extractOne(
+                spelling_of(key, self.ctx),
+                choices,
+                scorer=OSA.normalized_similarity,
+                score_cutoff=self.policy.fuzzy_key_threshold,
+            )
+            if found is None:
+                continue
+            name = spellings[found[0]]
+            if same_value(obj[given[name]], obj[key]):
+                continue
+            self._two_values(model, name, given[name], key, obj, path)
+            refused.add(key)
+        return refused
 
     def _drop_unknown(self, model: ModelView) -> bool:
         """Unknown keys follow the model's `extra` setting (Pydantic ignores, keeps or rejects them) unless the

@@ -831,10 +831,26 @@ FUZZY_KEYS = [
     ok(
         "never onto a field that is present",
         ToolCall,
-        '{"action": "a", "acton": "b", "arguments": {}}',
+        '{"action": "a", "acton": "a", "arguments": {}}',  # the same value twice: the typo is the field's twin
         ToolCall(action="a"),
     ),
     refused("a key equally close to two fields", Ledger, '{"acount": 5, "amount": 1}', "missing", "/account"),
+    # issue 13 (r09): a typo of a field the object gives, with another value, is not dropped silently
+    refused(
+        "a typo beside the field it misspells",
+        ToolCall,
+        '{"action": "a", "acton": "b", "arguments": {}}',
+        "ambiguous_key",
+        "/acton",
+    ),
+    refused(
+        "a typo beside the field it misspells, strict",
+        ToolCall,
+        '{"action": "a", "actoin": "b"}',
+        "ambiguous_key",
+        "/actoin",
+        mode="strict",
+    ),
     refused("too short to guess", Tiny, '{"nme": "x"}', "missing", "/name"),
     refused("strict: no fuzzy renaming", ToolCall, '{"acton": "search"}', "missing", "/action", mode="strict"),
 ]
