@@ -15,6 +15,7 @@ rates per mutation kind and mode. The invariants:
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -84,13 +85,36 @@ def test_combined_lossless_mutations_come_back_equal(mode: str, ex: S.Example, s
 # -- 3. lossy mutations ------------------------------------------------------------------------------------------
 
 
+def _expected_with_recorded_defaults(expected: Any, got: Any, repairs: tuple[Repair, ...]) -> Any:
+    """The original tree, except at the paths a lossy `truncated_defaults` names: issue 12's one deliberate guess
+    (optional fields after a cut take their defaults, recorded), where the result may differ from the original."""
+    paths = [p for r in repairs if r.kind == "truncated_defaults" and not r.lossless for p in (r.after or ())]
+    if not paths:
+        return expected
+    expected = copy.deepcopy(expected)
+    for path in paths:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in str(path).split("/")[1:]]
+        node, mine = expected, got
+        for token in tokens[:-1]:
+            node, mine = node[token], mine[token]
+        node[tokens[-1]] = mine[tokens[-1]]
+    return expected
+
+
+def assert_original_or_recorded_guess(ex: S.Example, got: ParseResult[Any], mut: S.Mutation, what: str) -> None:
+    value = as_json(ex, got.value)
+    assert value == _expected_with_recorded_defaults(mut.expected_tree, value, got.repairs), (
+        f"{what}: a different valid object from {mut.kind}: {got.repairs}"
+    )
+
+
 @pytest.mark.parametrize("mode", MODES)
 @given(pair=S.mutations(S.LOSSY_KINDS))
 def test_lossy_mutation_is_the_original_or_a_parse_error(mode: str, pair: tuple[S.Example, S.Mutation]) -> None:
     ex, mut = pair
     got = run(mode, ex, mut)
     if isinstance(got, ParseResult):
-        assert as_json(ex, got.value) == mut.expected_tree, f"a different valid object from {mut.kind}: {got.repairs}"
+        assert_original_or_recorded_guess(ex, got, mut, mode)
 
 
 # -- 4. only ParseError escapes ----------------------------------------------------------------------------------
@@ -246,7 +270,7 @@ def test_invariants_2_to_5_over_thousands_of_examples(pair: tuple[S.Example, S.M
     for mode in MODES:
         got = run(mode, ex, mut)
         if isinstance(got, ParseResult):
-            assert as_json(ex, got.value) == mut.expected_tree, f"{mode}: a different valid object from {mut.kind}"
+            assert_original_or_recorded_guess(ex, got, mut, mode)
             if mode == "strict":
                 assert all(r.lossless for r in got.repairs)
         else:
