@@ -75,8 +75,49 @@ def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext)
     if calls is not None:
         return _from_calls(value, calls, view, path, ctx)
     if isinstance(value, dict):
-        return _deep_wrapper(value, view, path, ctx)
+        return (
+            _named_other_tool(value, view, path, ctx)
+            or _several_choices(value, path)
+            or _deep_wrapper(value, view, path, ctx)
+        )
     return None
+
+
+_NAMING_KEYS = ("name", "tool", "tool_name", "function")
+
+
+def _named_other_tool(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+    """`{"tool": "delete_city", "input": {...}}`, `{"function": "x", "args": {...}}`, `{"result": {...}, "tool":
+    "x"}`: an object that names a tool beside the value, for an argument model it is not a field of. Another tool's
+    name is refused like a call to it (never unwrapped past); the target's own name lets the other stages read it."""
+    if not isinstance(view, ModelView) or is_call_shaped(view, ctx):
+        return None
+    if any(field_of(k, view, ctx) is not None for k in value):
+        return None
+    names = [(k, v) for k, v in value.items() if isinstance(v, str) and _norm(k) in _NAMING_KEYS]
+    if len(names) != 1 or len(value) < 2:
+        return None
+    key, name = names[0]
+    expected = tool_name(view)
+    if same_tool(name, expected):
+        return None
+    message = f"the output names the tool {name!r} (under {key!r}), not {expected!r} (the target's tool); refusing"
+    return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=name))
+
+
+def _several_choices(value: dict[str, Any], path: str) -> Coercion | None:
+    """A completion with several choices whose messages differ: which one is the answer is not said."""
+    choices = value.get("choices")
+    if not isinstance(choices, list) or len(choices) < 2:
+        return None
+    contents = []
+    for choice in choices:
+        message = choice.get("message") or choice.get("delta") if isinstance(choice, dict) else None
+        contents.append(message.get("content") if isinstance(message, dict) else None)
+    if len({repr(c) for c in contents}) < 2:
+        return None
+    message = f"the completion has {len(choices)} choices with different messages; the text does not say which"
+    return Coercion(error=ErrorDetail(path=path, kind="ambiguous_choices", message=message, got=len(choices)))
 
 
 def _unoptional(view: TypeView) -> TypeView:
