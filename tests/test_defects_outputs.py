@@ -53,3 +53,20 @@ def test_a_repair_at_a_model_written_key_with_a_lone_surrogate_renders_as_utf8()
     repair = Repair.make("key_case", "/na\ud800me", "Na\ud800me", "name")
     json.dumps(repair.to_dict(), ensure_ascii=False).encode("utf-8")
     str(repair).encode("utf-8")
+
+
+class Counted(BaseModel):
+    n: int
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [('{"n": ' + "1" * 5000 + "}", Counted), ('{"n": ' + "1" * 5000 + ",}", Counted), ("1" * 5000, int)],
+)
+def test_a_number_too_long_to_read_exactly_is_a_clear_refusal_not_an_internal_error(
+    mode: str, text: str, target: Any
+) -> None:
+    with pytest.raises(ParseError) as info:
+        Parser(mode=mode, entrypoints=False).parse(text, target)
+    assert info.value.errors[0]["kind"] != "internal"

@@ -389,10 +389,14 @@ def _numbers(text: str, start: int, end: int) -> tuple[list[_Mention], _Mention 
             value = Decimal(sign.replace("+", "") + digits.replace(",", ""))
         except InvalidOperation:
             continue
-        exact = _JSON_NUMBER.fullmatch(raw) is not None
+        exact = _JSON_NUMBER.fullmatch(raw) is not None and len(digits) <= _MAX_EXACT_DIGITS
         written: Any = (int(raw) if "." not in raw else float(raw)) if exact else raw
         found.append(_Mention(value, raw, raw_start, raw_end, exact, written))
     return found, None
+
+
+_MAX_EXACT_DIGITS = 4_000
+"""Longer numbers stay text (Python's int conversion stops at 4,300 digits); coercion then refuses them."""
 
 
 def _arithmetic(text: str, found: list[_Mention], path: str) -> ParseError | None:

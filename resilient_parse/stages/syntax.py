@@ -44,6 +44,14 @@ _READER_LOSSY = tuple(
 )
 
 
+def _refuse_too_many_digits(exc: ValueError) -> None:
+    """An integer longer than Python converts (4,300 digits by default) cannot be read exactly: a clear refusal,
+    not an internal error (and never a rounded float)."""
+    if "integer string conversion" in str(exc):
+        message = "a number has more digits than can be read exactly (sys.get_int_max_str_digits())"
+        raise as_error(ReadFailure(message, 0, "", "number_too_long")) from None
+
+
 def lossy_kinds(policy: Policy) -> frozenset[str]:
     """The reader's lossy repairs this policy allows."""
     return frozenset(k for k in _READER_LOSSY if policy.allows(k))
@@ -58,11 +66,14 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         if depth > ctx.policy.max_depth:
             message = f"nesting {depth} levels deep, over the limit of {ctx.policy.max_depth} (Policy.max_depth)"
             raise as_error(ReadFailure(message, 0, "", "too_deep")) from None
-    except ValueError:
-        pass
+    except ValueError as exc:
+        _refuse_too_many_digits(exc)
     policy = ctx.policy
     try:
         reading = read(text, lossy=lossy_kinds(policy), max_depth=policy.max_depth)
+    except ValueError as exc:  # the json scanner the reader uses for runs of valid JSON
+        _refuse_too_many_digits(exc)
+        raise
     except ReadFailure as failure:
         if failure.truncated or failure.kind in _FINAL_FAILURES or not policy.allows("json_repair"):
             raise as_error(failure) from None
