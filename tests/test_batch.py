@@ -12,6 +12,7 @@ from test_batch_support import EXPECTED_CYCLE, MisspelledHook, NoDraftTitles, Re
 from resilient_parse import Parser
 from resilient_parse.batch import ParserRecipe, RecordJob, RecordPool, RecordResult, Summary, parse_many
 from resilient_parse.batch.files import resume_jsonl
+from resilient_parse.batch.job import RecordProcessor
 from resilient_parse.batch.progress import Progress
 from resilient_parse.errors import ConfigurationError
 
@@ -139,3 +140,10 @@ def test_progress_without_a_terminal_is_a_plain_line_with_rate_and_eta(capsys: p
     assert line == "batch: 4,000/10,000 records (40%), 1,500/s, ETA 4 s"
     progress.close()
     assert capsys.readouterr().err == ""  # nothing printed before the first interval
+
+
+def test_an_invalid_record_keeps_its_id() -> None:
+    """A record without its text is `invalid`, and still says which record it was (found by an outside attack)."""
+    processor = RecordProcessor(RecordJob(target=Review))
+    results = [processor.process(i, line) for i, line in enumerate(['{"id": "r-7", "other": 1}', '{"id": "r-8"}'])]
+    assert [(r.outcome, r.id) for r in results] == [("invalid", "r-7"), ("invalid", "r-8")]

@@ -98,10 +98,10 @@ class RecordProcessor:
             raise RecordError(f"field {name!r} must be a {kind.__name__}, got {type(value).__name__}")
         return value
 
-    def _read(self, item: Any) -> tuple[Any, Mapping[str, Any]]:
-        """The record's text and the record itself (empty for raw text)."""
+    def _record(self, item: Any) -> Mapping[str, Any]:
+        """The record itself (empty for raw text)."""
         if self.job.raw_text:
-            return item, {}
+            return {}
         if isinstance(item, str | bytes):
             try:
                 item = json.loads(item)
@@ -109,16 +109,23 @@ class RecordProcessor:
                 raise RecordError(f"the line is not JSON: {exc}") from None
         if not isinstance(item, Mapping):
             raise RecordError(f"a record must be a JSON object, got {type(item).__name__}")
-        text = item.get(self.job.text_field)
+        return item
+
+    def _text(self, item: Any, record: Mapping[str, Any]) -> Any:
+        """The model output the record carries (the item itself for raw text)."""
+        if self.job.raw_text:
+            return item
+        text = record.get(self.job.text_field)
         if not isinstance(text, str | bytes):
             raise RecordError(f"the record has no text under {self.job.text_field!r}")
-        return text, item
+        return text
 
     def process(self, index: int, item: Any) -> RecordResult:
         """One record's result; only a lost worker can keep a record from getting one."""
         record: Mapping[str, Any] = {}
         try:
-            text, record = self._read(item)
+            record = self._record(item)
+            text = self._text(item, record)  # after the record is known, so an invalid record keeps its id
             target, from_schema = self._target(self._setting(record, self.job.target_field, str))
             parser = self._parser(self._setting(record, self.job.mode_field, str))
             aliases = self._setting(record, self.job.aliases_field, Mapping)
