@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import AliasChoices, AliasPath, BaseModel, TypeAdapter, ValidationError
 
 from resilient_parse.targets import SchemaError, model_from_json_schema
 
@@ -54,10 +54,19 @@ def _suite_models() -> Iterator[type[BaseModel]]:
 
 def _says_more_than_its_schema(model: type[BaseModel]) -> bool:
     """Whether validating the model does what no JSON Schema reader can know: it runs the model's own code
-    (validators, custom types), or uses `Decimal`, which Pydantic writes as `anyOf [number, string]`, exactly as
-    it writes `float | str`."""
+    (validators, custom types), uses `Decimal`, which Pydantic writes as `anyOf [number, string]`, exactly as
+    it writes `float | str`, or reads a field through an `AliasPath` (`first_name` from `names[0]`), which the
+    schema writes as a plain `first_name` property."""
     decorators = model.__pydantic_decorators__
     if decorators.field_validators or decorators.model_validators or decorators.validators:
+        return True
+    if any(isinstance(f.validation_alias, AliasPath) for f in model.model_fields.values()):
+        return True
+    if any(
+        isinstance(f.validation_alias, AliasChoices)
+        and any(isinstance(c, AliasPath) for c in f.validation_alias.choices)
+        for f in model.model_fields.values()
+    ):
         return True
     core = repr(model.__pydantic_core_schema__)
     return "function-" in core or "'custom_error'" in core or "'type': 'decimal'" in core
