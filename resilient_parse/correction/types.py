@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
+from resilient_parse.correction.tool_calls import ToolCall
 from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, utf8_safe
 from resilient_parse.repairs import Repair
 
@@ -50,7 +51,10 @@ class Usage:
 
 @dataclass(frozen=True)
 class Completion:
-    """What an adapter got back from one call: the text, and whatever the provider said about it.
+    """What an adapter got back from one call: the text, the tool calls, and whatever the provider said about it.
+
+    `tool_calls` are the calls the model made (OpenAI `tool_calls`, Anthropic `tool_use` blocks), in order; a
+    reply made only of tool calls has `text == ""` and is a proper answer, not a malformed one.
 
     `refusal` is set when the provider flagged the answer as a refusal (OpenAI's `message.refusal`, Anthropic's
     `stop_reason == "refusal"`, a content filter); the loop then stops asking that model.
@@ -64,8 +68,13 @@ class Completion:
     usage: Usage | None = None
     refusal: str | None = None
     finish_reason: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.tool_calls, list):
+            object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        if not isinstance(self.tool_calls, tuple) or not all(isinstance(c, ToolCall) for c in self.tool_calls):
+            raise ConfigurationError("Completion.tool_calls must be a tuple of ToolCall")
         if not isinstance(self.text, str):
             hint = " (decode the bytes first)" if isinstance(self.text, bytes | bytearray) else ""
             raise ConfigurationError(f"Completion.text must be a str, not {type(self.text).__name__}{hint}")
@@ -85,6 +94,10 @@ class MalformedResponseError(ParseError):
     """
 
     kind = "malformed_response"
+
+    def __init__(self, message: str, errors: Any = (), *, usage: Usage | None = None, **rest: Any) -> None:
+        super().__init__(message, errors, **rest)
+        self.usage = usage  # what the provider said the call cost, read before the body was found unreadable
 
 
 def text_digest(text: str) -> str:

@@ -1,0 +1,515 @@
+"""Tool calls as answers: the calls a model made, the tool definitions we send, and the re-ask that answers a call.
+
+A model that answers through tool calling (OpenAI `tool_calls`, Anthropic `tool_use`, LangChain
+`AIMessage.tool_calls`) puts the object in the call's arguments and says which object it is by the tool's name.
+`read_tool_calls` reads those arguments through the whole parsing pipeline against the argument model the name
+picks: one model, a union of models (picked by name), or `list[...]` of either for parallel calls. Names are
+matched exactly; a case/separator variant or a one-letter typo is a lossy repair (recorded, refused in strict);
+a name that names no tool of the target is an error listing the expected tools.
+
+The re-ask builders answer each call the way its API expects: OpenAI wants the assistant's `tool_calls` followed
+by one `tool` message per call; Anthropic wants the `tool_use` blocks followed by one user turn of `tool_result`
+blocks. Either way there are never two user turns in a row.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from rapidfuzz.distance import Levenshtein
+
+from resilient_parse.context import SemanticValidator
+from resilient_parse.errors import (
+    AmbiguousMatchError,
+    ConfigurationError,
+    ErrorDetail,
+    NoCandidateError,
+    ParseError,
+    SchemaMismatchError,
+    TruncatedOutputError,
+)
+from resilient_parse.parser import Parser, ParseResult
+from resilient_parse.repairs import Repair
+
+ToolSpec = type[BaseModel] | Mapping[str, Any]
+"""A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
+
+_MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
+_SEPARATORS = re.compile(r"[^0-9a-z]+")
+_CHOICE_WORDS = frozenset({"auto", "required", "none", "any"})
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the model made: the tool's name and its argument text exactly as the model wrote it.
+
+    `arguments` is OpenAI's `function.arguments` as sent (possibly broken JSON); an already-decoded object
+    (Anthropic's `tool_use.input`, LangChain's `args`) is kept as its JSON text (`ToolCall.decoded`). `id` is the
+    provider's call id (needed to answer the call); `index` the call's position in the reply.
+    """
+
+    name: str
+    arguments: str
+    id: str | None = None
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ConfigurationError(f"ToolCall.name must be a str, not {type(self.name).__name__}")
+        if not isinstance(self.arguments, str):
+            raise ConfigurationError(
+                f"ToolCall.arguments must be the argument text (a str), not {type(self.arguments).__name__}; "
+                "use ToolCall.decoded(name, obj) for an already-decoded object"
+            )
+        if self.id is not None and not isinstance(self.id, str):
+            raise ConfigurationError(f"ToolCall.id must be a str or None, not {type(self.id).__name__}")
+        if not isinstance(self.index, int) or isinstance(self.index, bool) or self.index < 0:
+            raise ConfigurationError(f"ToolCall.index must be an int >= 0, not {self.index!r}")
+
+    @classmethod
+    def decoded(cls, name: str, arguments: Any, *, id: str | None = None, index: int = 0) -> ToolCall:
+        """A call whose arguments the SDK already decoded (a dict): kept as its JSON text."""
+        try:
+            text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise ConfigurationError(f"the arguments of tool call {name!r} are not JSON data: {exc}") from exc
+        return cls(name=name, arguments=text, id=id, index=index)
+
+    @property
+    def call_id(self) -> str:
+        """The id to answer the call with: the provider's, or one made from the index when it gave none."""
+        return self.id or f"call_{self.index}"
+
+
+# -- tool definitions ---------------------------------------------------------------------------------------------
+
+
+def _is_model(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, BaseModel)
+
+
+def tool_name(model: type[BaseModel]) -> str:
+    """The name a Pydantic model is sent under: its class name, unless `model_config["title"]` says otherwise."""
+    if not _is_model(model):
+        raise ConfigurationError(f"a tool is a Pydantic model class, not {model!r}")
+    title = model.model_config.get("title")
+    return title if isinstance(title, str) and title else model.__name__
+
+
+def _description(model: type[BaseModel]) -> str:
+    doc = model.__dict__.get("__doc__")  # the model's own docstring, never BaseModel's
+    return " ".join(doc.split()) if isinstance(doc, str) else ""
+
+
+def _parameters(model: type[BaseModel]) -> dict[str, Any]:
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    schema.pop("description", None)  # sent once, as the tool's description
+    return schema
+
+
+def _check_specs(tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
+    if isinstance(tools, str | bytes | Mapping) or not isinstance(tools, Sequence):
+        raise ConfigurationError("tools must be a list of Pydantic models or tool definitions (dicts)")
+    for spec in tools:
+        if not (_is_model(spec) or isinstance(spec, Mapping)):
+            raise ConfigurationError(f"a tool is a Pydantic model class or a dict, not {type(spec).__name__}")
+    return tools
+
+
+def openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    """OpenAI `tools=` (also LiteLLM's and every OpenAI-compatible server's): models become function tools with
+    their JSON Schema as `parameters`; dicts the user wrote pass through (copied)."""
+    out: list[dict[str, Any]] = []
+    for spec in _check_specs(tools):
+        if isinstance(spec, Mapping):
+            out.append(copy.deepcopy(dict(spec)))
+            continue
+        function: dict[str, Any] = {"name": tool_name(spec), "parameters": _parameters(spec)}
+        if _description(spec):
+            function["description"] = _description(spec)
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    """Anthropic `tools=`: models become `{name, description, input_schema}`; dicts pass through (copied)."""
+    out: list[dict[str, Any]] = []
+    for spec in _check_specs(tools):
+        if isinstance(spec, Mapping):
+            out.append(copy.deepcopy(dict(spec)))
+            continue
+        tool: dict[str, Any] = {"name": tool_name(spec), "input_schema": _parameters(spec)}
+        if _description(spec):
+            tool["description"] = _description(spec)
+        out.append(tool)
+    return out
+
+
+def _choice_name(choice: Any) -> str | None:
+    if _is_model(choice):
+        return tool_name(choice)
+    if isinstance(choice, str) and choice not in _CHOICE_WORDS:
+        return choice
+    return None
+
+
+def openai_tool_choice(choice: Any) -> Any:
+    """OpenAI `tool_choice=`: "auto"/"required"/"none" as they are, a model or a tool's name forces that tool
+    (`{"type": "function", "function": {"name": ...}}`), a dict passes through."""
+    name = _choice_name(choice)
+    if name is not None:
+        return {"type": "function", "function": {"name": name}}
+    if choice == "any":
+        return "required"
+    return copy.deepcopy(choice)
+
+
+def anthropic_tool_choice(choice: Any) -> Any:
+    """Anthropic `tool_choice=`: "auto", "required"/"any" (`{"type": "any"}`), "none", a model or a tool's name
+    (`{"type": "tool", "name": ...}`); a dict passes through."""
+    name = _choice_name(choice)
+    if name is not None:
+        return {"type": "tool", "name": name}
+    if isinstance(choice, str):
+        return {"type": "any" if choice in ("required", "any") else choice}
+    return copy.deepcopy(choice)
+
+
+# -- which targets tool calls can answer --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolTarget:
+    """A target read from tool calls: the argument models by tool name, and whether it takes several calls."""
+
+    models: Mapping[str, type[BaseModel]]
+    many: bool
+
+
+def _strip_annotated(tp: Any) -> Any:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _models_of(tp: Any) -> tuple[type[BaseModel], ...] | None:
+    tp = _strip_annotated(tp)
+    if _is_model(tp):
+        return (tp,)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        members = [_strip_annotated(a) for a in typing.get_args(tp)]
+        if members and all(_is_model(m) for m in members):
+            return tuple(members)
+    return None
+
+
+def tool_target(target: Any) -> ToolTarget | None:
+    """The tool-call reading of `target` — an argument model, a union of them, or `list[...]` of either — or None
+    when the target is something else (its answer is read from the text)."""
+    inner = _strip_annotated(target)
+    many = typing.get_origin(inner) is list
+    if many:
+        args = typing.get_args(inner)
+        if len(args) != 1:
+            return None
+        inner = args[0]
+    models = _models_of(inner)
+    if models is None:
+        return None
+    by_name: dict[str, type[BaseModel]] = {}
+    for model in models:
+        name = tool_name(model)
+        if name in by_name and by_name[name] is not model:
+            raise ConfigurationError(f"two argument models are sent under the tool name {name!r}")
+        by_name[name] = model
+    return ToolTarget(models=by_name, many=many)
+
+
+# -- reading calls ------------------------------------------------------------------------------------------------
+
+
+def _spelling(name: str) -> str:
+    """A tool name without case and separators: get_weather, GetWeather and get-weather read the same."""
+    return _SEPARATORS.sub("", name.casefold())
+
+
+def _pick_tool(
+    call: ToolCall, tools: ToolTarget, parser: Parser, path: str
+) -> tuple[type[BaseModel], tuple[Repair, ...]]:
+    """The argument model the call's name names: exactly, or (lenient) by case/separators, or by a typo."""
+    if call.name in tools.models:
+        return tools.models[call.name], ()
+    expected = ", ".join(repr(n) for n in tools.models)
+    spelled = _spelling(call.name) if len(call.name) <= _MAX_FUZZY_NAME else ""
+    variants = [n for n in tools.models if spelled and _spelling(n) == spelled]
+    kind = "enum_value"
+    if not variants and spelled:
+        scored = [(Levenshtein.distance(spelled, _spelling(n), score_cutoff=2), n) for n in tools.models]
+        allowed = [(d, n) for d, n in scored if d <= (1 if len(spelled) <= 8 else 2)]
+        best = min((d for d, _ in allowed), default=None)
+        variants = [n for d, n in allowed if d == best]
+        kind = "enum_fuzzy"
+    if len(variants) > 1:
+        raise AmbiguousMatchError(
+            f"the tool name {call.name!r} could be any of {', '.join(map(repr, variants))}",
+            [ErrorDetail(path=path, kind="ambiguous_tool_name", message=f"expected one of {expected}", got=call.name)],
+        )
+    if not variants:
+        raise SchemaMismatchError(
+            f"wrong tool for the target: the call names {call.name!r}, which is none of the expected tools",
+            [
+                ErrorDetail(
+                    path=path,
+                    kind="tool_name_mismatch",
+                    message=f"call one of the expected tools: {expected}",
+                    got=call.name,
+                )
+            ],
+        )
+    name = variants[0]
+    if not parser.policy.allows(kind):
+        raise SchemaMismatchError(
+            f"the call names {call.name!r}; the tool is {name!r} ({parser.policy.name} mode does not rename tools)",
+            [
+                ErrorDetail(
+                    path=path, kind="tool_name_mismatch", message=f"call the tool by its name, {name!r}", got=call.name
+                )
+            ],
+        )
+    note = f"tool name {call.name!r} read as {name!r}"
+    return tools.models[name], (Repair.make(kind, path, call.name, name, confidence=0.9, note=note),)
+
+
+def _under(prefix: str, error: ParseError, message: str) -> ParseError:
+    """The same error with every path moved under `prefix` (the call's place in a list target)."""
+    details = [replace(d, path=prefix + d.path) for d in error.details]
+    repairs = [replace(r, path=prefix + r.path) if isinstance(r, Repair) else r for r in error.repairs]
+    try:
+        moved = type(error)(message, details, candidate=error.candidate, repairs=repairs)
+    except TypeError:  # a subclass with a constructor of its own: keep its class out of it
+        moved = ParseError(message, details, candidate=error.candidate, repairs=repairs)
+    moved.__cause__ = error
+    return moved
+
+
+def _truncated(call: ToolCall, path: str) -> TruncatedOutputError:
+    return TruncatedOutputError(
+        f"the arguments of the call to {call.name!r} were cut off by the output length limit",
+        [
+            ErrorDetail(
+                path=path,
+                kind="truncated",
+                message="the tool call's arguments stop mid-value (the output length limit was reached)",
+            )
+        ],
+    )
+
+
+def _read_one(
+    call: ToolCall,
+    tools: ToolTarget,
+    parser: Parser,
+    path: str,
+    aliases: Mapping[str, str] | None,
+) -> tuple[ParseResult[Any], tuple[Repair, ...]]:
+    model, renamed = _pick_tool(call, tools, parser, path)
+    try:
+        result = parser.parse_result(call.arguments, model, aliases=aliases)
+    except ParseError as error:
+        if not path:
+            raise
+        raise _under(path, error, f"tool call {path[1:]} ({call.name}): {error.message}") from None
+    repairs = tuple(replace(r, path=path + r.path) for r in result.repairs) if path else result.repairs
+    return result, (*renamed, *repairs)
+
+
+def read_tool_calls(
+    calls: Sequence[ToolCall],
+    target: Any,
+    parser: Parser,
+    *,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    truncated: bool = False,
+) -> ParseResult[Any]:
+    """The target read from the model's tool calls, with every repair (paths under the call: `/0/city` for the
+    first call's `city` in a `list[...]` target), or a `ParseError` naming what is wrong and where.
+
+    `truncated=True` (the provider said the output hit its length limit) refuses the last call: its arguments
+    were cut off, and completing them would invent data. A single-object target takes exactly one call.
+    """
+    tools = tool_target(target)
+    if tools is None:
+        raise ConfigurationError(
+            f"{target!r} is not an argument model, a union of them, or a list of either: it cannot be read "
+            "from tool calls"
+        )
+    calls = tuple(calls)
+    for call in calls:
+        if not isinstance(call, ToolCall):
+            raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
+    if not tools.many:
+        if not calls:
+            raise NoCandidateError(
+                "the model made no tool call",
+                [ErrorDetail(path="", kind="no_tool_call", message=f"call the tool {next(iter(tools.models))!r}")],
+            )
+        if len(calls) > 1:
+            names = ", ".join(repr(c.name) for c in calls)
+            raise AmbiguousMatchError(
+                f"{len(calls)} tool calls ({names}) for a target that takes one",
+                [
+                    ErrorDetail(
+                        path="", kind="ambiguous_tool_calls", message="make exactly one tool call", got=len(calls)
+                    )
+                ],
+            )
+        if truncated:
+            raise _truncated(calls[0], "")
+        result, repairs = _read_one(calls[0], tools, parser, "", aliases)
+        value = result.value
+        if _strip_annotated(target) is not next(iter(tools.models.values())) or len(tools.models) > 1:
+            value = _validate_whole(parser, target, value)
+        json_text = result.json_text
+    else:
+        values: list[Any] = []
+        texts: list[str | None] = []
+        repairs = ()
+        failures: list[ParseError] = []
+        for position, call in enumerate(calls):
+            path = f"/{position}"
+            try:
+                if truncated and position == len(calls) - 1:
+                    raise _truncated(call, path)
+                result, found = _read_one(call, tools, parser, path, aliases)
+            except ParseError as error:
+                failures.append(error)
+                texts.append(error.candidate)
+                continue
+            values.append(result.value)
+            texts.append(result.json_text)
+            repairs = (*repairs, *found)
+        whole = None if any(t is None for t in texts) else "[" + ",".join(t for t in texts if t is not None) + "]"
+        if failures:
+            first = failures[0]
+            details = [d for f in failures for d in f.details]
+            message = first.message if len(failures) == 1 else f"{len(failures)} of {len(calls)} tool calls failed"
+            combined = type(first)(message, details, candidate=whole, repairs=[r for f in failures for r in f.repairs])
+            raise combined from first
+        value = _validate_whole(parser, target, values)
+        json_text = whole
+    if validators:
+        from resilient_parse.stages.validate import run_semantic_checks
+
+        run_semantic_checks(validators, value, json_text)
+    return ParseResult(value=value, repairs=repairs, candidate=json_text, json_text=json_text, mode=parser.policy.name)
+
+
+def _validate_whole(parser: Parser, target: Any, value: Any) -> Any:
+    """The calls' objects checked against the whole target (a list's length limits, a union's own rules) and its
+    plugins' validators."""
+    plan = parser.plan(target)
+    try:
+        checked = plan.adapter.validate_python(value)
+    except ValidationError as exc:
+        details = [
+            ErrorDetail(
+                path="".join(f"/{p}" for p in e["loc"]),
+                kind="schema",
+                message=e["msg"],
+            )
+            for e in exc.errors(include_url=False, include_input=False)
+        ]
+        raise SchemaMismatchError("the tool calls do not fit the target", details) from None
+    if plan.validators:
+        from resilient_parse.stages.validate import run_semantic_checks
+
+        run_semantic_checks(plan.validators, checked, None)
+    return checked
+
+
+# -- answering a call (the re-ask) --------------------------------------------------------------------------------
+
+
+def _replies(calls: Sequence[ToolCall], feedback: str) -> list[tuple[ToolCall, str]]:
+    """What each call's result says: the first holds the feedback (whose paths name the calls), the others point
+    to it, so a parallel turn does not repeat the same feedback per call."""
+    first = calls[0].call_id
+    see = f"See the result of call {first}: it lists the problems with this turn's tool calls."
+    return [(call, feedback if i == 0 else see) for i, call in enumerate(calls)]
+
+
+def text_followup(shown: str | None, feedback: str) -> list[dict[str, Any]]:
+    """The plain re-ask: the previous answer as the assistant's turn (when there was one), the feedback as the
+    user's."""
+    extra: list[dict[str, Any]] = []
+    if shown:
+        extra.append({"role": "assistant", "content": shown})
+    extra.append({"role": "user", "content": feedback})
+    return extra
+
+
+def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
+    """OpenAI's shape: the assistant message with its `tool_calls` as made, then one `tool` message per call."""
+    if not calls:
+        return text_followup(text, feedback)
+    assistant: dict[str, Any] = {
+        "role": "assistant",
+        "content": text or None,
+        "tool_calls": [
+            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+        ],
+    }
+    tool_messages = [
+        {"role": "tool", "tool_call_id": c.call_id, "content": said} for c, said in _replies(calls, feedback)
+    ]
+    return [assistant, *tool_messages]
+
+
+def _input_of(call: ToolCall) -> dict[str, Any]:
+    """A call's arguments as the object Anthropic's `tool_use.input` must be (the text when it is no object)."""
+    try:
+        value = json.loads(call.arguments)
+    except (ValueError, RecursionError):
+        value = None
+    return value if isinstance(value, dict) else {"arguments": call.arguments}
+
+
+def anthropic_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
+    """Anthropic's shape: the assistant's `tool_use` blocks as made, then one user turn of `tool_result` blocks
+    (`is_error: true`)."""
+    if not calls:
+        return text_followup(text, feedback)
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    blocks += [{"type": "tool_use", "id": c.call_id, "name": c.name, "input": _input_of(c)} for c in calls]
+    results = [
+        {"type": "tool_result", "tool_use_id": c.call_id, "content": said, "is_error": True}
+        for c, said in _replies(calls, feedback)
+    ]
+    return [{"role": "assistant", "content": blocks}, {"role": "user", "content": results}]
+
+
+__all__ = [
+    "ToolCall",
+    "ToolSpec",
+    "ToolTarget",
+    "anthropic_tool_choice",
+    "anthropic_tool_followup",
+    "anthropic_tools",
+    "openai_tool_choice",
+    "openai_tool_followup",
+    "openai_tools",
+    "read_tool_calls",
+    "text_followup",
+    "tool_name",
+    "tool_target",
+]
