@@ -8,12 +8,16 @@ Each `chat.completion.chunk` carries `choices[i].delta.content` (a piece of the 
 (the role header, a usage-only chunk, a finish chunk) are skipped. A refusal streamed in `delta.refusal` raises
 `ModelRefusedError` once the stream ends, so the caller learns why there is no answer. The SDK is never imported
 here: anything shaped like its chunks works, objects or plain dicts (OpenAI-compatible servers, LiteLLM).
+
+`ChunkReader` reads the rest of a chunk too (the pieces of streamed tool calls, the finish reason, the usage):
+`resilient_parse.tool_streaming` builds on it.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncGenerator, AsyncIterable, Generator, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from resilient_parse.errors import ErrorDetail, ModelRefusedError
@@ -28,30 +32,87 @@ def _get(obj: Any, name: str) -> Any:
         return None
 
 
-class _Reader:
-    """What one stream has said so far: the refusal text, if any, from the chosen choice."""
+@dataclass(frozen=True)
+class ToolCallDelta:
+    """One piece of a streamed tool call as a chunk carries it (`choices[i].delta.tool_calls[j]`): the call's
+    `index` says which call it continues; `id` and `name` usually come once, `arguments` in many pieces."""
 
-    def __init__(self, choice: int) -> None:
+    index: int
+    id: str | None = None
+    name: str = ""
+    arguments: str = ""
+
+
+@dataclass(frozen=True)
+class ChunkParts:
+    """What one chunk says for the chosen choice: a text piece, tool-call pieces, and the finish reason if it ends."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCallDelta, ...] = ()
+    finish_reason: str | None = None
+
+
+_NOTHING = ChunkParts()
+
+
+def _tool_deltas(items: Any) -> tuple[ToolCallDelta, ...]:
+    if not isinstance(items, Iterable) or isinstance(items, str | bytes | Mapping):
+        return ()
+    out: list[ToolCallDelta] = []
+    for position, item in enumerate(items):
+        index = _get(item, "index")
+        function = _get(item, "function")
+        name = _get(function, "name") if function is not None else None
+        arguments = _get(function, "arguments") if function is not None else None
+        call_id = _get(item, "id")
+        out.append(
+            ToolCallDelta(
+                index=index if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else position,
+                id=call_id if isinstance(call_id, str) and call_id else None,
+                name=name if isinstance(name, str) else "",
+                arguments=arguments if isinstance(arguments, str) else "",
+            )
+        )
+    return tuple(out)
+
+
+class ChunkReader:
+    """Reads one stream's chunks for the chosen choice, remembering what only the whole stream tells: the refusal
+    text, if any, and the usage of a usage-only chunk (`stream_options={"include_usage": True}`)."""
+
+    def __init__(self, choice: int = 0) -> None:
         self.choice = choice
         self.refusal: list[str] = []
+        self.usage: Any = None
 
-    def text(self, chunk: Any) -> str:
+    def read(self, chunk: Any) -> ChunkParts:
+        usage = _get(chunk, "usage")
+        if usage is not None:
+            self.usage = usage
         for item in _get(chunk, "choices") or ():
             index = _get(item, "index")
             if (index if isinstance(index, int) else 0) != self.choice:
                 continue
+            finish = _get(item, "finish_reason")
             delta = _get(item, "delta")
             if delta is None:
-                continue
+                return ChunkParts(finish_reason=finish if isinstance(finish, str) else None)
             refusal = _get(delta, "refusal")
             if isinstance(refusal, str) and refusal:
                 self.refusal.append(refusal)
             content = _get(delta, "content")
-            if isinstance(content, str):
-                return content
-        return ""
+            return ChunkParts(
+                text=content if isinstance(content, str) else "",
+                tool_calls=_tool_deltas(_get(delta, "tool_calls")),
+                finish_reason=finish if isinstance(finish, str) else None,
+            )
+        return _NOTHING
+
+    def text(self, chunk: Any) -> str:
+        return self.read(chunk).text
 
     def done(self) -> None:
+        """Raise `ModelRefusedError` when the stream carried a refusal (called once it has ended)."""
         if self.refusal:
             text = "".join(self.refusal)
             raise ModelRefusedError(
@@ -63,7 +124,7 @@ class _Reader:
 def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Generator[str, None, None]:
     """The answer's text pieces from a `stream=True` chat completion (choice `choice` when `n` > 1). The response
     is closed when iteration stops early, so an abandoned stream does not hold its connection."""
-    reader = _Reader(choice)
+    reader = ChunkReader(choice)
     finished = False
     try:
         for chunk in response:
@@ -81,7 +142,7 @@ def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Generator
 
 async def aopenai_text_chunks(response: AsyncIterable[Any], *, choice: int = 0) -> AsyncGenerator[str, None]:
     """The async twin of `openai_text_chunks`, for `AsyncOpenAI` streams (use with `Parser.astream`)."""
-    reader = _Reader(choice)
+    reader = ChunkReader(choice)
     finished = False
     try:
         async for chunk in response:
@@ -99,4 +160,4 @@ async def aopenai_text_chunks(response: AsyncIterable[Any], *, choice: int = 0) 
     reader.done()
 
 
-__all__ = ["aopenai_text_chunks", "openai_text_chunks"]
+__all__ = ["ChunkParts", "ChunkReader", "ToolCallDelta", "aopenai_text_chunks", "openai_text_chunks"]
