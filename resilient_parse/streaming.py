@@ -63,6 +63,8 @@ from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.stages.extract import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
+from resilient_parse.stages.read_prefix import Prefix, read_prefix
+from resilient_parse.stages.syntax import lossy_kinds
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
@@ -74,6 +76,7 @@ _BOUNDARY = re.compile(r'[",}\]]')
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
 _FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
+_FREE_READER_CHARS = 512  # the same for the reader, which is slower per character than pydantic-core's parser
 _MAX_DROP_ROUNDS = 4
 _PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
 _PROBE_MARGIN = 64  # an error this close to the window's end may be the window's own cut, so it does not count
@@ -890,6 +893,9 @@ class _Stream:
         self.last_read: tuple[Any, ...] | None = None
         self.mode: Any = "trailing-strings" if self.partial_strings else True
         self.exact_ok = True
+        self.fast_reads = True  # whether pydantic-core's partial parser can still read the answer
+        self.lossy = lossy_kinds(parser.policy)
+        self.max_depth = parser.policy.max_depth
         self.memo: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
         self.shown: Any = None
 
@@ -946,7 +952,8 @@ class _Stream:
             return None
         if self.budget is not None and self.start is not None:
             pending = self.received - self.start
-            if pending > _FREE_CHARS and self.spent + pending > self.budget * self.received:
+            free = _FREE_CHARS if self.fast_reads else _FREE_READER_CHARS
+            if pending > free and self.spent + pending > self.budget * self.received:
                 return None
         try:
             return self._update()
@@ -970,6 +977,7 @@ class _Stream:
         """The JSON being followed is not the answer: look again from `search_from`."""
         self.search_from = search_from
         self.start = None
+        self.fast_reads = True
         self.locator.unfollow()
 
     def _reasoning_closed(self) -> None:
@@ -1010,12 +1018,17 @@ class _Stream:
             except ValueError as exc:
                 offset = _error_offset(str(exc), window)
                 if offset is not None and offset <= size - _PROBE_MARGIN:
-                    before = from_json(window[:offset], allow_partial=self.mode) if offset else None
-                    return self.shown is None and not before
+                    # a syntax pydantic-core does not read: the reader, with its repairs, tells prose from JSON
+                    prefix = self._read_prefix(window, strings=False)
+                    if prefix.failure is None:
+                        return False
+                    if prefix.failure.offset <= size - _PROBE_MARGIN:
+                        return self.shown is None and not prefix.tree
             size *= 2
 
     def _update(self) -> StreamUpdate[Any] | None:
         self.dirty = False
+        read_by_reader = False
         while True:
             if self.start is None:
                 self.start, self.undecided = self.locator.locate(self.search_from)
@@ -1026,33 +1039,46 @@ class _Stream:
                     self._restart(self.start + 1)
                     continue
             doc = self._doc()
-            if len(doc) > _FREE_CHARS:
-                self.spent += len(doc)
             self.reads += 1
-            if self.exact_ok and not self.partial_strings:
-                shown = self._exact(doc)
-                if shown is not None:
-                    return self._offer(shown)
-            try:
-                tree = from_json(doc, allow_partial=self.mode)
-                break
-            except ValueError as exc:
-                offset = _error_offset(str(exc), doc)
-                before = from_json(doc[:offset], allow_partial=self.mode) if offset else None
-                if before or self.shown is not None:
-                    # the answer, with a syntax error jiter cannot read: show what precedes it and wait for the end
-                    self.stalled = True
-                    if not before:
-                        return None
-                    tree, doc = before, doc[:offset]
+            if self.fast_reads:
+                if len(doc) > _FREE_CHARS:
+                    self.spent += len(doc)
+                if self.exact_ok and not self.partial_strings:
+                    shown = self._exact(doc)
+                    if shown is not None:
+                        return self._offer(shown)
+                try:
+                    tree = from_json(doc, allow_partial=self.mode)
                     break
-                # not JSON after all ("[see below]"): look further on
+                except ValueError as exc:
+                    offset = _error_offset(str(exc), doc)
+                    if offset is not None and offset <= len(doc) - _PROBE_MARGIN:
+                        self.fast_reads = False  # what it stopped at stays in the text: no use asking again
+            # a syntax pydantic-core does not read (a trailing comma, single quotes, a comment, …): the reader
+            # goes on through the repairs the policy allows
+            prefix = self._read_prefix(doc, strings=self.partial_strings)
+            if len(doc) > _FREE_READER_CHARS:
+                self.spent += prefix.chars_read
+            tree, failure = prefix.tree, prefix.failure
+            if failure is None or tree or self.shown is not None:
+                read_by_reader = True
+                break
+            if failure.offset < len(doc) and failure.kind != "comment_at_end":
+                # not JSON after all ("{"a" x} …"): look further on
                 self._restart(self.start + 1)
+                continue
+            return None  # what stopped the reader may be settled by more text (a comment still open)
         if not isinstance(tree, dict | list):
             return None
-        if self.partial_strings:
+        if self.partial_strings and not read_by_reader:
             self._hide_unfinished_string(tree, doc)
         return self._shape(tree)
+
+    def _read_prefix(self, doc: str, strings: bool) -> Prefix:
+        """The tree so far by the reader's rules; a string still being written is shown as far as it goes where
+        `strings` and the target wants a `str` there (as `_hide_unfinished_string` decides for the fast read)."""
+        keep = functools.partial(_wants_text, self.plan.view) if strings else None
+        return read_prefix(doc, lossy=self.lossy, max_depth=self.max_depth, keep_string=keep)
 
     def _hide_unfinished_string(self, tree: Any, doc: str) -> None:
         """A string still being written is shown only where the target wants a `str`: a half-written "12" must
