@@ -5,8 +5,13 @@ SDKs are optional extras, imported only when an adapter has to build its own cli
 the adapter never imports the SDK at all. Anything callable with messages that returns text (or awaits to text)
 works as an `llm` too — `as_adapter` wraps it in a `FunctionAdapter`.
 
+Tool calling: the SDK adapters take `tools=` (Pydantic argument models, or tool definitions written in the API's
+own format) and `tool_choice=`, send them in that API's format, read the calls the model made into
+`Completion.tool_calls`, and answer them on a re-ask the way the API expects (`followup`).
+
 Errors: a quota error is recognised by `is_quota_error` (the loop then stops at once); a body the SDK could not
-read becomes `MalformedResponseError`; every other exception (network, auth, rate limit) is left as it is.
+read becomes `MalformedResponseError` (carrying the usage the provider reported, when it did); every other
+exception (network, auth, rate limit) is left as it is.
 """
 
 from __future__ import annotations
@@ -17,10 +22,21 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from resilient_parse.correction.tool_calls import (
+    ToolCall,
+    ToolSpec,
+    anthropic_tool_choice,
+    anthropic_tool_followup,
+    anthropic_tools,
+    openai_tool_choice,
+    openai_tool_followup,
+    openai_tools,
+    text_followup,
+)
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
 from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
 
-Message = dict[str, str]
+Message = dict[str, Any]
 Messages = list[Message]
 
 
@@ -53,33 +69,71 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _malformed(what: str, detail: str = "") -> MalformedResponseError:
+def _malformed(what: str, detail: str = "", usage: Usage | None = None) -> MalformedResponseError:
     return MalformedResponseError(
         f"the provider's response could not be read: {what}",
         [ErrorDetail(path="", kind="malformed_response", message=detail or what)],
+        usage=usage,
     )
+
+
+def _usage_of(response: Any, prompt: str, completion: str) -> Usage | None:
+    """The provider's token counts (read first: an unreadable reply was still paid for)."""
+    usage_obj = _get(response, "usage")
+    if usage_obj is None:
+        return None
+    return Usage(_int(_get(usage_obj, prompt)), _int(_get(usage_obj, completion)))
+
+
+def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
+    """`message.tool_calls` (and the legacy `function_call`) as `ToolCall`s; arguments kept as the model wrote
+    them (a provider that decoded them to an object gets its JSON text)."""
+    raw = _get(message, "tool_calls")
+    if raw is None:
+        legacy = _get(message, "function_call")
+        raw = [{"function": legacy}] if legacy is not None else []
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise _malformed("the message's tool_calls is not a list", usage=usage)
+    calls = []
+    for index, item in enumerate(raw):
+        function = _get(item, "function")
+        name = _get(function, "name")
+        if not isinstance(name, str):
+            raise _malformed(f"tool call {index} has no function name", usage=usage)
+        arguments = _get(function, "arguments")
+        calls.append(_tool_call(name, "" if arguments is None else arguments, _get(item, "id"), index, usage))
+    return tuple(calls)
+
+
+def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None) -> ToolCall:
+    try:
+        return ToolCall.decoded(
+            name, arguments, id=call_id if isinstance(call_id, str) and call_id else None, index=index
+        )
+    except ConfigurationError as exc:  # arguments the SDK decoded into something that is not JSON data
+        raise _malformed(f"the arguments of tool call {index} are not JSON data", str(exc), usage=usage) from None
 
 
 def completion_from_openai(response: Any) -> Completion:
     """Read an OpenAI-shaped chat completion (the SDK's object, LiteLLM's, or the JSON as a dict)."""
+    usage = _usage_of(response, "prompt_tokens", "completion_tokens")
     choices = _get(response, "choices")
     if not isinstance(choices, Sequence) or isinstance(choices, str) or not choices:
-        raise _malformed("no choices in the chat completion")
+        raise _malformed("no choices in the chat completion", usage=usage)
     choice = choices[0]
     message = _get(choice, "message")
     finish_reason = _get(choice, "finish_reason")
     content = _get(message, "content")
     refusal = _get(message, "refusal")
+    calls = _openai_calls(message, usage)
     if finish_reason == "content_filter" and not refusal:
         refusal = "the provider's content filter stopped the answer"
     if not isinstance(content, str):
-        if not refusal:
-            raise _malformed("the chat completion has no text", f"message content is {type(content).__name__}")
+        if not refusal and not calls:
+            raise _malformed(
+                "the chat completion has no text", f"message content is {type(content).__name__}", usage=usage
+            )
         content = ""
-    usage_obj = _get(response, "usage")
-    usage = None
-    if usage_obj is not None:
-        usage = Usage(_int(_get(usage_obj, "prompt_tokens")), _int(_get(usage_obj, "completion_tokens")))
     model = _get(response, "model")
     return Completion(
         text=content,
@@ -87,21 +141,28 @@ def completion_from_openai(response: Any) -> Completion:
         usage=usage,
         refusal=str(refusal) if refusal else None,
         finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        tool_calls=calls,
     )
 
 
 def completion_from_anthropic(response: Any) -> Completion:
-    """Read an Anthropic Messages API response (the SDK's object or the JSON as a dict)."""
+    """Read an Anthropic Messages API response (the SDK's object or the JSON as a dict): text blocks joined,
+    `tool_use` blocks as `ToolCall`s (their `input` is already decoded: kept as its JSON text)."""
+    usage = _usage_of(response, "input_tokens", "output_tokens")
     blocks = _get(response, "content")
     if not isinstance(blocks, Sequence) or isinstance(blocks, str):
-        raise _malformed("no content blocks in the message")
+        raise _malformed("no content blocks in the message", usage=usage)
     text = "".join(str(_get(b, "text", "")) for b in blocks if _get(b, "type") == "text")
+    calls: list[ToolCall] = []
+    for block in blocks:
+        if _get(block, "type") != "tool_use":
+            continue
+        name = _get(block, "name")
+        if not isinstance(name, str):
+            raise _malformed("a tool_use block has no name", usage=usage)
+        calls.append(_tool_call(name, _get(block, "input", {}), _get(block, "id"), len(calls), usage))
     stop_reason = _get(response, "stop_reason")
     refusal = "the model refused (stop_reason 'refusal')" if stop_reason == "refusal" else None
-    usage_obj = _get(response, "usage")
-    usage = None
-    if usage_obj is not None:
-        usage = Usage(_int(_get(usage_obj, "input_tokens")), _int(_get(usage_obj, "output_tokens")))
     model = _get(response, "model")
     return Completion(
         text=text,
@@ -109,6 +170,7 @@ def completion_from_anthropic(response: Any) -> Completion:
         usage=usage,
         refusal=refusal,
         finish_reason=stop_reason if isinstance(stop_reason, str) else None,
+        tool_calls=tuple(calls),
     )
 
 
@@ -216,12 +278,36 @@ def _import(module: str, extra: str) -> Any:
         ) from exc
 
 
+def _tool_params(tools: Sequence[ToolSpec] | None, tool_choice: Any, params: Mapping[str, Any]) -> None:
+    if tools is not None and "tools" in params:
+        raise ConfigurationError("pass the tools once: tools=[...] (models or dicts), not also in the call parameters")
+    if tool_choice is not None and tools is None and "tools" not in params:
+        raise ConfigurationError("tool_choice= needs tools= to choose from")
+
+
 class _SDKAdapter:
-    """Shared call plumbing: sync/async dispatch and turning unreadable bodies into `MalformedResponseError`."""
+    """Shared call plumbing: sync/async dispatch, turning unreadable bodies into `MalformedResponseError`, and the
+    OpenAI-shaped re-ask (`followup`), which LiteLLM and every OpenAI-compatible server share."""
 
     kind = "sdk"
     model: str
     name: str
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: Any = None
+
+    def followup(self, completion: Completion, shown: str | None, feedback: str) -> Messages:
+        """The messages that answer `completion` with `feedback`: a `tool` message per call when it made calls,
+        else the previous answer as the assistant's turn and the feedback as the user's."""
+        if completion.tool_calls:
+            return openai_tool_followup(completion.tool_calls, feedback, completion.text)
+        return text_followup(shown, feedback)
+
+    def _with_tools(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        if self.tools is not None:
+            kwargs["tools"] = copy.deepcopy(self.tools)
+        if self.tool_choice is not None:
+            kwargs["tool_choice"] = copy.deepcopy(self.tool_choice)
+        return kwargs
 
     def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
         raise NotImplementedError
@@ -259,18 +345,32 @@ class _SDKAdapter:
 class OpenAIAdapter(_SDKAdapter):
     """The OpenAI SDK's chat completions (`OpenAI` or `AsyncOpenAI` client; any OpenAI-compatible server).
 
-    `json_mode=True` sends `response_format={"type": "json_object"}`; other keyword arguments (temperature,
-    max_tokens, seed …) are passed to `chat.completions.create` unchanged. Usage comes from `response.usage`.
+    `json_mode=True` sends `response_format={"type": "json_object"}`; `tools=` (Pydantic argument models or tool
+    dicts) and `tool_choice=` ("auto", "required", a model or tool name) are sent as OpenAI function tools; other
+    keyword arguments (temperature, max_tokens, seed …) are passed to `chat.completions.create` unchanged. Usage
+    comes from `response.usage`.
     """
 
     kind = "openai"
 
-    def __init__(self, client: Any = None, model: str = "gpt-4o-mini", *, json_mode: bool = False, **params: Any):
+    def __init__(
+        self,
+        client: Any = None,
+        model: str = "gpt-4o-mini",
+        *,
+        json_mode: bool = False,
+        tools: Sequence[ToolSpec] | None = None,
+        tool_choice: Any = None,
+        **params: Any,
+    ):
+        _tool_params(tools, tool_choice, params)
         if client is None:
             client = _import("openai", "openai").OpenAI()
         self.client = client
         self.model = model
         self.json_mode = json_mode
+        self.tools = openai_tools(tools) if tools is not None else None
+        self.tool_choice = openai_tool_choice(tool_choice) if tool_choice is not None else None
         self.params = params
         self.name = f"openai:{model}"
 
@@ -278,39 +378,75 @@ class OpenAIAdapter(_SDKAdapter):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, **self.params}
         if self.json_mode:
             kwargs.setdefault("response_format", {"type": "json_object"})
-        return self.client.chat.completions.create, kwargs
+        return self.client.chat.completions.create, self._with_tools(kwargs)
 
     def _read(self, response: Any) -> Completion:
         return completion_from_openai(response)
 
 
+def _blocks(content: Any) -> list[Any]:
+    return list(content) if isinstance(content, list) else [{"type": "text", "text": str(content)}]
+
+
+def _merge_turns(messages: Messages) -> Messages:
+    """Consecutive messages of one role as one turn (their content as blocks): Anthropic wants the roles to
+    alternate, and a re-ask after an empty answer would otherwise send two user turns in a row."""
+    merged: Messages = []
+    for message in messages:
+        if merged and merged[-1].get("role") == message.get("role"):
+            last = merged[-1]
+            merged[-1] = {**last, "content": [*_blocks(last["content"]), *_blocks(message.get("content"))]}
+        else:
+            merged.append(message)
+    return merged
+
+
 class AnthropicAdapter(_SDKAdapter):
     """The Anthropic SDK's Messages API (`Anthropic` or `AsyncAnthropic` client).
 
-    System messages are joined into the `system` parameter, as the API wants. Usage comes from
-    `response.usage.input_tokens` / `output_tokens`; `stop_reason == "refusal"` is reported as a refusal.
+    System messages are joined into the `system` parameter, and consecutive turns of one role are merged, as the
+    API wants. `tools=` (Pydantic argument models or tool dicts) and `tool_choice=` are sent in Anthropic's format;
+    a re-ask answers `tool_use` blocks with `tool_result` blocks. Usage comes from `response.usage.input_tokens` /
+    `output_tokens`; `stop_reason == "refusal"` is reported as a refusal.
     """
 
     kind = "anthropic"
 
     def __init__(
-        self, client: Any = None, model: str = "claude-3-5-haiku-latest", *, max_tokens: int = 1024, **params: Any
+        self,
+        client: Any = None,
+        model: str = "claude-3-5-haiku-latest",
+        *,
+        max_tokens: int = 1024,
+        tools: Sequence[ToolSpec] | None = None,
+        tool_choice: Any = None,
+        **params: Any,
     ):
+        _tool_params(tools, tool_choice, params)
         if client is None:
             client = _import("anthropic", "anthropic").Anthropic()
         self.client = client
         self.model = model
         self.max_tokens = max_tokens
+        self.tools = anthropic_tools(tools) if tools is not None else None
+        self.tool_choice = anthropic_tool_choice(tool_choice) if tool_choice is not None else None
         self.params = params
         self.name = f"anthropic:{model}"
 
+    def followup(self, completion: Completion, shown: str | None, feedback: str) -> Messages:
+        """`tool_use` blocks answered by one user turn of `tool_result` blocks; a text answer as the assistant's
+        turn and the feedback as the user's."""
+        if completion.tool_calls:
+            return anthropic_tool_followup(completion.tool_calls, feedback, completion.text)
+        return text_followup(shown, feedback)
+
     def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
-        system = "\n\n".join(m["content"] for m in messages if m.get("role") == "system")
-        chat = [m for m in messages if m.get("role") != "system"]
+        system = "\n\n".join(str(m["content"]) for m in messages if m.get("role") == "system")
+        chat = _merge_turns([m for m in messages if m.get("role") != "system"])
         kwargs: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens, "messages": chat, **self.params}
         if system:
             kwargs["system"] = system
-        return self.client.messages.create, kwargs
+        return self.client.messages.create, self._with_tools(kwargs)
 
     def _read(self, response: Any) -> Completion:
         return completion_from_anthropic(response)
@@ -320,7 +456,8 @@ class LiteLLMAdapter(_SDKAdapter):
     """LiteLLM's `completion` / `acompletion` (any provider LiteLLM routes to); responses are OpenAI-shaped.
 
     `completion` and `acompletion` default to LiteLLM's own functions, imported on first use; pass your own (e.g. a
-    `litellm.Router`'s methods) to route differently.
+    `litellm.Router`'s methods) to route differently. `tools=` and `tool_choice=` are sent in OpenAI's format,
+    which LiteLLM translates for the provider.
     """
 
     kind = "litellm"
@@ -332,12 +469,17 @@ class LiteLLMAdapter(_SDKAdapter):
         completion: Callable[..., Any] | None = None,
         acompletion: Callable[..., Awaitable[Any]] | None = None,
         json_mode: bool = False,
+        tools: Sequence[ToolSpec] | None = None,
+        tool_choice: Any = None,
         **params: Any,
     ):
+        _tool_params(tools, tool_choice, params)
         self.model = model
         self._completion = completion
         self._acompletion = acompletion
         self.json_mode = json_mode
+        self.tools = openai_tools(tools) if tools is not None else None
+        self.tool_choice = openai_tool_choice(tool_choice) if tool_choice is not None else None
         self.params = params
         self.name = f"litellm:{model}"
 
@@ -345,7 +487,7 @@ class LiteLLMAdapter(_SDKAdapter):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, **self.params}
         if self.json_mode:
             kwargs.setdefault("response_format", {"type": "json_object"})
-        return kwargs
+        return self._with_tools(kwargs)
 
     def _request(self, messages: Messages) -> tuple[Callable[..., Any], dict[str, Any]]:
         fn = self._completion or _import("litellm", "litellm").completion

@@ -3,11 +3,16 @@
 The loop is written once, as a generator that yields the calls it wants made (`_Call`, `_Callback`) and receives
 their outcome; `correct` drives it synchronously and `acorrect` with `await`, so the two cannot disagree.
 
-Each round sends the caller's original messages + the last candidate (as the assistant's turn, at most
-`MAX_ECHO_CHARS` of it) + the feedback (as the user's turn) — never a growing history. Every call gets its own
+Each round sends the caller's original messages + the model's last answer + the feedback — never a growing history.
+The adapter says how an answer is answered (`followup`): a text answer as the assistant's turn (at most
+`MAX_ECHO_CHARS` of it) and the feedback as the user's; tool calls as the API wants them answered (a `tool`
+message per call, a `tool_result` block). A reply made of tool calls is read from the calls' arguments when the
+target is an argument model, a union of them or a list of either (`tool_calls.read_tool_calls`). Every call gets its own
 deep copy of the messages, so neither the caller's messages nor the next round's can be changed by an llm. It
 stops on `max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row,
-a refusal; stops at once on an exhausted quota; re-raises any other LLM error (network, auth) unchanged. Then come
+a refusal; stops at once on an exhausted quota; re-raises any other LLM error (network, auth, rate limit) as it is,
+with the attempts made so far attached as `.attempts`. Every call is counted — the provider's usage when it gave
+one (malformed replies included), an estimate marked `estimated` when not (an SDK error costs its prompt). Then come
 the fallback models, then `on_exhausted`, then a `CorrectionsExhaustedError` / `BudgetExhaustedError` /
 `ModelRefusedError` carrying every `Attempt`.
 
@@ -19,20 +24,23 @@ Plugins that rewrite an answer (`rewrite_answer`) run under the same guard as pa
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import inspect
+import json
 import logging
 import math
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, overload
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.api import default_parser
 from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
+from resilient_parse.correction.tool_calls import read_tool_calls, text_followup, tool_target
 from resilient_parse.correction.types import (
     Attempt,
     Completion,
@@ -57,17 +65,18 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
-from resilient_parse.stages.feedback import excerpt
+from resilient_parse.stages.feedback import excerpt, schema_shape
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 T = TypeVar("T")
-log = logging.getLogger("resilient_parse.correction")
+log = logging.getLogger(__name__)
 
 StopReason = Literal["max_corrections", "repeated_errors", "refused", "token_budget", "deadline"]
 Deadline = float | _dt.timedelta | _dt.datetime
 OnExhausted = Callable[[ParseError], Any]
+Instructions = Literal["schema"]
 _CHARS_PER_TOKEN = 4
 _CUT_OFF = frozenset({"length", "max_tokens"})
 _CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
@@ -101,14 +110,46 @@ Request = _Call | _Callback
 Engine = Generator[Request, _Reply, CorrectionResult[Any]]
 
 
-def estimate_tokens(messages: Sequence[Mapping[str, Any]], text: str) -> Usage:
-    """~4 characters per token (+4 per message): used only when an adapter reports no usage."""
-    prompt = sum(len(str(m.get("content", ""))) for m in messages)
+def estimate_tokens(
+    messages: Sequence[Mapping[str, Any]], text: str, *, tools: Sequence[Mapping[str, Any]] | None = None
+) -> Usage:
+    """~4 characters per token (+4 per message): used only when an adapter reports no usage. Counts the messages'
+    content and tool calls, and the tool definitions sent with them."""
+    prompt = sum(len(str(m.get("content", ""))) + len(str(m.get("tool_calls", ""))) for m in messages)
+    if tools:
+        prompt += len(json.dumps(tools, default=str))
     return Usage(
         prompt_tokens=math.ceil(prompt / _CHARS_PER_TOKEN) + 4 * len(messages),
         completion_tokens=math.ceil(len(text) / _CHARS_PER_TOKEN),
         estimated=True,
     )
+
+
+_INSTRUCTION = "Answer with one JSON value (no prose, no code fence) that matches this JSON Schema:\n"
+
+
+def schema_instruction(target: Any) -> str:
+    """The compact format instruction `instructions="schema"` adds: the target's JSON Schema as the model may see it
+    (`$ref`s inlined, no titles, defaults or examples), minified."""
+    try:
+        schema = TypeAdapter(target).json_schema()
+    except Exception as exc:  # a target Pydantic cannot describe as a schema
+        raise ConfigurationError(f"instructions='schema' needs a target with a JSON Schema: {exc}") from exc
+    return _INSTRUCTION + json.dumps(schema_shape(schema), ensure_ascii=False, separators=(",", ":"))
+
+
+def _with_instruction(messages: Messages, instruction: str) -> Messages:
+    """`instruction` appended to the first system message (a new one first when there is none)."""
+    for position, message in enumerate(messages):
+        if message.get("role") == "system" and isinstance(message.get("content"), str):
+            messages[position] = {**message, "content": f"{message['content']}\n\n{instruction}"}
+            return messages
+    return [{"role": "system", "content": instruction}, *messages]
+
+
+def _tools_of(adapter: LLMAdapter) -> list[dict[str, Any]] | None:
+    tools = getattr(adapter, "tools", None)
+    return tools if isinstance(tools, list) and tools else None
 
 
 def _deadline_at(deadline: Deadline | None, clock: Callable[[], float]) -> float | None:
@@ -153,6 +194,7 @@ class _Loop:
         deadline: Deadline | None = None,
         fallbacks: Sequence[Any] = (),
         on_exhausted: OnExhausted | None = None,
+        instructions: Instructions | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if parser is not None and mode is not None:
@@ -182,6 +224,11 @@ class _Loop:
         if on_exhausted is not None and not callable(on_exhausted):
             raise ConfigurationError("on_exhausted must be callable")
         self.ctx: CallContext = self.parser.context(target, aliases)
+        self.tool_target = tool_target(target)
+        if instructions not in (None, "schema"):
+            raise ConfigurationError(f"instructions must be None or 'schema', not {instructions!r}")
+        if instructions == "schema" and _tools_of(self.chain[0]) is None:  # tools already carry their schema
+            self.messages = _with_instruction(self.messages, schema_instruction(target))
         self.rewriters = _answer_rewriters(self.parser)
         self.attempts: list[Attempt] = []
         self.spent = 0
@@ -189,53 +236,99 @@ class _Loop:
         self.failure: ParseError | None = None  # the last answer's problems
         self.shown: str | None = None  # what we show the model as its previous answer
         self.feedback: str | None = None
+        self.answered: Completion | None = None  # the reply the feedback answers (its tool calls are answered)
         self.stop_reason: StopReason = "max_corrections"
+        self.started = time.perf_counter()
 
     # -- bookkeeping --------------------------------------------------------------------------------------------
 
     def _emit(self, name: str, **data: Any) -> None:
         self.parser.host.emit(name, self.ctx, **data)
 
+    def _totals(self) -> dict[str, Any]:
+        """What the whole call has cost so far, for the closing events and logs."""
+        usage = self._usage()
+        return {
+            "calls": len(self.attempts),
+            "tokens": usage.total_tokens,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "estimated": usage.estimated,
+            "duration_s": round(time.perf_counter() - self.started, 6),
+        }
+
     def _record(self, attempt: Attempt) -> Attempt:
         self.attempts.append(attempt)
         if attempt.usage is not None:
             self.spent += attempt.usage.total_tokens
             self.estimated = self.estimated or attempt.usage.estimated
+        outcome = "ok" if attempt.ok else attempt.error_kind
+        usage = attempt.usage or Usage()
+        fields = {
+            "attempt_index": attempt.index,
+            "attempt_role": attempt.role,
+            "model": attempt.model,
+            "adapter": attempt.adapter,
+            "outcome": outcome,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "tokens_estimated": usage.estimated,
+            "tool_calls": attempt.tool_calls,
+            "duration_s": round(attempt.latency_s, 6),
+        }
         log.debug(
             "attempt %d (%s, %s): %s, %d tokens, %.3fs",
             attempt.index,
             attempt.role,
             attempt.model,
-            "ok" if attempt.ok else attempt.error_kind,
+            outcome,
             attempt.tokens,
             attempt.latency_s,
+            extra={"resilient_parse": fields},
         )
-        self._emit("attempt_finished", **attempt.to_dict())
+        self._emit(
+            "attempt_finished",
+            **attempt.to_dict(),
+            outcome=outcome,
+            duration_s=fields["duration_s"],
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            total_tokens=usage.total_tokens,
+        )
         return attempt
 
-    def _request(self) -> Messages:
-        """Original messages + the last candidate + the feedback; just the original messages the first time."""
+    def _request(self, adapter: LLMAdapter) -> Messages:
+        """Original messages + the reply answered with the feedback (in the adapter's shape); just the original
+        messages the first time."""
         if self.feedback is None:
             return copy_messages(self.messages)
-        extra: Messages = []
-        if self.shown:
-            extra.append({"role": "assistant", "content": self.shown})
-        extra.append({"role": "user", "content": self.feedback})
-        return [*copy_messages(self.messages), *extra]
+        followup = getattr(adapter, "followup", None)
+        if callable(followup) and self.answered is not None:
+            extra = followup(self.answered, self.shown, self.feedback)
+        else:
+            extra = text_followup(self.shown, self.feedback)
+        return [*copy_messages(self.messages), *copy_messages(extra)]
 
-    def _out_of_budget(self, messages: Messages) -> StopReason | None:
+    def _out_of_budget(self, messages: Messages, adapter: LLMAdapter) -> StopReason | None:
         if self.deadline is not None and self.clock() >= self.deadline:
             return "deadline"
         if self.token_budget is not None:
-            upcoming = estimate_tokens(messages, "").prompt_tokens
+            upcoming = estimate_tokens(messages, "", tools=_tools_of(adapter)).prompt_tokens
             if self.spent + upcoming > self.token_budget:
                 return "token_budget"
         return None
 
-    def _set_failure(self, failure: ParseError, raw_text: str | None, finish_reason: str | None = None) -> None:
+    def _set_failure(
+        self,
+        failure: ParseError,
+        raw_text: str | None,
+        finish_reason: str | None = None,
+        answered: Completion | None = None,
+    ) -> None:
         self.failure = failure
         if isinstance(failure, MalformedResponseError):
             return  # nothing new was said: send the same request again
+        self.answered = answered
         # the model's own output, up to MAX_ECHO_CHARS: the repaired candidate when there is one, else what it said
         said = failure.candidate or (raw_text.strip() if raw_text else None)
         self.shown = escape_surrogates(excerpt(said, MAX_ECHO_CHARS)) if said else None
@@ -245,6 +338,23 @@ class _Loop:
         if finish_reason in _CUT_OFF:
             feedback = f"{_CUT_OFF_NOTE}\n\n{feedback}"
         self.feedback = escape_surrogates(feedback)
+
+    def _parse_completion(self, completion: Completion) -> ParseResult[Any]:
+        """The answer in a reply: read from its tool calls when the target takes them, else from its text (a reply
+        that is one call and no text, for a target naming no tool, is read from that call's arguments)."""
+        calls = completion.tool_calls
+        if calls and self.tool_target is not None:
+            return read_tool_calls(
+                calls,
+                self.target,
+                self.parser,
+                aliases=self.aliases,
+                validators=self.validators,
+                truncated=completion.finish_reason in _CUT_OFF,
+            )
+        if len(calls) == 1 and not completion.text.strip():
+            return self._parse(calls[0].arguments)
+        return self._parse(completion.text)
 
     def _parse(self, text: str) -> ParseResult[Any]:
         for plugin in self.rewriters:
@@ -281,26 +391,48 @@ class _Loop:
     # -- the loop -----------------------------------------------------------------------------------------------
 
     def run(self) -> Engine:
+        self._emit(
+            "correction_started",
+            mode=self.parser.policy.name,
+            model=self.chain[0].name,
+            max_corrections=self.max_corrections,
+            token_budget=self.token_budget,
+            fallbacks=len(self.chain) - 1,
+            tools=self.tool_target is not None and _tools_of(self.chain[0]) is not None,
+        )
+        log.debug(
+            "correction started (%s)",
+            self.chain[0].name,
+            extra={"resilient_parse": {"model": self.chain[0].name, "mode": self.parser.policy.name}},
+        )
         for position, adapter in enumerate(self.chain):
             if position:
                 self._emit("fallback_started", model=adapter.name, position=position)
                 log.info("falling back to %s", adapter.name)
             result = yield from self._run_model(adapter, fallback=position > 0)
             if result is not None:
+                totals = self._totals()
                 self._emit(
-                    "correction_succeeded",
-                    outcome=result.outcome,
-                    calls=result.calls,
-                    tokens=result.tokens,
-                    corrections_used=result.corrections_used,
+                    "correction_succeeded", **totals, outcome=result.outcome, corrections_used=result.corrections_used
+                )
+                log.debug(
+                    "correction %s after %d calls",
+                    result.outcome,
+                    totals["calls"],
+                    extra={"resilient_parse": {**totals, "outcome": result.outcome}},
                 )
                 return result
             if self.stop_reason in ("token_budget", "deadline"):
                 break
         error = self._final_error()
-        self._emit("corrections_exhausted", reason=self.stop_reason, calls=len(self.attempts), tokens=self.spent)
+        totals = self._totals()
+        self._emit("corrections_exhausted", **totals, reason=self.stop_reason, outcome=error.kind)
         log.info(
-            "correction loop gave up (%s) after %d calls, %d tokens", self.stop_reason, len(self.attempts), self.spent
+            "correction loop gave up (%s) after %d calls, %d tokens",
+            self.stop_reason,
+            len(self.attempts),
+            self.spent,
+            extra={"resilient_parse": {**totals, "outcome": error.kind, "stop_reason": self.stop_reason}},
         )
         if self.on_exhausted is not None:
             reply = yield _Callback(self.on_exhausted, error)
@@ -317,9 +449,9 @@ class _Loop:
         previous: frozenset[tuple[str, str]] | None = None
         first = True
         while calls_left:
-            messages = self._request()
+            messages = self._request(adapter)
             if self.attempts:  # the very first call is the caller's own decision; every later one is budgeted
-                reason = self._out_of_budget(messages)
+                reason = self._out_of_budget(messages, adapter)
                 if reason:
                     self.stop_reason = reason
                     return None
@@ -361,19 +493,23 @@ class _Loop:
         }
         if reply.error is not None:
             exc = reply.error
+            # the request was sent: count it (what the provider reported, else its prompt, estimated)
+            asked = estimate_tokens(messages, "", tools=_tools_of(adapter))
             if isinstance(exc, MalformedResponseError):
                 self._set_failure(exc, None)
-                return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details)), None
+                usage = exc.usage or asked
+                return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details, usage=usage)), None
+            note = f"{type(exc).__name__}: {exc}"[:200]
             if is_quota_error(exc):
-                self._record(Attempt(**base, error_kind="quota_exhausted", note=f"{type(exc).__name__}: {exc}"[:200]))
+                self._record(Attempt(**base, error_kind="quota_exhausted", note=note, usage=asked))
                 raise QuotaExhaustedError(
                     f"the LLM provider says the quota is exhausted ({adapter.name}); stopped at once",
                     [ErrorDetail(path="", kind="quota_exhausted", message=str(exc)[:500])],
                     candidate=self.failure.candidate if self.failure else None,
                     attempts=self.attempts,
                 ) from exc
-            self._record(Attempt(**base, error_kind="llm_error", note=f"{type(exc).__name__}: {exc}"[:200]))
-            raise exc
+            self._record(Attempt(**base, error_kind="llm_error", note=note, usage=asked))
+            raise _with_attempts(exc, tuple(self.attempts), self._totals())
         completion = reply.value
         if not isinstance(completion, Completion):  # a user's adapter-shaped object: a bug to report, not retry
             raise ConfigurationError(
@@ -381,12 +517,14 @@ class _Loop:
                 "adapter's complete()/acomplete() returns Completion(text=...); a plain function may return text"
             )
         text = completion.text
-        usage = completion.usage or estimate_tokens(messages, text)
+        said = text or "\n".join(c.arguments for c in completion.tool_calls)  # what the model wrote, for the record
+        usage = completion.usage or estimate_tokens(messages, said, tools=_tools_of(adapter))
         base.update(
-            text_sha256=text_digest(text),
-            text_length=len(text),
+            text_sha256=text_digest(said),
+            text_length=len(said),
             usage=usage,
             finish_reason=completion.finish_reason,
+            tool_calls=len(completion.tool_calls),
         )
         if completion.model:
             base["model"] = completion.model
@@ -398,13 +536,13 @@ class _Loop:
             self.failure = refused
             return self._record(Attempt(**base, error_kind=refused.kind, errors=refused.details)), None
         try:
-            parsed = self._parse(text)
+            parsed = self._parse_completion(completion)
         except ParseError as exc:
             kind = "refusal" if isinstance(exc, RefusalError) else exc.kind
             if isinstance(exc, RefusalError):
                 self.failure = exc
             else:
-                self._set_failure(exc, text, completion.finish_reason)
+                self._set_failure(exc, said, completion.finish_reason, completion)
             attempt = Attempt(**base, error_kind=kind, errors=exc.details, repairs=exc.repairs)
             return self._record(attempt), None
         attempt = self._record(Attempt(**base, ok=True, repairs=parsed.repairs))
@@ -474,10 +612,40 @@ class _Loop:
         return CorrectionResult(value=checked, attempts=tuple(self.attempts), outcome="default", usage=self._usage())
 
 
+def _with_attempts(exc: Exception, attempts: tuple[Attempt, ...], totals: Mapping[str, Any]) -> Exception:
+    """The SDK's own error (a caller's `except openai.RateLimitError` keeps working), with every attempt made so far
+    as `.attempts` and a note saying what the call had cost."""
+    with contextlib.suppress(Exception):  # an exception type that takes no attributes: the note still says it
+        exc.attempts = attempts  # type: ignore[attr-defined]
+    note = (
+        f"resilient_parse: raised during attempt {len(attempts) - 1} of correct(); "
+        f"{totals['calls']} calls, {totals['tokens']} tokens{' (estimated)' if totals['estimated'] else ''} so far "
+        "(see .attempts)"
+    )
+    add_note = getattr(exc, "add_note", None)  # Python 3.11+
+    if callable(add_note):
+        add_note(note)
+    return exc
+
+
 # -- drivers ------------------------------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _closing(engine: Engine) -> Iterator[None]:
+    """Close the loop's generator however the driver leaves, so it never outlives its call half-run."""
+    try:
+        yield
+    finally:
+        engine.close()
+
+
 def _drive(engine: Engine) -> CorrectionResult[Any]:
+    with _closing(engine):
+        return _run_sync(engine)
+
+
+def _run_sync(engine: Engine) -> CorrectionResult[Any]:
     try:
         request = next(engine)
         while True:
@@ -509,6 +677,11 @@ def _drive(engine: Engine) -> CorrectionResult[Any]:
 
 
 async def _adrive(engine: Engine) -> CorrectionResult[Any]:
+    with _closing(engine):
+        return await _run_async(engine)
+
+
+async def _run_async(engine: Engine) -> CorrectionResult[Any]:
     try:
         request = next(engine)
         while True:
@@ -550,6 +723,7 @@ class CorrectOptions(TypedDict, total=False):
     deadline: Deadline | None
     fallbacks: Sequence[Any]
     on_exhausted: OnExhausted | None
+    instructions: Instructions | None
     clock: Callable[[], float]
 
 
@@ -594,6 +768,9 @@ def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **opti
 
     - `llm`: a callable taking chat messages (a list of {"role", "content"} dicts) and returning text, or an
       adapter (`OpenAIAdapter`, `AnthropicAdapter`, `LiteLLMAdapter`, `FunctionAdapter`).
+    - Tool calls: when the reply is tool calls (an adapter built with `tools=[GetWeather, ...]`) and `target` is an
+      argument model, a union of them (picked by the tool's name) or `list[...]` of either (parallel calls), the
+      answer is read from the calls' arguments; a re-ask answers the calls in the API's own shape.
     - `max_corrections`: extra calls after the first (default: the policy's, 2); `mode` or `parser`, `aliases`,
       `validators`: how each answer is parsed (semantic validators feed the loop like schema errors: the
       `ErrorDetail`s they return or raise in a `ParseError` are sent as written; any other exception they raise is
@@ -602,10 +779,19 @@ def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **opti
       datetime): no call is made once either would be exceeded.
     - `fallbacks`: more llms tried in order once this one gives up; `on_exhausted(error)`: a last resort whose
       non-None return is the answer (validated against `target`); in `acorrect` it may be async.
+    - `instructions="schema"`: add a compact JSON Schema of `target` to the first system message (a system message
+      is put first when there is none), so the first request says what to answer; off by default, and skipped
+      when the adapter sends tools (their definitions already carry the schema). Re-asks keep it (they repeat
+      the original messages, so a provider's prompt cache still matches).
     - `clock`: the monotonic clock behind `deadline` (for tests).
 
+    Every request made is counted in `.attempts` and the usage: the provider's figures when it reported them
+    (malformed replies included), else an estimate marked `estimated` (an SDK error counts its prompt).
+
     Raises `CorrectionsExhaustedError`, `BudgetExhaustedError`, `ModelRefusedError` or `QuotaExhaustedError`, each
-    with `.attempts`; an LLM error that is not a quota error (network, auth, rate limit) is re-raised as it is.
+    with `.attempts`. Any other LLM error (network, auth, a 429 rate limit) is re-raised as the SDK's own
+    exception — so `except openai.RateLimitError:` backoff code keeps working — with `.attempts` attached (every
+    attempt so far, the failed call last) and a note saying what the call had cost.
     """
     return correct_result(llm, messages, target, **options).value
 

@@ -109,7 +109,8 @@ class Attempt:
     """One call to a model (or the `on_exhausted` default) and what came of it.
 
     `errors` are the problems left after local repair (empty when the attempt produced the object); `repairs`
-    are the local repairs made to this answer; `usage` is what the adapter reported (or estimated).
+    are the local repairs made to this answer; `usage` is what the adapter reported (or estimated: a request that
+    failed in the SDK still counts its prompt); `tool_calls` how many tool calls the reply made.
     """
 
     index: int
@@ -126,6 +127,7 @@ class Attempt:
     latency_s: float = 0.0
     finish_reason: str | None = None
     note: str = ""
+    tool_calls: int = 0
 
     @property
     def tokens(self) -> int:
@@ -151,6 +153,7 @@ class Attempt:
             "latency_s": round(self.latency_s, 6),
             "finish_reason": self.finish_reason,
             "note": self.note,
+            "tool_calls": self.tool_calls,
         }
         return utf8_safe(summary)  # type: ignore[no-any-return]
 
