@@ -4,6 +4,7 @@ exporter: names, parents, attributes, status — and never a piece of the model'
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import threading
 from typing import Annotated, Any, Literal, Optional
@@ -16,7 +17,7 @@ from opentelemetry.trace import StatusCode
 from pydantic import BaseModel
 
 from resilient_parse import ParseError, Parser
-from resilient_parse.correction import Completion, ScriptedLLM, Usage, correct_result
+from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.integrations.otel import (
     ATTEMPT_SPAN,
     CORRECT_SPAN,
@@ -261,6 +262,18 @@ def test_an_exhausted_correction_is_an_error_with_its_stop_reason(
     assert attrs(correction)["resilient_parse.stop_reason"] == "repeated_errors"
 
 
+def test_the_on_exhausted_default_is_a_child_of_its_correction(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    ctx = parser.context(Weather)
+    parser.host.emit("correction_started", ctx)
+    parser.host.emit("attempt_finished", ctx, index=0, role="initial", ok=False, error_kind="schema_mismatch")
+    parser.host.emit("corrections_exhausted", ctx, reason="max_corrections", calls=1, tokens=0)
+    parser.host.emit("attempt_finished", ctx, index=1, role="default", model="on_exhausted", ok=True)
+    (correction,) = spans(exporter, CORRECT_SPAN)
+    default = spans(exporter, ATTEMPT_SPAN)[-1]
+    assert attrs(default)["resilient_parse.attempt.role"] == "default"
+    assert parent_of(default) == span_id(correction)
+
+
 def test_a_correction_left_without_its_closing_event_is_ended_as_abandoned(
     parser: Parser, exporter: InMemorySpanExporter
 ) -> None:
@@ -328,9 +341,123 @@ def test_an_llm_error_ends_the_correction_it_interrupts(parser: Parser, exporter
     llm = ScriptedLLM([Completion(text=BAD_UNIT, usage=usage), ConnectionError(f"reset {SECRET}")])
     with pytest.raises(ConnectionError):
         correct_result(llm, ASK, Weather, parser=parser)
-    errors = [a for a in spans(exporter, ATTEMPT_SPAN) if attrs(a).get("error.type") == "llm_error"]
-    assert len(errors) == 1
-    assert_no_text(exporter, SECRET)
+    (correction,) = spans(exporter, CORRECT_SPAN)
+    attempts = spans(exporter, ATTEMPT_SPAN)
+    assert [attrs(a).get("error.type") for a in attempts] == ["schema", "llm_error"]
+    assert {parent_of(a) for a in attempts} == {span_id(correction)}
+    assert (correction.status.status_code, attrs(correction)["resilient_parse.outcome"]) == (
+        StatusCode.ERROR,
+        "llm_error",
+    )
+    assert_no_text(exporter, SECRET, "reset")
+
+
+def test_a_real_correction_is_the_parent_of_its_attempts_and_their_parses(
+    parser: Parser, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    with provider.get_tracer("app").start_as_current_span("request") as outer:
+        correct_result(ScriptedLLM([BAD_UNIT, REPAIRED]), ASK, Weather, parser=parser)
+    (correction,) = spans(exporter, CORRECT_SPAN)
+    assert parent_of(correction) == outer.get_span_context().span_id
+    assert attrs(correction)["resilient_parse.outcome"] == "corrected"
+    assert (attrs(correction)["resilient_parse.target"], attrs(correction)["resilient_parse.mode"]) == (
+        "Weather",
+        "lenient",
+    )
+    attempts = {span_id(a): attrs(a)["resilient_parse.attempt.index"] for a in spans(exporter, ATTEMPT_SPAN)}
+    assert {parent_of(a) for a in spans(exporter, ATTEMPT_SPAN)} == {span_id(correction)}
+    outcomes = {(attempts[parent_of(p) or 0], attrs(p)["resilient_parse.outcome"]) for p in spans(exporter, PARSE_SPAN)}
+    assert outcomes == {(0, "failed"), (1, "succeeded")}
+
+
+class Paced(ScriptedLLM):
+    """Answers only once every thread has asked (threads) or after letting the other tasks run (asyncio)."""
+
+    def __init__(self, replies: list[str], name: str, barrier: threading.Barrier | None = None) -> None:
+        super().__init__(replies, name=name)
+        self.barrier = barrier
+
+    def complete(self, messages: list[dict[str, str]]) -> Completion:
+        assert self.barrier is not None
+        self.barrier.wait()
+        return super().complete(messages)
+
+    async def acomplete(self, messages: list[dict[str, str]]) -> Completion:
+        await asyncio.sleep(0.001)
+        return await super().acomplete(messages)
+
+
+def assert_each_correction_keeps_its_own(exporter: InMemorySpanExporter, count: int) -> None:
+    """`count` corrections, each with its two attempts (of one model, its own) and each parse under one of them."""
+    corrections = {span_id(c) for c in spans(exporter, CORRECT_SPAN)}
+    assert len(corrections) == count
+    attempts = {span_id(a): a for a in spans(exporter, ATTEMPT_SPAN)}
+    models: dict[int, set[str]] = {}
+    for attempt in attempts.values():
+        models.setdefault(parent_of(attempt) or 0, set()).add(attrs(attempt)["gen_ai.response.model"])
+    assert set(models) == corrections
+    assert all(len(names) == 1 for names in models.values())
+    assert len({name for names in models.values() for name in names}) == count
+    assert all(parent_of(p) in attempts for p in spans(exporter, PARSE_SPAN))
+    assert len(attempts) == 2 * count
+
+
+def test_corrections_in_threads_keep_their_own_spans(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    barrier = threading.Barrier(3)
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            correct_result(Paced([BAD_UNIT, REPAIRED], f"m{i}", barrier), ASK, Weather, parser=parser)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert_each_correction_keeps_its_own(exporter, 3)
+
+
+def test_async_corrections_in_tasks_keep_their_own_spans(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    async def all_of_them() -> None:
+        await asyncio.gather(
+            *(acorrect_result(Paced([BAD_UNIT, REPAIRED], f"m{i}"), ASK, Weather, parser=parser) for i in range(3))
+        )
+
+    asyncio.run(all_of_them())
+    assert_each_correction_keeps_its_own(exporter, 3)
+
+
+def test_a_cancelled_correction_is_exported_as_abandoned(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    async def slow(messages: Any) -> str:
+        await asyncio.sleep(10)
+        return GOOD
+
+    async def cancel() -> None:
+        with contextlib.suppress(asyncio.TimeoutError):  # not pytest.raises: it would keep the call alive
+            await asyncio.wait_for(acorrect_result(slow, ASK, Weather, parser=parser), 0.01)
+
+    asyncio.run(cancel())
+    gc.collect()
+    (correction,) = spans(exporter, CORRECT_SPAN)
+    assert (correction.status.status_code, attrs(correction)["resilient_parse.outcome"]) == (
+        StatusCode.ERROR,
+        "abandoned",
+    )
+
+
+def test_the_on_exhausted_default_is_an_attempt_under_its_correction(
+    parser: Parser, exporter: InMemorySpanExporter
+) -> None:
+    fallback = Weather(city="x", unit="celsius")
+    correct_result(ScriptedLLM([BAD_UNIT, BAD_UNIT]), ASK, Weather, parser=parser, on_exhausted=lambda _: fallback)
+    (correction,) = spans(exporter, CORRECT_SPAN)
+    roles = [attrs(a)["resilient_parse.attempt.role"] for a in spans(exporter, ATTEMPT_SPAN)]
+    assert roles == ["initial", "correction", "default"]
+    assert {parent_of(a) for a in spans(exporter, ATTEMPT_SPAN)} == {span_id(correction)}
 
 
 def test_corrections_in_asyncio_tasks_keep_their_own_attempts(parser: Parser, exporter: InMemorySpanExporter) -> None:

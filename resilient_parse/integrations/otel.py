@@ -100,12 +100,12 @@ def _usage(usage: Any) -> dict[str, Any]:
 
 
 def _clean(attributes: Mapping[str, Any]) -> dict[str, AttributeValue]:
-    """Only the values OpenTelemetry accepts (None and anything else dropped)."""
+    """Only the values OpenTelemetry accepts (None, empty lists and anything else dropped)."""
     out: dict[str, AttributeValue] = {}
     for key, value in attributes.items():
         if isinstance(value, str | bool | int | float):
             out[key] = value
-        elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        elif isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
             out[key] = list(value)
     return out
 
@@ -227,11 +227,18 @@ class OpenTelemetryObserver:
     def _on_correction_started(self, data: Mapping[str, Any], ctx: CallContext | None) -> None:
         if ctx is None:
             return
-        span = self.tracer.start_span(
-            CORRECT_SPAN, kind=SpanKind.INTERNAL, attributes=_clean(self._call_attributes(data, ctx))
-        )
+        attributes = {
+            **self._call_attributes(data, ctx),
+            "gen_ai.request.model": data.get("model"),
+            "resilient_parse.max_corrections": data.get("max_corrections"),
+            "resilient_parse.token_budget": data.get("token_budget"),
+            "resilient_parse.fallbacks": data.get("fallbacks"),
+            "resilient_parse.tools": data.get("tools"),
+        }
+        span = self.tracer.start_span(CORRECT_SPAN, kind=SpanKind.INTERNAL, attributes=_clean(attributes))
         state = _Correction(call=weakref.ref(ctx), span=span)
         state.finalizer = weakref.finalize(ctx, _abandon, state)
+        state.finalizer.atexit = False  # at exit the exporters may be gone already
         self._open.set((*(s for s in self._open.get() if not s.closed), state))
         self._start_attempt(state, {})
 
@@ -250,9 +257,10 @@ class OpenTelemetryObserver:
 
     def _on_attempt_finished(self, data: Mapping[str, Any], ctx: CallContext | None) -> None:
         end = _now_ns()
-        state = self._find(ctx)
-        span = state.attempt if state is not None else None
-        if span is None:  # not opened by an event (the on_exhausted default, or a loop without correction_started)
+        state = self._find(ctx, closed_too=True)  # the on_exhausted default comes after corrections_exhausted
+        live = state if state is not None and not state.closed else None
+        span = live.attempt if live is not None else None
+        if span is None:  # not opened by an event (that default, or a loop without correction_started)
             parent = trace.set_span_in_context(state.span) if state is not None else None
             span = self.tracer.start_span(
                 ATTEMPT_SPAN, context=parent, start_time=_started_ns(end, data.get("latency_s"))
@@ -281,12 +289,12 @@ class OpenTelemetryObserver:
         if not ok:
             span.set_status(Status(StatusCode.ERROR, str(error_kind or "attempt_failed")))
         span.end(end_time=end)
-        if state is None:
+        if live is None:
             return
-        state.attempt = None
-        state.count(data.get("usage"))
+        live.attempt = None
+        live.count(data.get("usage"))
         if error_kind in _TERMINAL_ERRORS:  # the loop raises next, without a closing event
-            self._close(state, Status(StatusCode.ERROR, str(error_kind)), outcome=error_kind)
+            self._close(live, Status(StatusCode.ERROR, str(error_kind)), outcome=error_kind)
 
     def _on_correction_succeeded(self, data: Mapping[str, Any], ctx: CallContext | None) -> None:
         state = self._find(ctx)
@@ -306,7 +314,7 @@ class OpenTelemetryObserver:
             self._close(
                 state,
                 Status(StatusCode.ERROR, reason),
-                outcome="exhausted",
+                outcome=data.get("outcome") or "exhausted",
                 calls=data.get("calls"),
                 **{"error.type": reason, "resilient_parse.stop_reason": reason},
             )
@@ -322,15 +330,15 @@ class OpenTelemetryObserver:
         )
 
     def _close(self, state: _Correction, status: Status | None, **attributes: Any) -> None:
+        # it stays in the variable (a parent for the on_exhausted default) until the next correction here starts
         state.close(status, **{f"resilient_parse.{k}" if "." not in k else k: v for k, v in attributes.items()})
-        self._open.set(tuple(s for s in self._open.get() if not s.closed))
 
-    def _find(self, ctx: CallContext | None) -> _Correction | None:
-        """The open correction whose loop context is `ctx`, in this thread or task."""
+    def _find(self, ctx: CallContext | None, *, closed_too: bool = False) -> _Correction | None:
+        """The open (or just closed) correction whose loop context is `ctx`, in this thread or task."""
         if ctx is None:
             return None
         for state in reversed(self._open.get()):
-            if not state.closed and state.call() is ctx:
+            if (closed_too or not state.closed) and state.call() is ctx:
                 return state
         return None
 
