@@ -1,7 +1,19 @@
-"""A LangChain output parser, so resilient parsing drops into existing chains (optional extra: langchain-core).
+"""LangChain drop-ins (optional extra: langchain-core): an output parser for chains, and an adapter so `correct()`
+can call a LangChain chat model.
 
-    from resilient_parse.correction.langchain import ResilientOutputParser
     chain = prompt | chat_model | ResilientOutputParser(target=Plan)
+    chain.invoke(...)          # a Plan
+    chain.stream(...)          # partial Plans (`streaming.partial_type(Plan)`) as the text arrives, then the Plan
+    chain = prompt | chat_model.bind_tools([GetWeather]) | ResilientOutputParser(target=GetWeather)
+
+    plan = correct(ChatModelAdapter(chat_model), messages, Plan)
+
+The parser reads an `AIMessage`'s tool calls when the target is an argument model (or a union, or `list[...]`):
+`tool_calls` (arguments LangChain decoded) and `invalid_tool_calls` (the raw argument text LangChain could not
+decode — exactly what local repair is for) both go through `tool_calls.read_tool_calls`. Otherwise it reads the
+text. Streaming feeds the text pieces to `Parser.stream` as they arrive (linear in the text however it is cut);
+streamed tool calls are read once the message is complete (no partials for them here: `tool_streaming` streams
+partial arguments from an OpenAI stream).
 
 On failure it raises `LangChainParseError`, which is both our `ParseError` (errors with JSON Pointers, repairs) and
 LangChain's `OutputParserException` with `send_to_llm=True` and the feedback message as `observation`, so
@@ -10,12 +22,22 @@ LangChain's own retry and fixing parsers work unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 try:
     from langchain_core.exceptions import OutputParserException
-    from langchain_core.output_parsers import BaseOutputParser
+    from langchain_core.messages import (
+        AIMessage,
+        BaseMessage,
+        BaseMessageChunk,
+        HumanMessage,
+        SystemMessage,
+        ToolMessage,
+    )
+    from langchain_core.output_parsers import BaseTransformOutputParser
+    from langchain_core.outputs import ChatGeneration, Generation
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     from resilient_parse.errors import ConfigurationError
 
@@ -23,13 +45,25 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "ResilientOutputParser needs langchain-core: pip install 'resilient-parse[langchain]'"
     ) from exc
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from resilient_parse.api import default_parser
-from resilient_parse.errors import ParseError
+from resilient_parse.correction.tool_calls import (
+    ToolCall,
+    ToolSpec,
+    openai_tool_followup,
+    openai_tools,
+    read_tool_calls,
+    text_followup,
+    tool_name,
+    tool_target,
+)
+from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
+from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, ParseError
 from resilient_parse.parser import Parser
 
 T = TypeVar("T")
+Messages = list[dict[str, Any]]
 
 
 class LangChainParseError(ParseError, OutputParserException):
@@ -50,9 +84,96 @@ class LangChainParseError(ParseError, OutputParserException):
         self.send_to_llm = True
 
 
-class ResilientOutputParser(BaseOutputParser[T]):
-    """Parse a model's text into `target` with local repair; `mode`, `aliases` or a ready `parser` configure it.
-    `ResilientOutputParser(target=Plan)` is a parser of `Plan` for type checkers and for LangChain (`OutputType`)."""
+# -- reading LangChain messages -----------------------------------------------------------------------------------
+
+
+def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
+    """An `AIMessage`'s calls as `ToolCall`s, in the order the model made them: `tool_calls` (their decoded `args`
+    as JSON text) and `invalid_tool_calls` (their `args` exactly as the model wrote them). The order is the
+    provider's (`additional_kwargs["tool_calls"]`) when every call's id is found there, else valid calls first."""
+    if not isinstance(message, AIMessage):
+        return ()
+    found: list[tuple[str, Any, str | None]] = []
+    for call in message.tool_calls:
+        found.append((call["name"], call["args"], call.get("id")))
+    for bad in message.invalid_tool_calls:
+        found.append((bad.get("name") or "", bad.get("args") or "", bad.get("id")))
+    raw = message.additional_kwargs.get("tool_calls")
+    if isinstance(raw, list):
+        order = {item.get("id"): i for i, item in enumerate(raw) if isinstance(item, Mapping)}
+        if all(call_id in order for _, _, call_id in found):
+            found.sort(key=lambda c: order[c[2]])
+    return tuple(ToolCall.decoded(name, args, id=call_id, index=i) for i, (name, args, call_id) in enumerate(found))
+
+
+def _finish_reason(message: BaseMessage) -> str | None:
+    meta = message.response_metadata
+    for key in ("finish_reason", "stop_reason", "done_reason"):
+        value = meta.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _truncated(reason: str | None) -> bool:
+    return reason in ("length", "max_tokens")
+
+
+class _Collected:
+    """What a streamed message has said: its text pieces go on to `Parser.stream` as they arrive; tool-call
+    pieces are kept per call until the message is complete."""
+
+    def __init__(self) -> None:
+        self.calls: list[ToolCall] = []
+        self.text: list[str] = []
+        self.pieces: dict[Any, tuple[list[str], list[str], list[str | None]]] = {}
+        self.finish_reason: str | None = None
+
+    def texts(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
+        for chunk in chunks:
+            piece = self.take(chunk)
+            if piece:
+                yield piece
+
+    async def atexts(self, chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
+        async for chunk in chunks:
+            piece = self.take(chunk)
+            if piece:
+                yield piece
+
+    def take(self, chunk: str | BaseMessage) -> str:
+        if isinstance(chunk, str):
+            self.text.append(chunk)
+            return chunk
+        self.finish_reason = _finish_reason(chunk) or self.finish_reason
+        if isinstance(chunk, BaseMessageChunk):
+            for part in getattr(chunk, "tool_call_chunks", None) or ():
+                index = part.get("index")
+                key = index if isinstance(index, int) else object()
+                names, args, ids = self.pieces.setdefault(key, ([], [], []))
+                names.append(part.get("name") or "")
+                args.append(part.get("args") or "")
+                ids.append(part.get("id"))
+        else:
+            self.calls.extend(message_tool_calls(chunk))
+        self.text.append(chunk.text)
+        return chunk.text
+
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        calls = list(self.calls)
+        for names, args, ids in self.pieces.values():
+            call_id = next((i for i in ids if i), None)
+            calls.append(ToolCall("".join(names), "".join(args), id=call_id, index=len(calls)))
+        return tuple(calls)
+
+
+# -- the output parser --------------------------------------------------------------------------------------------
+
+
+class ResilientOutputParser(BaseTransformOutputParser[T]):
+    """Parse a model's answer (its text, or its tool calls for an argument-model target) into `target` with local
+    repair; `mode`, `aliases` or a ready `parser` configure it. `ResilientOutputParser(target=Plan)` is a parser
+    of `Plan` for type checkers and for LangChain (`OutputType`, `output_schema`)."""
 
     target: Any
     mode: str = "lenient"
@@ -90,16 +211,83 @@ class ResilientOutputParser(BaseOutputParser[T]):
     def _use(self) -> Parser:
         return self.parser if self.parser is not None else default_parser(self.mode)
 
+    def _reads_calls(self, calls: Sequence[ToolCall]) -> bool:
+        return bool(calls) and tool_target(self.target) is not None
+
+    def _fail(self, parser: Parser, error: ParseError, llm_output: str) -> LangChainParseError:
+        return LangChainParseError(error, llm_output, parser.feedback(error, self.target))
+
+    def _from_calls(self, calls: Sequence[ToolCall], finish_reason: str | None) -> T:
+        parser = self._use()
+        try:
+            result = read_tool_calls(
+                calls, self.target, parser, aliases=self.aliases, truncated=_truncated(finish_reason)
+            )
+        except ParseError as exc:
+            said = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls], ensure_ascii=False)
+            raise self._fail(parser, exc, said) from exc
+        return cast(T, result.value)
+
     def parse(self, text: str) -> T:
         parser = self._use()
         try:
             return cast(T, parser.parse_result(text, self.target, aliases=self.aliases).value)
         except ParseError as exc:
-            raise LangChainParseError(exc, text, parser.feedback(exc, self.target)) from exc
+            raise self._fail(parser, exc, text) from exc
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> T:
+        """The first generation's tool calls (for an argument-model target) or text, parsed into the target.
+        `partial` is not used: partial objects come from streaming (`transform`)."""
+        generation = result[0]
+        if isinstance(generation, ChatGeneration):
+            calls = message_tool_calls(generation.message)
+            if self._reads_calls(calls):
+                return self._from_calls(calls, _finish_reason(generation.message))
+        return self.parse(generation.text)
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+        parser = self._use()
+        collected = _Collected()
+        final: Any = None
+        failure: ParseError | None = None
+        try:
+            for update in parser.stream(collected.texts(input), self.target, aliases=self.aliases):
+                if update.is_final:
+                    final = update.value
+                else:
+                    yield update.partial
+        except InputTooLargeError:
+            raise
+        except ParseError as exc:  # decided below: the tool calls, when there are any, are the answer
+            failure = exc
+        yield self._settle(parser, collected, final, failure)
+
+    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+        parser = self._use()
+        collected = _Collected()
+        final: Any = None
+        failure: ParseError | None = None
+        try:
+            async for update in parser.astream(collected.atexts(input), self.target, aliases=self.aliases):
+                if update.is_final:
+                    final = update.value
+                else:
+                    yield update.partial
+        except InputTooLargeError:
+            raise
+        except ParseError as exc:
+            failure = exc
+        yield self._settle(parser, collected, final, failure)
+
+    def _settle(self, parser: Parser, collected: _Collected, final: Any, failure: ParseError | None) -> Any:
+        calls = collected.tool_calls()
+        if self._reads_calls(calls):
+            return self._from_calls(calls, collected.finish_reason)
+        if failure is not None:
+            raise self._fail(parser, failure, "".join(collected.text))
+        return final
 
     def get_format_instructions(self) -> str:
-        import json
-
         schema = self._use().plan(self.target).adapter.json_schema()
         return "Answer with a single JSON value that matches this JSON Schema, and nothing else:\n" + json.dumps(
             schema, ensure_ascii=False
@@ -108,3 +296,126 @@ class ResilientOutputParser(BaseOutputParser[T]):
     @property
     def _type(self) -> str:
         return "resilient_parse"
+
+
+# -- the chat-model adapter ---------------------------------------------------------------------------------------
+
+
+def _ai_message(message: Mapping[str, Any]) -> AIMessage:
+    """An OpenAI-shaped assistant message (the re-ask's, with `tool_calls` whose arguments may be broken JSON) as
+    an `AIMessage`: arguments that decode to an object become `tool_calls`, the rest `invalid_tool_calls` (kept as
+    written, so the model sees what it sent)."""
+    good: list[dict[str, Any]] = []
+    bad: list[dict[str, Any]] = []
+    for item in message.get("tool_calls") or ():
+        function = item.get("function") or {}
+        name, arguments, call_id = function.get("name", ""), function.get("arguments", ""), item.get("id")
+        try:
+            args = json.loads(arguments) if isinstance(arguments, str) else arguments
+        except (ValueError, RecursionError):
+            args = None
+        if isinstance(args, dict):
+            good.append({"name": name, "args": args, "id": call_id, "type": "tool_call"})
+        else:
+            bad.append({"name": name, "args": str(arguments), "id": call_id, "error": "not a JSON object"})
+    return AIMessage(content=message.get("content") or "", tool_calls=good, invalid_tool_calls=bad)
+
+
+def to_langchain_messages(messages: Sequence[Mapping[str, Any]]) -> list[BaseMessage]:
+    """Our chat messages (OpenAI-shaped dicts, tool re-asks included) as LangChain messages."""
+    out: list[BaseMessage] = []
+    for position, message in enumerate(messages):
+        role = message.get("role")
+        content = message.get("content")
+        if role in ("system", "developer"):
+            out.append(SystemMessage(content=content or ""))
+        elif role == "user":
+            out.append(HumanMessage(content=content or ""))
+        elif role == "assistant":
+            out.append(_ai_message(message))
+        elif role == "tool":
+            out.append(ToolMessage(content=content or "", tool_call_id=str(message.get("tool_call_id") or "")))
+        else:
+            raise ConfigurationError(f"message {position} has role {role!r}: a LangChain chat model cannot take it")
+    return out
+
+
+def completion_from_message(message: Any, model: str | None = None) -> Completion:
+    """What a chat model's `invoke` returned, as a `Completion`: the text, the tool calls, the usage from
+    `usage_metadata` (None when absent: the loop then estimates it, marked as estimated), the finish reason."""
+    if not isinstance(message, BaseMessage):
+        raise MalformedResponseError(
+            f"the chat model returned {type(message).__name__}, not a message",
+            [ErrorDetail(path="", kind="malformed_response", message=f"got {type(message).__name__}")],
+        )
+    usage = None
+    meta = getattr(message, "usage_metadata", None)
+    if meta:
+        usage = Usage(max(0, int(meta.get("input_tokens") or 0)), max(0, int(meta.get("output_tokens") or 0)))
+    name = message.response_metadata.get("model_name") or message.response_metadata.get("model") or model
+    return Completion(
+        text=message.text,
+        model=name if isinstance(name, str) else None,
+        usage=usage,
+        finish_reason=_finish_reason(message),
+        tool_calls=message_tool_calls(message),
+    )
+
+
+def _choice(choice: Any) -> Any:
+    """`tool_choice=` as LangChain's `bind_tools` takes it: a model becomes its tool name."""
+    return tool_name(choice) if isinstance(choice, type) and issubclass(choice, BaseModel) else choice
+
+
+class ChatModelAdapter:
+    """A LangChain chat model (or any runnable that takes messages and returns an `AIMessage`, such as
+    `chat_model.bind_tools([...])`) as an LLM adapter for `correct()`.
+
+    `tools=` (Pydantic argument models or tool dicts) and `tool_choice=` are bound with the model's own
+    `bind_tools`. A re-ask after tool calls answers each call with a `ToolMessage` (OpenAI's shape, which every
+    LangChain chat model translates for its provider); provider errors are left as they are.
+    """
+
+    kind = "langchain"
+
+    def __init__(self, chat_model: Any, *, tools: Sequence[ToolSpec] | None = None, tool_choice: Any = None) -> None:
+        if not (hasattr(chat_model, "invoke") and hasattr(chat_model, "ainvoke")):
+            raise ConfigurationError(f"a LangChain chat model has invoke/ainvoke; got {type(chat_model).__name__}")
+        if tool_choice is not None and tools is None:
+            raise ConfigurationError("tool_choice= needs tools= to choose from")
+        self.chat_model = chat_model
+        self.tools = openai_tools(tools) if tools is not None else None  # what is sent (the loop estimates with it)
+        if self.tools is not None:
+            options = {} if tool_choice is None else {"tool_choice": _choice(tool_choice)}
+            self.runnable = chat_model.bind_tools(self.tools, **options)
+        else:
+            self.runnable = chat_model
+        bound = getattr(chat_model, "bound", chat_model)  # a RunnableBinding wraps the model
+        model = getattr(bound, "model_name", None) or getattr(bound, "model", None)
+        self.model = model if isinstance(model, str) else type(bound).__name__
+        self.name = f"langchain:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"ChatModelAdapter({self.model!r})"
+
+    def followup(self, completion: Completion, shown: str | None, feedback: str) -> Messages:
+        """A `tool` message per call when the model made calls, else the answer and the feedback as turns."""
+        if completion.tool_calls:
+            return openai_tool_followup(completion.tool_calls, feedback, completion.text)
+        return text_followup(shown, feedback)
+
+    def complete(self, messages: Messages) -> Completion:
+        return completion_from_message(self.runnable.invoke(to_langchain_messages(messages)), self.model)
+
+    async def acomplete(self, messages: Messages) -> Completion:
+        return completion_from_message(await self.runnable.ainvoke(to_langchain_messages(messages)), self.model)
+
+
+__all__ = [
+    "ChatModelAdapter",
+    "LangChainParseError",
+    "ResilientOutputParser",
+    "completion_from_message",
+    "message_tool_calls",
+    "to_langchain_messages",
+]

@@ -1,0 +1,245 @@
+"""LangChain at real call sites, with langchain-core's own fake chat models and message classes: the output parser
+reads tool calls (decoded and invalid), streams partials and declares its output type; `ChatModelAdapter` lets the
+correction loop call a chat model, answering tool calls with tool messages."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+from uuid import UUID
+
+import pytest
+from pydantic import BaseModel
+
+from resilient_parse import Parser, correct_result
+from resilient_parse.streaming import partial_type
+
+pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+
+from resilient_parse.correction.langchain import (
+    ChatModelAdapter,
+    LangChainParseError,
+    ResilientOutputParser,
+    message_tool_calls,
+)
+
+
+class GetWeather(BaseModel):
+    """Current weather for a city."""
+
+    city: str
+    unit: Literal["c", "f"] = "c"
+
+
+class SendEmail(BaseModel):
+    to: str
+    body: str
+
+
+class Plan(BaseModel):
+    goal: str
+    steps: list[str]
+
+
+def _model(*replies: AIMessage | str) -> GenericFakeChatModel:
+    return GenericFakeChatModel(messages=iter(replies))
+
+
+def _call(name: str, args: dict[str, Any], call_id: str = "c1") -> dict[str, Any]:
+    return {"name": name, "args": args, "id": call_id, "type": "tool_call"}
+
+
+def _broken(name: str, args: str, call_id: str = "c1") -> dict[str, Any]:
+    return {"name": name, "args": args, "id": call_id, "error": "could not decode"}
+
+
+class Recorder(BaseCallbackHandler):
+    """LangChain's own callback: the messages each chat-model call received."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[BaseMessage]] = []
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID, **kwargs: Any
+    ) -> None:
+        self.sent.append(messages[0])
+
+
+# -- the output parser reads tool calls ---------------------------------------------------------------------------
+
+
+def test_broken_arguments_langchain_could_not_decode_are_repaired_from_invalid_tool_calls() -> None:
+    reply = AIMessage(content="", invalid_tool_calls=[_broken("GetWeather", "{'city': 'Paris', unit: 'f',}")])
+    chain = _model(reply) | ResilientOutputParser(target=GetWeather)
+    assert chain.invoke("weather?") == GetWeather(city="Paris", unit="f")
+
+
+def test_decoded_tool_calls_are_read_with_key_repairs_and_text_is_ignored_beside_them() -> None:
+    reply = AIMessage(content="Let me check.", tool_calls=[_call("GetWeather", {"City": "Oslo"})])
+    assert ResilientOutputParser(target=GetWeather).invoke(reply) == GetWeather(city="Oslo")
+
+
+def test_parallel_calls_fill_a_list_of_a_union_in_the_providers_order() -> None:
+    reply = AIMessage(
+        content="",
+        tool_calls=[_call("GetWeather", {"city": "Oslo"}, "b")],
+        invalid_tool_calls=[_broken("SendEmail", '{"to": "a@b.c", "body": "hi"', "a")],
+        additional_kwargs={"tool_calls": [{"id": "a"}, {"id": "b"}]},
+    )
+    assert [c.id for c in message_tool_calls(reply)] == ["a", "b"]
+    parsed = ResilientOutputParser(target=list[GetWeather | SendEmail]).invoke(reply)
+    assert parsed == [SendEmail(to="a@b.c", body="hi"), GetWeather(city="Oslo")]
+
+
+def test_a_tool_name_typo_is_repaired_in_lenient_and_refused_in_strict_with_feedback_for_the_model() -> None:
+    reply = AIMessage(content="", tool_calls=[_call("SendEmial", {"to": "x", "body": "y"})])
+    lenient = ResilientOutputParser(target=GetWeather | SendEmail)
+    assert lenient.invoke(reply) == SendEmail(to="x", body="y")
+    strict = ResilientOutputParser(target=GetWeather | SendEmail, parser=Parser(mode="strict", entrypoints=False))
+    with pytest.raises(OutputParserException) as info:
+        strict.invoke(reply)
+    error = info.value
+    assert isinstance(error, LangChainParseError) and error.send_to_llm
+    assert "SendEmial" in error.llm_output and "SendEmail" in error.observation
+
+
+def test_a_wrong_tool_for_the_target_is_refused() -> None:
+    reply = AIMessage(content="", tool_calls=[_call("SendEmail", {"to": "x", "body": "y"})])
+    with pytest.raises(LangChainParseError) as info:
+        ResilientOutputParser(target=GetWeather).invoke(reply)
+    assert info.value.details[0].kind == "tool_name_mismatch"
+
+
+def test_arguments_cut_off_by_the_length_limit_are_refused_not_completed() -> None:
+    reply = AIMessage(
+        content="",
+        invalid_tool_calls=[_broken("GetWeather", '{"city": "Par')],
+        response_metadata={"finish_reason": "length"},
+    )
+    with pytest.raises(LangChainParseError) as info:
+        ResilientOutputParser(target=GetWeather).invoke(reply)
+    assert info.value.kind == "truncated"
+
+
+def test_the_calls_are_the_answer_when_a_message_makes_any_never_the_text_beside_a_wrong_call() -> None:
+    reply = AIMessage(content='{"goal": "g", "steps": []}', tool_calls=[_call("GetWeather", {"city": "x"})])
+    with pytest.raises(LangChainParseError):
+        ResilientOutputParser(target=Plan).invoke(reply)
+    assert ResilientOutputParser(target=dict[str, Any]).invoke(reply) == {"goal": "g", "steps": []}
+
+
+# -- output type and streaming ------------------------------------------------------------------------------------
+
+
+def _is_partial_plan(obj: Any) -> bool:
+    """A partial view of Plan. (Not `isinstance(obj, partial_type(Plan))`: partials validated on the stream's fast
+    path are instances of a twin class that forbids extra keys — reported to the streaming module's owner.)"""
+    return type(obj).__name__ == "PartialPlan" and set(type(obj).model_fields) == set(partial_type(Plan).model_fields)
+
+
+def test_the_parser_and_the_chain_declare_the_target_as_their_output_type() -> None:
+    parser = ResilientOutputParser(target=Plan)
+    chain = _model("{}") | parser
+    assert parser.OutputType is Plan
+    assert chain.get_output_jsonschema() == Plan.model_json_schema()
+
+
+def test_chain_stream_yields_growing_partials_then_the_validated_object() -> None:
+    text = '```json\n{"goal": "ship it", "steps": ["build", "test", "release"]}\n```'
+    out = list((_model(text) | ResilientOutputParser(target=Plan)).stream("plan"))
+    partials, final = out[:-1], out[-1]
+    assert final == Plan(goal="ship it", steps=["build", "test", "release"])
+    assert partials and all(_is_partial_plan(p) for p in partials)
+    steps = [len(p.steps or []) for p in partials]
+    assert steps == sorted(steps) and steps[0] < 3  # the list grows as the text arrives
+    assert partials[0].goal == "ship it" or partials[0].goal is None
+
+
+def test_chain_astream_yields_the_same_updates() -> None:
+    text = '{"goal": "g", "steps": ["a", "b"]}'
+
+    async def run() -> list[Any]:
+        return [x async for x in (_model(text) | ResilientOutputParser(target=Plan)).astream("plan")]
+
+    out = asyncio.run(run())
+    assert out[-1] == Plan(goal="g", steps=["a", "b"]) and _is_partial_plan(out[0])
+
+
+def test_a_streamed_answer_that_does_not_parse_raises_the_langchain_exception_with_the_streamed_text() -> None:
+    text = '{"goal": 1, "steps": "none"}'
+    parser = ResilientOutputParser(target=Plan, parser=Parser(mode="strict", entrypoints=False))
+    with pytest.raises(LangChainParseError) as info:
+        list((_model(text) | parser).stream("plan"))
+    assert info.value.llm_output == text
+
+
+def test_streamed_tool_call_chunks_are_read_once_the_message_is_complete() -> None:
+    chunks = [
+        AIMessageChunk(content="", tool_call_chunks=[{"name": "GetWeather", "args": "{'ci", "id": "c1", "index": 0}]),
+        AIMessageChunk(content="", tool_call_chunks=[{"name": None, "args": "ty': 'Rome',", "id": None, "index": 0}]),
+        AIMessageChunk(content="", tool_call_chunks=[{"name": None, "args": "}", "id": None, "index": 0}]),
+    ]
+    out = list(ResilientOutputParser(target=GetWeather).transform(iter(chunks)))
+    assert out == [GetWeather(city="Rome")]
+
+
+# -- the chat-model adapter ---------------------------------------------------------------------------------------
+
+
+ASK = [{"role": "system", "content": "You call tools."}, {"role": "user", "content": "Weather in Paris?"}]
+
+
+def test_correct_with_a_chat_model_repairs_broken_tool_arguments_in_one_call() -> None:
+    reply = AIMessage(
+        content="",
+        invalid_tool_calls=[_broken("GetWeather", '{"city": "Paris",}')],
+        usage_metadata={"input_tokens": 21, "output_tokens": 9, "total_tokens": 30},
+    )
+    result = correct_result(ChatModelAdapter(_model(reply)), ASK, GetWeather)
+    assert result.value == GetWeather(city="Paris") and result.calls == 1 and result.outcome == "repaired"
+    assert result.usage.prompt_tokens == 21 and result.usage.completion_tokens == 9 and not result.usage.estimated
+
+
+def test_a_re_ask_answers_the_tool_call_with_a_tool_message_and_usage_is_counted_on_every_call() -> None:
+    first = AIMessage(content="", tool_calls=[_call("GetWeather", {"town": "Paris", "unit": "kelvin"}, "call_9")])
+    second = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Paris"}, "call_10")])
+    recorder = Recorder()
+    chat_model = GenericFakeChatModel(messages=iter([first, second]), callbacks=[recorder])
+    result = correct_result(ChatModelAdapter(chat_model), ASK, GetWeather, parser=Parser(entrypoints=False))
+    assert result.value == GetWeather(city="Paris") and result.calls == 2
+    reask = recorder.sent[1]
+    assert [type(m).__name__ for m in reask] == ["SystemMessage", "HumanMessage", "AIMessage", "ToolMessage"]
+    assert isinstance(reask[2], AIMessage) and reask[2].tool_calls[0]["id"] == "call_9"
+    tool_reply = reask[3]
+    assert isinstance(tool_reply, ToolMessage) and tool_reply.tool_call_id == "call_9"
+    assert "city" in str(tool_reply.content)
+    assert all(a.usage is not None and a.usage.estimated and a.usage.prompt_tokens > 0 for a in result.attempts)
+
+
+def test_broken_arguments_sent_back_in_a_re_ask_stay_as_the_model_wrote_them() -> None:
+    first = AIMessage(content="", invalid_tool_calls=[_broken("GetWeather", '{"unit": "kelvin"')])
+    second = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Oslo"})])
+    recorder = Recorder()
+    chat_model = GenericFakeChatModel(messages=iter([first, second]), callbacks=[recorder])
+    assert correct_result(ChatModelAdapter(chat_model), ASK, GetWeather).value == GetWeather(city="Oslo")
+    echoed = recorder.sent[1][2]
+    assert isinstance(echoed, AIMessage) and echoed.invalid_tool_calls[0]["args"] == '{"unit": "kelvin"'
+
+
+def test_correct_accepts_a_langchain_chat_model_directly() -> None:
+    reply = AIMessage(content='{"goal": "g", "steps": ["a"],}')
+    result = correct_result(_model(reply), [{"role": "user", "content": "plan"}], Plan)
+    assert result.value == Plan(goal="g", steps=["a"]) and result.attempts[0].adapter.startswith("langchain")
+
+
+def test_the_async_path_calls_ainvoke() -> None:
+    from resilient_parse import acorrect_result
+
+    reply = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Lima"})])
+    result = asyncio.run(acorrect_result(ChatModelAdapter(_model(reply)), ASK, GetWeather))
+    assert result.value == GetWeather(city="Lima")
