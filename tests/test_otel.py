@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 from pydantic import BaseModel
 
-from resilient_parse import ParseError, Parser
+from resilient_parse import Event, ParseError, Parser, hookimpl
 from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.integrations.otel import (
     ATTEMPT_SPAN,
@@ -521,6 +521,34 @@ def test_instrument_without_parsers_traces_the_module_level_parse(
     finally:
         uninstrument(observer)
     assert len(spans(exporter, PARSE_SPAN)) == 1
+
+
+def test_instrument_twice_does_not_double_the_spans(provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
+    plain = Parser(entrypoints=False)
+    first = instrument(plain, tracer_provider=provider)
+    second = instrument(plain, tracer_provider=provider)
+    plain.parse_result(REPAIRED, Weather)
+    uninstrument(first, plain)
+    uninstrument(second, plain)
+    assert len(spans(exporter, PARSE_SPAN)) == 1
+    assert plain.host.observed is False
+
+
+def test_uninstrument_keeps_the_parsers_other_observers(provider: TracerProvider) -> None:
+    class Counter:
+        @hookimpl
+        def rp_on_event(self, event: Event, ctx: Any) -> None:
+            pass
+
+    plain = Parser(plugins=[Counter()], entrypoints=False)
+    uninstrument(instrument(plain, tracer_provider=provider), plain)
+    assert plain.host.observed is True
+
+
+def test_a_parse_failed_count_of_details_is_recorded_as_a_count(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    parser.host.emit("parse_failed", None, kind="schema", details=3, repairs=1, duration_s=0.001)
+    attributes = attrs(spans(exporter)[0])
+    assert (attributes["resilient_parse.errors"], attributes["resilient_parse.repairs"]) == (3, 1)
 
 
 @pytest.mark.parametrize(

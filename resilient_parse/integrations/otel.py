@@ -204,7 +204,11 @@ class OpenTelemetryObserver:
             attributes["resilient_parse.repairs.lossy"] = data["lossy"]
         if not ok:
             attributes["error.type"] = data.get("kind")
-            attributes["resilient_parse.error_kinds"] = _error_kinds(data.get("details"))
+            details = data.get("details")
+            if isinstance(details, int):
+                attributes["resilient_parse.errors"] = details
+            else:
+                attributes["resilient_parse.error_kinds"] = _error_kinds(details)
         span = self.tracer.start_span(
             PARSE_SPAN,
             context=self._parent(),
@@ -245,7 +249,7 @@ class OpenTelemetryObserver:
     def _on_correction_requested(self, data: Mapping[str, Any], ctx: CallContext | None) -> None:
         state = self._find(ctx)
         if state is not None:
-            self._start_attempt(state, {"resilient_parse.errors": data.get("errors")})
+            self._start_attempt(state, {"resilient_parse.feedback_errors": data.get("errors")})
 
     def _on_fallback_started(self, data: Mapping[str, Any], ctx: CallContext | None) -> None:
         state = self._find(ctx)
@@ -360,36 +364,46 @@ class OpenTelemetryObserver:
         return {"resilient_parse.target": target, "resilient_parse.mode": mode}
 
 
-def register(parser: Parser, observer: OpenTelemetryObserver) -> None:
-    """Add `observer` to a parser that is already built (the default parsers are built on first use)."""
+def _traced(parser: Parser) -> bool:
+    return any(isinstance(p, OpenTelemetryObserver) for p in parser.host.pm.get_plugins())
+
+
+def _add(parser: Parser, observer: OpenTelemetryObserver) -> None:
+    """Add `observer` to a parser already built (the default parsers are built on first use); the host's
+    `observed` flag is what the parser reads before it reports a parse."""
     host = parser.host
-    if host.pm.is_registered(observer):
-        return
     host.pm.register(observer, name=f"{OpenTelemetryObserver.rp_name}-{id(observer)}")
     host.observed = True
 
 
-def unregister(parser: Parser, observer: OpenTelemetryObserver) -> None:
+def _remove(parser: Parser, observer: OpenTelemetryObserver) -> None:
     host = parser.host
     if host.pm.is_registered(observer):
         host.pm.unregister(observer)
         host.observed = bool(host.pm.hook.rp_on_event.get_hookimpls())
 
 
+def _defaults() -> tuple[Parser, ...]:
+    return default_parser("lenient"), default_parser("strict")
+
+
 def instrument(*parsers: Parser, tracer_provider: trace.TracerProvider | None = None) -> OpenTelemetryObserver:
     """Trace `parsers`, or with none given the default lenient and strict parsers that `parse`, `parse_result` and
-    `correct` use (a parser built with another `Policy` is yours to pass). Returns the observer, for `uninstrument`.
-    """
+    `correct` use (a parser built from another `Policy` is yours to pass). A parser that an `OpenTelemetryObserver`
+    already traces is left as it is, so calling this twice does not double the spans. Returns the observer, for
+    `uninstrument`."""
     observer = OpenTelemetryObserver(tracer_provider)
-    for parser in parsers or (default_parser("lenient"), default_parser("strict")):
-        register(parser, observer)
+    for parser in parsers or _defaults():
+        if not _traced(parser):
+            _add(parser, observer)
     return observer
 
 
 def uninstrument(observer: OpenTelemetryObserver, *parsers: Parser) -> None:
-    """Stop tracing with `observer` (on the default parsers when none are given)."""
-    for parser in parsers or (default_parser("lenient"), default_parser("strict")):
-        unregister(parser, observer)
+    """Stop tracing with `observer` (on the default parsers when none are given); a parser without any other
+    observer goes back to paying nothing for events."""
+    for parser in parsers or _defaults():
+        _remove(parser, observer)
 
 
 __all__ = [
