@@ -4,7 +4,9 @@
     plan = correct(llm, messages, TaskPlan, max_corrections=2)
 
 `correct` / `acorrect` return the object; `correct_result` / `acorrect_result` return a `CorrectionResult` with
-every attempt. The LangChain output parser lives in `resilient_parse.correction.langchain` (optional extra).
+every attempt. With tool calling, build the adapter with `tools=[Model, ...]`: the answer is read from the calls'
+arguments (`read_tool_calls`) and a re-ask answers the calls in the API's own shape. The LangChain output parser
+lives in `resilient_parse.correction.langchain` (optional extra).
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ from resilient_parse.correction.dropin import corrected, parsed
 from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import acorrect, acorrect_result, correct, correct_result, estimate_tokens
 from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedError
+from resilient_parse.correction.tool_calls import (
+    ToolCall,
+    anthropic_tools,
+    openai_tools,
+    read_tool_calls,
+    tool_name,
+)
 from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
 
 __all__ = [
@@ -39,9 +48,11 @@ __all__ = [
     "PatchLimits",
     "ScriptExhaustedError",
     "ScriptedLLM",
+    "ToolCall",
     "Usage",
     "acorrect",
     "acorrect_result",
+    "anthropic_tools",
     "apply_patch",
     "as_adapter",
     "correct",
@@ -49,5 +60,8 @@ __all__ = [
     "corrected",
     "estimate_tokens",
     "is_quota_error",
+    "openai_tools",
     "parsed",
+    "read_tool_calls",
+    "tool_name",
 ]

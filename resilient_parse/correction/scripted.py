@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from resilient_parse.correction.tool_calls import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, Usage
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -32,15 +33,24 @@ class ScriptedLLM:
     """Answers with `replies` in order (an `Exception` in the script is raised instead of answering).
 
     `calls` holds a deep copy of the messages of every call, so tests can check exactly what the model saw.
+    `tool_shape` says how a re-ask answers a reply's tool calls (as OpenAI or Anthropic want; by default as text).
     """
 
     kind = "scripted"
 
-    def __init__(self, replies: Iterable[Reply], *, name: str = "scripted", report_usage: bool = True) -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply],
+        *,
+        name: str = "scripted",
+        report_usage: bool = True,
+        tool_shape: Literal["openai", "anthropic"] | None = None,
+    ) -> None:
         self.replies: list[Reply] = list(replies)
         self.name = name
         self.model = name
         self.report_usage = report_usage
+        self.tool_shape = tool_shape
         self.calls: list[list[dict[str, Any]]] = []
 
     def __repr__(self) -> str:
@@ -66,6 +76,14 @@ class ScriptedLLM:
             prompt = sum(count_tokens(str(m.get("content", ""))) + 4 for m in messages)
             usage = Usage(prompt_tokens=prompt, completion_tokens=count_tokens(reply))
         return Completion(text=reply, model=self.name, usage=usage)
+
+    def followup(self, completion: Completion, shown: str | None, feedback: str) -> list[dict[str, Any]]:
+        """The re-ask after `completion`, in the API shape the script plays (see `tool_shape`)."""
+        if completion.tool_calls and self.tool_shape == "openai":
+            return openai_tool_followup(completion.tool_calls, feedback, completion.text)
+        if completion.tool_calls and self.tool_shape == "anthropic":
+            return anthropic_tool_followup(completion.tool_calls, feedback, completion.text)
+        return text_followup(shown, feedback)
 
     def complete(self, messages: list[dict[str, str]]) -> Completion:
         return self._next(messages)

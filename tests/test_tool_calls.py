@@ -1,0 +1,443 @@
+"""Tool calls as answers (issue 15): reading calls into argument models, the re-ask that answers a call, and the
+budgets and events that count every request. Scripted models only; the real SDKs are in
+tests/integration/test_tool_call_sdks.py."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from resilient_parse import Parser
+from resilient_parse.correction import (
+    Completion,
+    FunctionAdapter,
+    MalformedResponseError,
+    ScriptedLLM,
+    ToolCall,
+    Usage,
+    anthropic_tools,
+    correct_result,
+    openai_tools,
+    read_tool_calls,
+    tool_name,
+)
+from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
+from resilient_parse.correction.loop import schema_instruction
+from resilient_parse.errors import (
+    AmbiguousMatchError,
+    ConfigurationError,
+    CorrectionsExhaustedError,
+    ErrorDetail,
+    NoCandidateError,
+    SchemaMismatchError,
+    TruncatedOutputError,
+)
+from resilient_parse.plugin_api import Event, hookimpl
+
+
+class GetWeather(BaseModel):
+    """The weather forecast for a city."""
+
+    city: str
+    days: int = 1
+
+
+class GetTime(BaseModel):
+    zone: str
+
+
+class Lookup(BaseModel):
+    city: str
+
+
+class Search(BaseModel):
+    city: str
+
+
+ASK = [{"role": "system", "content": "You call tools."}, {"role": "user", "content": "Weather in Paris?"}]
+
+
+@pytest.fixture(params=["lenient", "strict"])
+def parser(request: pytest.FixtureRequest) -> Parser:
+    return Parser(mode=request.param, entrypoints=False)
+
+
+@pytest.fixture
+def lenient() -> Parser:
+    return Parser(mode="lenient", entrypoints=False)
+
+
+@pytest.fixture
+def strict() -> Parser:
+    return Parser(mode="strict", entrypoints=False)
+
+
+def calls(*pairs: tuple[str, str], finish_reason: str = "tool_calls") -> Completion:
+    return Completion(
+        text="",
+        tool_calls=tuple(ToolCall(n, a, id=f"call_{i}", index=i) for i, (n, a) in enumerate(pairs)),
+        finish_reason=finish_reason,
+    )
+
+
+# -- reading calls ------------------------------------------------------------------------------------------------
+
+
+def test_broken_arguments_are_repaired_in_both_modes(parser: Parser) -> None:
+    result = read_tool_calls([ToolCall("GetWeather", "{'city': 'Paris', days: 3,}")], GetWeather, parser)
+    assert result.value == GetWeather(city="Paris", days=3)
+    assert {r.kind for r in result.repairs} >= {"single_quotes", "bare_key", "trailing_comma"}
+    assert result.lossless
+
+
+def test_a_lossy_argument_repair_is_refused_in_strict(lenient: Parser, strict: Parser) -> None:
+    broken = [ToolCall("GetWeather", '{"City": "Paris"}')]
+    assert read_tool_calls(broken, GetWeather, lenient).value == GetWeather(city="Paris")
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls(broken, GetWeather, strict)
+
+
+def test_a_tool_name_typo_is_a_lossy_repair_in_lenient_and_refused_in_strict(lenient: Parser, strict: Parser) -> None:
+    typo = [ToolCall("GetWether", '{"city": "Paris"}')]
+    result = read_tool_calls(typo, GetWeather, lenient)
+    assert result.value == GetWeather(city="Paris")
+    (repair,) = result.repairs
+    assert (repair.kind, repair.before, repair.after, repair.lossless) == (
+        "enum_fuzzy",
+        "GetWether",
+        "GetWeather",
+        False,
+    )
+    with pytest.raises(SchemaMismatchError) as info:
+        read_tool_calls(typo, GetWeather, strict)
+    assert info.value.details[0].kind == "tool_name_mismatch"
+    assert "'GetWeather'" in info.value.details[0].message
+
+
+def test_a_case_and_separator_variant_of_the_name_is_lossy_too(lenient: Parser, strict: Parser) -> None:
+    variant = [ToolCall("get_weather", '{"city": "Paris"}')]
+    assert read_tool_calls(variant, GetWeather, lenient).repairs[0].kind == "enum_value"
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls(variant, GetWeather, strict)
+
+
+def test_a_wrong_tool_for_the_target_names_the_expected_tools(parser: Parser) -> None:
+    with pytest.raises(SchemaMismatchError) as info:
+        read_tool_calls([ToolCall("delete_city", '{"city": "Paris"}')], GetWeather | GetTime, parser)
+    assert "wrong tool" in info.value.message
+    detail = info.value.details[0]
+    assert detail.kind == "tool_name_mismatch" and detail.got == "delete_city"
+    assert "'GetWeather'" in detail.message and "'GetTime'" in detail.message
+
+
+def test_a_union_is_chosen_by_the_tool_name_even_when_the_arguments_fit_both(parser: Parser) -> None:
+    args = '{"city": "Paris"}'
+    assert type(read_tool_calls([ToolCall("Search", args)], Lookup | Search, parser).value) is Search
+    assert type(read_tool_calls([ToolCall("Lookup", args)], Lookup | Search, parser).value) is Lookup
+
+
+def test_two_equally_close_tool_names_are_ambiguous(lenient: Parser) -> None:
+    class Ab(BaseModel):
+        x: int
+
+    class Ac(BaseModel):
+        x: int
+
+    with pytest.raises(AmbiguousMatchError):
+        read_tool_calls([ToolCall("Ad", '{"x": 1}')], Ab | Ac, lenient)
+
+
+def test_parallel_calls_fill_a_list_with_errors_and_repairs_under_each_call(parser: Parser) -> None:
+    two = [ToolCall("GetWeather", "{'city': 'Paris'}", index=0), ToolCall("GetTime", '{"zone": "UTC"}', index=1)]
+    result = read_tool_calls(two, list[GetWeather | GetTime], parser)
+    assert result.value == [GetWeather(city="Paris"), GetTime(zone="UTC")]
+    assert result.repairs and all(r.path.startswith("/0") for r in result.repairs)
+    assert json.loads(result.json_text or "") == [{"city": "Paris"}, {"zone": "UTC"}]
+    bad = [two[0], ToolCall("GetTime", '{"zone": [1, 2]}', index=1), ToolCall("GetTime", "{}", index=2)]
+    with pytest.raises(SchemaMismatchError) as info:
+        read_tool_calls(bad, list[GetWeather | GetTime], parser)
+    assert {d.path for d in info.value.details} >= {"/1/zone", "/2/zone"}
+
+
+def test_a_single_target_takes_exactly_one_call(parser: Parser) -> None:
+    with pytest.raises(AmbiguousMatchError):
+        read_tool_calls(
+            [ToolCall("GetWeather", '{"city": "A"}'), ToolCall("GetWeather", '{"city": "B"}')], GetWeather, parser
+        )
+    with pytest.raises(NoCandidateError):
+        read_tool_calls([], GetWeather, parser)
+
+
+def test_arguments_cut_by_the_length_limit_are_refused_in_both_modes(parser: Parser) -> None:
+    with pytest.raises(TruncatedOutputError) as info:
+        read_tool_calls([ToolCall("GetWeather", '{"city": "Par')], GetWeather, parser, truncated=True)
+    assert info.value.details[0].kind == "truncated"
+    with pytest.raises(TruncatedOutputError) as listed:
+        read_tool_calls(
+            [ToolCall("GetTime", '{"zone": "UTC"}'), ToolCall("GetWeather", '{"city": "Par', index=1)],
+            list[GetWeather | GetTime],
+            parser,
+            truncated=True,
+        )
+    assert [d.path for d in listed.value.details] == ["/1"]
+
+
+def test_validators_see_the_whole_value(parser: Parser) -> None:
+    def one_city(value: Any) -> list[ErrorDetail]:
+        cities = [v.city for v in value if isinstance(v, GetWeather)]
+        return [ErrorDetail(path="", kind="semantic", message="one city only")] if len(set(cities)) > 1 else []
+
+    two = [ToolCall("GetWeather", '{"city": "A"}'), ToolCall("GetWeather", '{"city": "B"}', index=1)]
+    with pytest.raises(Exception) as info:
+        read_tool_calls(two, list[GetWeather], parser, validators=[one_city])
+    assert "one city only" in str(info.value.errors)  # type: ignore[attr-defined]
+
+
+def test_a_target_that_takes_no_tool_calls_is_a_configuration_error(parser: Parser) -> None:
+    with pytest.raises(ConfigurationError):
+        read_tool_calls([ToolCall("x", "{}")], dict[str, int], parser)
+
+
+# -- tool definitions ---------------------------------------------------------------------------------------------
+
+
+def test_tool_definitions_come_from_models_and_dicts_pass_through() -> None:
+    class Named(BaseModel):
+        model_config = ConfigDict(title="get_weather")
+        city: str
+
+    written = {"type": "function", "function": {"name": "mine", "parameters": {"type": "object"}}}
+    tools = openai_tools([GetWeather, Named, written])
+    assert tools[0]["function"]["name"] == "GetWeather"
+    assert tools[0]["function"]["description"] == "The weather forecast for a city."
+    assert tools[0]["function"]["parameters"]["required"] == ["city"]
+    assert tools[1]["function"]["name"] == tool_name(Named) == "get_weather"
+    assert tools[2] == written and tools[2] is not written
+    (anthropic,) = anthropic_tools([GetWeather])
+    assert anthropic["name"] == "GetWeather" and anthropic["input_schema"]["properties"]["city"]["type"] == "string"
+
+
+# -- reading SDK replies ------------------------------------------------------------------------------------------
+
+
+def test_an_openai_reply_of_tool_calls_only_is_not_malformed() -> None:
+    response = {
+        "model": "m",
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [{"id": "c1", "function": {"name": "GetWeather", "arguments": '{"city": "P'}}],
+                },
+                "finish_reason": "length",
+            }
+        ],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+    }
+    completion = completion_from_openai(response)
+    assert completion.text == "" and completion.finish_reason == "length"
+    assert completion.tool_calls == (ToolCall("GetWeather", '{"city": "P', id="c1", index=0),)
+
+
+def test_anthropic_tool_use_blocks_become_calls() -> None:
+    response = {
+        "model": "m",
+        "stop_reason": "tool_use",
+        "content": [{"type": "tool_use", "id": "tu1", "name": "GetWeather", "input": {"city": "Zürich"}}],
+        "usage": {"input_tokens": 5, "output_tokens": 2},
+    }
+    (call,) = completion_from_anthropic(response).tool_calls
+    assert (call.name, json.loads(call.arguments), call.id) == ("GetWeather", {"city": "Zürich"}, "tu1")
+
+
+def test_a_malformed_reply_keeps_the_usage_it_reported() -> None:
+    with pytest.raises(MalformedResponseError) as info:
+        completion_from_openai({"choices": [], "usage": {"prompt_tokens": 11, "completion_tokens": 0}})
+    assert info.value.usage == Usage(11, 0)
+
+
+# -- the loop -----------------------------------------------------------------------------------------------------
+
+
+def test_broken_tool_arguments_are_repaired_without_a_re_ask(parser: Parser) -> None:
+    llm = ScriptedLLM([calls(("GetWeather", "{'city': 'Paris'}"))])
+    result = correct_result(llm, ASK, GetWeather, parser=parser)
+    assert result.value == GetWeather(city="Paris") and result.outcome == "repaired" and len(llm.calls) == 1
+    assert result.attempts[0].tool_calls == 1
+
+
+def test_a_wrong_tool_is_re_asked_with_tool_messages_in_the_openai_shape(parser: Parser) -> None:
+    llm = ScriptedLLM(
+        [calls(("delete_city", '{"city": "Paris"}')), calls(("GetWeather", '{"city": "Paris"}'))], tool_shape="openai"
+    )
+    result = correct_result(llm, ASK, GetWeather, parser=parser)
+    assert result.outcome == "corrected"
+    second = llm.calls[1]
+    assert second[:2] == ASK
+    assistant, tool = second[2:]
+    assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["function"]["name"] == "delete_city"
+    assert tool["role"] == "tool" and tool["tool_call_id"] == "call_0" and "GetWeather" in tool["content"]
+
+
+def test_parallel_calls_are_answered_one_tool_result_each_in_the_anthropic_shape(lenient: Parser) -> None:
+    first = calls(("GetWeather", '{"city": "Paris"}'), ("GetTime", '{"zone": [1, 2]}'))
+    llm = ScriptedLLM(
+        [first, calls(("GetWeather", '{"city": "Paris"}'), ("GetTime", '{"zone": "UTC"}'))], tool_shape="anthropic"
+    )
+    result = correct_result(llm, ASK, list[GetWeather | GetTime], parser=lenient)
+    assert result.value == [GetWeather(city="Paris"), GetTime(zone="UTC")]
+    assistant, user = llm.calls[1][2:]
+    assert [b["type"] for b in assistant["content"]] == ["tool_use", "tool_use"]
+    assert user["role"] == "user" and [b["tool_use_id"] for b in user["content"]] == ["call_0", "call_1"]
+    assert all(b["is_error"] for b in user["content"]) and "/1/zone" in user["content"][0]["content"]
+    roles = [m["role"] for m in llm.calls[1]]
+    assert ("user", "user") not in set(itertools.pairwise(roles))
+
+
+def test_an_adapter_without_followup_gets_the_arguments_echoed_as_text(parser: Parser) -> None:
+    replies = iter([calls(("GetWeather", '{"town": "Paris"}')), calls(("GetWeather", '{"city": "Paris"}'))])
+    seen: list[list[dict[str, Any]]] = []
+
+    def llm(messages: list[dict[str, Any]]) -> Completion:
+        seen.append(messages)
+        return next(replies)
+
+    result = correct_result(FunctionAdapter(llm), ASK, GetWeather, parser=parser, max_corrections=1)
+    assert result.value == GetWeather(city="Paris")
+    assert seen[1][2] == {"role": "assistant", "content": '{"town": "Paris"}'} and seen[1][3]["role"] == "user"
+
+
+def test_arguments_cut_by_length_are_re_asked_with_the_cut_off_note(lenient: Parser) -> None:
+    llm = ScriptedLLM(
+        [calls(("GetWeather", '{"city": "Par'), finish_reason="length"), calls(("GetWeather", '{"city": "Paris"}'))],
+        tool_shape="openai",
+    )
+    result = correct_result(llm, ASK, GetWeather, parser=lenient)
+    assert result.value == GetWeather(city="Paris")
+    assert result.attempts[0].error_kind == "truncated"
+    assert "cut off by the output length limit" in llm.calls[1][-1]["content"]
+
+
+def test_a_reply_with_one_call_and_no_text_answers_a_target_naming_no_tool(parser: Parser) -> None:
+    result = correct_result(ScriptedLLM([calls(("anything", '{"a": 1}'))]), ASK, dict[str, int], parser=parser)
+    assert result.value == {"a": 1}
+
+
+# -- budgets: every request is counted ----------------------------------------------------------------------------
+
+
+class RateLimitError(Exception):
+    status_code = 429
+
+
+def test_a_429_after_a_readable_attempt_is_the_sdk_error_with_the_attempts(parser: Parser) -> None:
+    error = RateLimitError("Rate limit reached, slow down.")
+    llm = ScriptedLLM([calls(("GetWeather", '{"town": "Paris"}')), error])
+    with pytest.raises(RateLimitError) as info:
+        correct_result(llm, ASK, GetWeather, parser=parser)
+    attempts = info.value.attempts  # type: ignore[attr-defined]
+    assert [a.error_kind for a in attempts] == ["schema", "llm_error"]
+    assert attempts[1].usage.estimated and attempts[1].usage.prompt_tokens > 0
+    assert any("2 calls" in note for note in getattr(info.value, "__notes__", []))
+
+
+def test_a_malformed_reply_counts_the_usage_it_reported_else_an_estimate(parser: Parser) -> None:
+    unreadable = MalformedResponseError("no choices", usage=Usage(40, 2))
+    llm = ScriptedLLM([unreadable, MalformedResponseError("broken body"), calls(("GetWeather", '{"city": "P"}'))])
+    result = correct_result(llm, ASK, GetWeather, parser=parser)
+    first, second, _ = result.attempts
+    assert first.usage == Usage(40, 2)
+    assert second.usage is not None and second.usage.estimated and second.usage.prompt_tokens > 0
+    assert result.usage.estimated and result.tokens == sum(a.tokens for a in result.attempts)
+
+
+def test_the_token_budget_counts_malformed_replies(parser: Parser) -> None:
+    llm = ScriptedLLM([MalformedResponseError("no choices", usage=Usage(90, 0))] * 3)
+    with pytest.raises(Exception) as info:
+        correct_result(llm, ASK, GetWeather, parser=parser, token_budget=100)
+    assert info.value.stop_reason == "token_budget"  # type: ignore[attr-defined]
+    assert len(llm.calls) == 1
+
+
+# -- events and logs ----------------------------------------------------------------------------------------------
+
+
+class Observer:
+    rp_name = "observer"
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    @hookimpl
+    def rp_on_event(self, event: Event, ctx: Any) -> None:
+        if not event.name.startswith("parse_"):
+            self.events.append(event)
+
+
+def test_events_open_and_close_every_correction_with_totals() -> None:
+    observer = Observer()
+    parser = Parser(plugins=[observer], entrypoints=False)
+    correct_result(ScriptedLLM([calls(("GetWeather", '{"city": "Paris"}'))]), ASK, GetWeather, parser=parser)
+    names = [e.name for e in observer.events]
+    assert names == ["correction_started", "attempt_finished", "correction_succeeded"]
+    started, attempt, succeeded = observer.events
+    assert started.data["mode"] == "lenient" and started.data["model"] == "scripted"
+    assert attempt.data["outcome"] == "ok" and attempt.data["total_tokens"] > 0 and "duration_s" in attempt.data
+    assert succeeded.data["outcome"] == "valid" and succeeded.data["calls"] == 1
+    assert succeeded.data["tokens"] == attempt.data["total_tokens"] and succeeded.data["duration_s"] >= 0
+
+
+def test_an_exhausted_loop_closes_with_its_totals() -> None:
+    observer = Observer()
+    parser = Parser(plugins=[observer], entrypoints=False)
+    with pytest.raises(CorrectionsExhaustedError):
+        correct_result(ScriptedLLM(["{}", "{}"]), ASK, GetWeather, parser=parser, max_corrections=1)
+    last = observer.events[-1]
+    assert last.name == "corrections_exhausted" and last.data["outcome"] == "corrections_exhausted"
+    assert last.data["calls"] == 2 and last.data["prompt_tokens"] > 0
+
+
+def test_logs_carry_structured_fields_and_never_the_answer(parser: Parser, caplog: pytest.LogCaptureFixture) -> None:
+    secret = "Paris-SECRET-123"
+    with caplog.at_level(logging.DEBUG, logger="resilient_parse.correction"):
+        correct_result(
+            ScriptedLLM([calls(("GetWeather", json.dumps({"city": secret})))]), ASK, GetWeather, parser=parser
+        )
+    fields = [r.resilient_parse for r in caplog.records if hasattr(r, "resilient_parse")]
+    attempt = next(f for f in fields if "attempt_index" in f)
+    assert attempt["attempt_index"] == 0 and attempt["model"] == "scripted" and attempt["outcome"] == "ok"
+    assert attempt["prompt_tokens"] > 0
+    assert all(
+        secret not in r.getMessage() and secret not in str(getattr(r, "resilient_parse", "")) for r in caplog.records
+    )
+
+
+# -- format instructions ------------------------------------------------------------------------------------------
+
+
+def test_schema_instructions_are_added_to_the_first_system_message(parser: Parser) -> None:
+    llm = ScriptedLLM(['{"city": "Paris"}'])
+    correct_result(llm, ASK, GetWeather, parser=parser, instructions="schema")
+    system = llm.calls[0][0]
+    assert system["role"] == "system" and system["content"].startswith("You call tools.\n\n")
+    assert schema_instruction(GetWeather) in system["content"] and '"required":["city"]' in system["content"]
+    assert ASK[0]["content"] == "You call tools."  # the caller's messages are not touched
+
+
+def test_schema_instructions_make_a_system_message_when_there_is_none(parser: Parser) -> None:
+    llm = ScriptedLLM(['{"city": "Paris"}'])
+    correct_result(llm, ASK[1:], GetWeather, parser=parser, instructions="schema")
+    assert [m["role"] for m in llm.calls[0]] == ["system", "user"]
+
+
+def test_no_instructions_by_default_and_unknown_values_refused(parser: Parser) -> None:
+    llm = ScriptedLLM(['{"city": "Paris"}'])
+    correct_result(llm, ASK, GetWeather, parser=parser)
+    assert llm.calls[0] == ASK
+    with pytest.raises(ConfigurationError):
+        correct_result(ScriptedLLM([]), ASK, GetWeather, parser=parser, instructions="json")  # type: ignore[call-overload]
