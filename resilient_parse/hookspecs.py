@@ -150,11 +150,17 @@ def rp_build_feedback(failure: ParseError, candidate: str | None, ctx: CallConte
 
 @hookspec
 def rp_on_event(event: Event, ctx: CallContext | None) -> None:
-    """Observe what happens. Parsing emits ``parse_started``, ``parse_succeeded``, ``parse_failed``; the correction
+    """Observe what happens. Every parse (`parse`, `parse_result`, the fast path of valid JSON included) emits
+    ``parse_started`` (`length`: characters, or bytes as given), then either ``parse_succeeded`` (`repairs`: how
+    many, `lossy`: how many of those are lossy, `source`: the candidate the answer came from — "whole" for the
+    text itself, "fence", … —, `path`: "fast" for valid JSON taken as it stands or "repaired", `duration_s`,
+    `target`: a short type name like ``list[Record]``, `mode`: the policy's name) or ``parse_failed`` (`kind`: the
+    error's kind, `details`: how many error details, `repairs`, `duration_s`, `target`, `mode`). The correction
     loop emits ``attempt_finished``, ``correction_requested``, ``fallback_started``, ``correction_succeeded`` and
-    ``corrections_exhausted``. `event.data` holds the details (never the raw text, only its hash and length).
-    Called for every registered observer; return values are ignored, and an observer that raises is logged, not
-    allowed to break the parse. `ctx` is None for events outside one parse call.
+    ``corrections_exhausted``. `event.data` holds the details, never the raw text. Events are built only while an
+    observer is registered, so without one they cost a parse one attribute check. Called for every registered
+    observer; return values are ignored, and an observer that raises is logged, not allowed to break the parse.
+    `ctx` is None for events outside one parse call (and for a parse whose target cannot be planned).
     """
 
 

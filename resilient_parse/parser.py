@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import re
 import threading
+import time
+import typing
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin, overload
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
@@ -42,6 +45,7 @@ from resilient_parse.schema import (
     build_view,
     schema_facts,
 )
+from resilient_parse.stages.read_duplicates import has_duplicate_keys
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -53,6 +57,9 @@ INVALID: Any = object()
 """What `_validate_exact` returns for a document that does not validate (None is a valid value of many targets)."""
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
+_JSON_SPACE = " \t\r\n"  # the white space JSON allows around a value (str.strip() would take more)
+_NAME_LIMIT = 80
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -87,12 +94,39 @@ class TargetPlan:
     facts: SchemaFacts
     validators: tuple[SemanticValidator, ...]
     repairers: tuple[ValueRepairer, ...] = ()
+    name: str = ""  # the target's short type name, for events (`list[Record]`, `Person | None`)
 
 
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
     """Whether a validated value must still go through `Parser._finish` (validators, value repairers, or a '<'
     that may be an echoed template's placeholder) — on the fast path, usually not."""
     return bool(checks) or bool(plan.repairers) or "<" in json_text
+
+
+def type_name(target: Any) -> str:
+    """A short name for a target type, as events report it: `Person`, `list[Record]`, `Action | None` (module
+    paths left out, cut at 80 characters)."""
+    name = _type_name(target, 0)
+    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 1] + "…"
+
+
+def _type_name(tp: Any, depth: int) -> str:
+    if tp is None or tp is type(None):
+        return "None"
+    if depth > 4:
+        return "…"
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is typing.Annotated:
+        return _type_name(args[0], depth)
+    if origin is not None and args:
+        if origin is typing.Union or type(tp).__name__ == "UnionType":
+            return " | ".join(_type_name(a, depth + 1) for a in args)
+        if origin is typing.Literal:
+            return "Literal[" + ", ".join(repr(a) for a in args) + "]"
+        head = getattr(origin, "__name__", None) or str(origin).rsplit(".", 1)[-1]
+        return f"{head}[{', '.join('...' if a is Ellipsis else _type_name(a, depth + 1) for a in args)}]"
+    name = getattr(tp, "__name__", None)
+    return name if isinstance(name, str) else str(tp).rsplit(".", 1)[-1]
 
 
 def _check_alias_table(table: Any, where: str) -> dict[str, str]:
@@ -176,7 +210,7 @@ class Parser:
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
         repairers = tuple(self.host.value_repairers(target, ctx))
-        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), repairers)
+        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), repairers, type_name(target))
 
     # -- public API ----------------------------------------------------------------------------------------------
 
@@ -186,16 +220,23 @@ class Parser:
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
     def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
-        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars:
-            # the hot path of a valid answer, without building a ParseResult nobody reads
+        if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and not self.host.observed:
+            # the hot path of a valid answer, without building a ParseResult nobody reads (an observer is told
+            # about every parse, so with one the full path below runs)
+            plan: TargetPlan | None = None
             try:
                 plan = self.plan(target)
                 if not _needs_finishing(text, plan, plan.validators):
                     value = self._validate_exact(text, plan)
                     if value is not INVALID:
                         return value
+                else:
+                    plan = None
             except Exception:  # anything unusual: the full path below reports it properly
-                pass
+                plan = None
+            if plan is not None:
+                # not valid as it stands: straight to the repair path (the fast path would only validate it again)
+                return self._guarded(text, plan, plan.validators, {}, fast_failed=True)[0].value
         return self.parse_result(text, target, aliases=aliases).value
 
     @overload
@@ -225,14 +266,92 @@ class Parser:
         validators: Sequence[SemanticValidator] = (),
     ) -> ParseResult[Any]:
         """The validated object with the repairs that produced it, or a `ParseError`."""
-        text = self._check_input(text)
-        plan = self.plan(target)
-        call_aliases = _check_alias_table(aliases, "call")
-        checks = (*plan.validators, *validators)
+        if not self.host.observed:
+            text = self._check_input(text)
+            plan = self.plan(target)
+            call_aliases = _check_alias_table(aliases, "call")
+            return self._guarded(text, plan, (*plan.validators, *validators), call_aliases)[0]
+        return self._observed(text, target, aliases, validators)
+
+    def _observed(
+        self,
+        text: str | bytes,
+        target: Any,
+        aliases: Mapping[str, str] | None,
+        validators: Sequence[SemanticValidator],
+    ) -> ParseResult[Any]:
+        """`parse_result` with an observer registered: `parse_started`, then `parse_succeeded` or `parse_failed`
+        (see `hookspecs.rp_on_event`), on every path."""
+        started = time.perf_counter()
+        mode = self.policy.name
+        length = len(text) if isinstance(text, str | bytes | bytearray) else 0
+        ctx: CallContext | None = None
+        name = ""
         try:
-            fast = self._fast_path(text, plan, checks)
+            plan = self.plan(target)
+            name = plan.name
+            ctx = CallContext(policy=self.policy, target=target, schema=plan.view, aliases=self._base_aliases)
+        except ConfigurationError:
+            plan = None
+        self.host.emit("parse_started", ctx, length=length)
+        try:
+            text = self._check_input(text)
+            if plan is None:
+                plan = self.plan(target)
+            call_aliases = _check_alias_table(aliases, "call")
+            result, source, path = self._guarded(text, plan, (*plan.validators, *validators), call_aliases)
+        except ParseError as error:
+            self.host.emit(
+                "parse_failed",
+                ctx,
+                kind=error.kind,
+                details=len(error.details),
+                repairs=len(error.repairs),
+                duration_s=time.perf_counter() - started,
+                target=name,
+                mode=mode,
+            )
+            raise
+        except ConfigurationError as error:
+            self.host.emit(
+                "parse_failed",
+                ctx,
+                kind="configuration_error",
+                details=1,
+                repairs=0,
+                duration_s=time.perf_counter() - started,
+                target=name or type(error).__name__,
+                mode=mode,
+            )
+            raise
+        self.host.emit(
+            "parse_succeeded",
+            ctx,
+            repairs=len(result.repairs),
+            lossy=sum(1 for r in result.repairs if not r.lossless),
+            source=source,
+            path=path,
+            duration_s=time.perf_counter() - started,
+            target=name,
+            mode=mode,
+        )
+        return result
+
+    def _guarded(
+        self,
+        text: str,
+        plan: TargetPlan,
+        checks: Sequence[SemanticValidator],
+        call_aliases: Mapping[str, str],
+        *,
+        fast_failed: bool = False,
+    ) -> tuple[ParseResult[Any], str, str]:
+        """The result, the source of the answer and the path it took ("fast" or "repaired"); only our own
+        exceptions leave. `fast_failed`: the caller already found `text` not valid as it stands."""
+        try:
+            fast = None if fast_failed else self._fast_path(text, plan, checks)
             if fast is not None:
-                return fast
+                return fast, "whole", "fast"
             return self._slow_path(text, plan, checks, call_aliases)
         except (ParseError, ConfigurationError):
             raise
@@ -243,6 +362,10 @@ class Parser:
             ) from None
         except Exception as exc:  # the contract: only our own exception types leave the library
             # the exception's text stays local (`cause`, logs): a message may be sent back to a model
+            log.warning(
+                "internal error while parsing",
+                extra={"rp_error": type(exc).__name__, "rp_length": len(text), "rp_target": plan.name},
+            )
             raise ParseError(
                 f"internal error while parsing ({type(exc).__name__})",
                 [
@@ -345,11 +468,8 @@ class Parser:
         for keys in facts.quoted_spellings:
             if sum(1 for key in keys if key in json_text) > 1:
                 return INVALID
-        if not read and self.policy.guard_duplicate_keys:
-            from resilient_parse.stages.read_duplicates import has_duplicate_keys
-
-            if has_duplicate_keys(json_text):
-                return INVALID
+        if not read and self.policy.guard_duplicate_keys and has_duplicate_keys(json_text):
+            return INVALID
         return value
 
     @staticmethod
@@ -394,37 +514,32 @@ class Parser:
         plan: TargetPlan,
         checks: Sequence[SemanticValidator],
         call_aliases: Mapping[str, str],
-    ) -> ParseResult[Any]:
+    ) -> tuple[ParseResult[Any], str, str]:
         aliases = self._merge_aliases(call_aliases) if call_aliases else self._base_aliases
         ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=aliases, text=text)
-        self.host.emit("parse_started", ctx, length=len(text))
         found = self.host.extract_candidates(text, ctx)
         candidates = self.host.select_candidates(text, found, ctx)
         from resilient_parse.stages.select import explain_no_answer, select_answer
 
-        try:
-            if not candidates:
-                raise explain_no_answer(text, found, ctx) if found else self.host.explain_no_candidate(text, ctx)
-            chosen = select_answer(
-                candidates,
-                lambda cand: self._attempt(cand, plan, ctx, checks),
-                plan.adapter,
-                self.policy.max_candidates,
-            )
-            # the repairs that came with the answer (extraction's, or a plugin's) must be allowed too; checked once
-            # it is chosen, so a candidate that fails reports its own error (a cut-off draft is truncated output)
-            self._check_policy(chosen.candidate.repairs, chosen.candidate)
-        except ParseError as error:
-            self.host.emit("parse_failed", ctx, kind=error.kind)
-            raise
-        self.host.emit("parse_succeeded", ctx, repairs=len(chosen.repairs), source=chosen.candidate.source)
-        return ParseResult(
+        if not candidates:
+            raise explain_no_answer(text, found, ctx) if found else self.host.explain_no_candidate(text, ctx)
+        chosen = select_answer(
+            candidates,
+            lambda cand: self._attempt(cand, plan, ctx, checks),
+            plan.adapter,
+            self.policy.max_candidates,
+        )
+        # the repairs that came with the answer (extraction's, or a plugin's) must be allowed too; checked once
+        # it is chosen, so a candidate that fails reports its own error (a cut-off draft is truncated output)
+        self._check_policy(chosen.candidate.repairs, chosen.candidate)
+        result = ParseResult(
             value=chosen.value,
             repairs=chosen.repairs,
             candidate=chosen.candidate.text,
             json_text=chosen.json_text,
             mode=self.policy.name,
         )
+        return result, chosen.candidate.source, "repaired"
 
     def _attempt(
         self, cand: Candidate, plan: TargetPlan, ctx: CallContext, checks: Sequence[SemanticValidator]
@@ -435,7 +550,8 @@ class Parser:
         from resilient_parse.stages.validate import validate_json
 
         repairs = list(cand.repairs)
-        if cand.text != ctx.text:
+        if cand.text != ctx.text and cand.text != ctx.text.strip(_JSON_SPACE):
+            # (the text itself was found not valid as it stands; with only JSON white space around, nor is this)
             quick = self._validate_exact(cand.text, plan)
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, cand.text, checks, plan)

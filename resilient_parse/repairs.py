@@ -157,6 +157,15 @@ def kind_info(name: str) -> RepairKind | None:
     return KINDS.get(name)
 
 
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})  # what the reader records: no copy needed
+_new = object.__new__
+_set = object.__setattr__
+# per kind, what `make` fills in: (stage, lossless, note); unknown kinds are a plugin's, lossy
+_MADE = {k.name: (k.stage, k.lossless, k.description) for k in KINDS.values()}
+_UNKNOWN_MADE = ("plugin", False, "")
+_SEVERITY = {k.name: k.severity for k in KINDS.values()}
+
+
 @dataclass(frozen=True)
 class Repair:
     """One change to the model's output: what kind, where (JSON Pointer and/or text offset), before and after."""
@@ -174,8 +183,10 @@ class Repair:
     def __post_init__(self) -> None:
         # the trace holds its own copies: `after` may be a model's default object or part of the tree a value
         # was built from, and whoever reads the trace may mutate what they get
-        object.__setattr__(self, "before", detached(self.before))
-        object.__setattr__(self, "after", detached(self.after))
+        if type(self.before) not in _ATOM_TYPES:
+            _set(self, "before", detached(self.before))
+        if type(self.after) not in _ATOM_TYPES:
+            _set(self, "after", detached(self.after))
 
     @classmethod
     def make(
@@ -189,25 +200,38 @@ class Repair:
         offset: int | None = None,
         note: str = "",
     ) -> Repair:
-        """Build a repair whose stage and losslessness come from the kind's registry entry."""
-        info = KINDS.get(kind)
-        return cls(
-            kind=kind,
-            path=path,
-            before=before,
-            after=after,
-            stage=info.stage if info else "plugin",
-            lossless=info.lossless if info else False,
-            confidence=confidence,
-            offset=offset,
-            note=note or (info.description if info else ""),
+        """Build a repair whose stage and losslessness come from the kind's registry entry.
+
+        The reader makes one per repaired token, so this is its hot path: the instance's fields are set in one
+        step (the dataclass `__init__` sets them one by one through the frozen `__setattr__`), and `before` /
+        `after` are copied only when they are not immutable atoms — the same fields, values and copies as
+        `Repair(...)` gives."""
+        stage, lossless, description = _MADE.get(kind, _UNKNOWN_MADE)
+        if type(before) not in _ATOM_TYPES:
+            before = detached(before)
+        if type(after) not in _ATOM_TYPES:
+            after = detached(after)
+        repair = _new(cls)
+        _set(
+            repair,
+            "__dict__",
+            {
+                "kind": kind,
+                "path": path,
+                "before": before,
+                "after": after,
+                "stage": stage,
+                "lossless": lossless,
+                "confidence": confidence,
+                "offset": offset,
+                "note": note or description,
+            },
         )
+        return repair
 
     @property
     def severity(self) -> float:
-        info = KINDS.get(self.kind)
-        base = info.severity if info else _UNKNOWN_KIND_SEVERITY
-        return base + (1.0 - self.confidence) * 2.0
+        return _SEVERITY.get(self.kind, _UNKNOWN_KIND_SEVERITY) + (1.0 - self.confidence) * 2.0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

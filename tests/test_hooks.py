@@ -305,3 +305,114 @@ def test_a_plugin_candidates_own_lossy_repair_is_checked_against_the_policy(mode
         result = parser.parse_result("the name is guessed", _Named)
         assert result.value == _Named(name="guessed")
         assert [(r.kind, r.lossless) for r in result.repairs] == [("plugin_guess", False)]
+
+
+# -- events on every parse (issue 15) ------------------------------------------------------------------------------
+
+
+class DataRecorder:
+    """Keeps each event's name and data, and whether a call context came with it."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    @hookimpl
+    def rp_on_event(self, event: Event, ctx: CallContext | None) -> None:
+        self.events.append((event.name, dict(event.data)))
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.events]
+
+    def last(self, name: str) -> dict[str, Any]:
+        return [data for n, data in self.events if n == name][-1]
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize("call", ["parse", "parse_result"])
+def test_a_valid_parse_on_the_fast_path_is_observed(mode: str, call: str) -> None:
+    recorder = DataRecorder()
+    parser = Parser(mode=mode, plugins=[recorder], entrypoints=False)
+    text = '{"name": "Bob", "age": 30}'
+    got = getattr(parser, call)(text, Person)
+    assert (got if call == "parse" else got.value) == Person(name="Bob", age=30)
+    assert recorder.names() == ["parse_started", "parse_succeeded"]
+    assert recorder.last("parse_started") == {"length": len(text)}
+    done = recorder.last("parse_succeeded")
+    assert {k: done[k] for k in ("repairs", "lossy", "source", "path", "target", "mode")} == {
+        "repairs": 0,
+        "lossy": 0,
+        "source": "whole",
+        "path": "fast",
+        "target": "Person",
+        "mode": mode,
+    }
+    assert isinstance(done["duration_s"], float) and done["duration_s"] >= 0
+
+
+def test_a_repaired_parse_reports_its_repairs_and_the_lossy_ones() -> None:
+    recorder = DataRecorder()
+    parser = Parser(plugins=[recorder], entrypoints=False)
+    result = parser.parse_result('{"Name": "Bob", "age": 30,}', Person)  # a trailing comma and a key in another case
+    lossy = sum(1 for r in result.repairs if not r.lossless)
+    assert lossy >= 1 and len(result.repairs) > lossy
+    done = recorder.last("parse_succeeded")
+    assert (done["path"], done["repairs"], done["lossy"], done["target"]) == (
+        "repaired",
+        len(result.repairs),
+        lossy,
+        "Person",
+    )
+    assert recorder.names() == ["parse_started", "parse_succeeded"]
+
+
+def test_a_semantic_failure_on_valid_json_is_observed() -> None:
+    from resilient_parse import ErrorDetail, SemanticCheckError
+
+    def adults_only(person: Person) -> list[ErrorDetail]:
+        return [] if person.age >= 18 else [ErrorDetail(path="/age", kind="too_young", message="under 18")]
+
+    recorder = DataRecorder()
+    parser = Parser(plugins=[recorder], entrypoints=False, validators=[adults_only])
+    with pytest.raises(SemanticCheckError):
+        parser.parse('{"name": "Tim", "age": 9}', Person)
+    assert recorder.names() == ["parse_started", "parse_failed"]
+    failed = recorder.last("parse_failed")
+    assert {k: failed[k] for k in ("kind", "details", "repairs", "target", "mode")} == {
+        "kind": "semantic",
+        "details": 1,
+        "repairs": 0,
+        "target": "Person",
+        "mode": "lenient",
+    }
+    assert failed["duration_s"] >= 0
+
+
+def test_a_failed_read_and_bad_input_are_observed_with_the_errors_kind() -> None:
+    recorder = DataRecorder()
+    parser = Parser(mode="strict", plugins=[recorder], entrypoints=False)
+    with pytest.raises(SchemaMismatchError):
+        parser.parse('{"name": "Bob"}', Person)
+    assert recorder.last("parse_failed")["kind"] == "schema"
+    from resilient_parse import InvalidInputError
+
+    with pytest.raises(InvalidInputError):
+        parser.parse(b"\xff\xfe", Person)
+    assert recorder.names()[-2:] == ["parse_started", "parse_failed"]
+    assert recorder.last("parse_started") == {"length": 2}
+    assert recorder.last("parse_failed")["kind"] == "invalid_input"
+
+
+def test_event_data_never_holds_the_text() -> None:
+    recorder = DataRecorder()
+    secret = "a-secret-value-9f3"
+    Parser(plugins=[recorder], entrypoints=False).parse(f'{{"name": "{secret}", "age": 30,}}', Person)
+    assert secret not in json.dumps([data for _, data in recorder.events], default=str)
+
+
+def test_the_target_is_named_shortly() -> None:
+    from resilient_parse.parser import type_name
+
+    assert type_name(list[Person]) == "list[Person]"
+    assert type_name(Person | None) == "Person | None"
+    assert type_name(dict[str, list[int]]) == "dict[str, list[int]]"
+    assert len(type_name(tuple[tuple[tuple[tuple[tuple[tuple[int, ...], ...], ...], ...], ...], ...])) <= 80
