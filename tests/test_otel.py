@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import gc
 import threading
-from typing import Annotated, Any, Literal, Optional
+from typing import Any, Literal
 
 import pytest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -24,7 +24,6 @@ from resilient_parse.integrations.otel import (
     PARSE_SPAN,
     OpenTelemetryObserver,
     instrument,
-    target_name,
     uninstrument,
 )
 
@@ -551,17 +550,8 @@ def test_a_parse_failed_count_of_details_is_recorded_as_a_count(parser: Parser, 
     assert (attributes["resilient_parse.errors"], attributes["resilient_parse.repairs"]) == (3, 1)
 
 
-@pytest.mark.parametrize(
-    ("target", "name"),
-    [
-        (Weather, "Weather"),
-        (list[Weather], "list[Weather]"),
-        (Weather | None, "Weather | None"),
-        (Optional[dict[str, Weather]], "dict[str, Weather] | None"),  # noqa: UP045  # typing.Union spells it
-        (Literal["a", 1], "Literal['a', 1]"),
-        (tuple[int, ...], "tuple[int, ...]"),
-        (Annotated[Weather, "doc"], "Weather"),
-    ],
-)
-def test_target_names_are_short_and_text_free(target: Any, name: str) -> None:
-    assert target_name(target) == name
+def test_a_correction_names_its_target_as_the_parse_events_do(parser: Parser, exporter: InMemorySpanExporter) -> None:
+    ctx = parser.context(list[Weather] | None)
+    parser.host.emit("correction_started", ctx)
+    parser.host.emit("correction_succeeded", ctx, outcome="valid")
+    assert attrs(spans(exporter, CORRECT_SPAN)[0])["resilient_parse.target"] == "list[Weather] | None"

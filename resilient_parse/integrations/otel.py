@@ -25,14 +25,13 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from resilient_parse.api import default_parser
-from resilient_parse.parser import Parser
+from resilient_parse.parser import Parser, type_name
 from resilient_parse.plugin_api import CallContext, Event, hookimpl
 
 TRACER_NAME = "resilient_parse"
@@ -41,30 +40,8 @@ CORRECT_SPAN = "resilient_parse.correct"
 ATTEMPT_SPAN = "resilient_parse.attempt"
 _TERMINAL_ERRORS = frozenset({"llm_error", "quota_exhausted"})
 """An attempt that failed this way ends its `correct` call: the loop raises right after it."""
-_MAX_NAME = 200
 
 AttributeValue = str | bool | int | float | Sequence[str]
-
-
-def target_name(target: Any) -> str:
-    """A short, text-free name for a target: `Invoice`, `list[Invoice]`, `Invoice | None` (at most 200 chars)."""
-    return _type_name(target)[:_MAX_NAME]
-
-
-def _type_name(target: Any) -> str:
-    origin, args = get_origin(target), get_args(target)
-    if origin is None:
-        if target is Ellipsis:
-            return "..."
-        if target is None or target is type(None):
-            return "None"
-        return target.__qualname__ if isinstance(target, type) else repr(target).replace("typing.", "")
-    if origin is Annotated:
-        return _type_name(args[0])
-    if origin is Union or origin is UnionType:
-        return " | ".join(_type_name(a) for a in args)
-    name = getattr(origin, "__qualname__", None) or repr(origin).replace("typing.", "")
-    return f"{name}[{', '.join(_type_name(a) for a in args)}]"
 
 
 def _repair_counts(repairs: Any) -> dict[str, Any]:
@@ -357,7 +334,7 @@ class OpenTelemetryObserver:
     def _call_attributes(data: Mapping[str, Any], ctx: CallContext | None) -> dict[str, Any]:
         target = data.get("target")
         if not isinstance(target, str):
-            target = target_name(ctx.target) if ctx is not None else None
+            target = type_name(ctx.target) if ctx is not None else None
         mode = data.get("mode")
         if not isinstance(mode, str):
             mode = ctx.policy.name if ctx is not None else None
@@ -412,6 +389,5 @@ __all__ = [
     "PARSE_SPAN",
     "OpenTelemetryObserver",
     "instrument",
-    "target_name",
     "uninstrument",
 ]
