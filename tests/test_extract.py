@@ -575,3 +575,23 @@ def test_a_reasoning_tag_that_starts_a_block_opens_one(text: str) -> None:
 def test_a_refusal_in_the_visible_prose_is_found(text: str, refused: bool) -> None:
     cands = extract_candidates(text)
     assert cands and all((c.refusal_at >= 0) is refused for c in cands)
+
+
+def test_a_python_tuple_in_a_fence_is_a_candidate() -> None:
+    text = "Here is the tuple payload:\n\n```json\n(1, 2)\n```\n"
+    assert "(1, 2)" in candidate_texts(text)
+
+
+def test_prose_in_parentheses_outside_a_fence_is_not_a_candidate() -> None:
+    assert all(not t.startswith("(") for t in candidate_texts("I think (1, 2) is it."))
+
+
+def test_a_python_tuple_in_a_fence_reads_as_a_list_in_both_modes() -> None:
+    from typing import Any
+
+    from resilient_parse import Parser
+
+    for mode in ("strict", "lenient"):
+        result = Parser(mode, entrypoints=False).parse_result("Payload:\n\n```json\n(1, 2)\n```\n", Any)
+        assert result.value == [1, 2]
+        assert [r.kind for r in result.repairs] == ["extract_fence", "python_tuple"]

@@ -15,7 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from resilient_parse import AmbiguousMatchError, ParseError, Parser, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse import (
+    AmbiguousMatchError,
+    NoCandidateError,
+    ParseError,
+    Parser,
+    TruncatedOutputError,
+    UnrecoverableSyntaxError,
+)
 from resilient_parse.repairs import KINDS
 from resilient_parse.stages.read import ReadFailure, read
 from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
@@ -561,3 +568,195 @@ def test_a_cut_inside_a_key_the_schema_does_not_have_drops_it_as_a_recorded_gues
     result = Parser(mode="lenient").parse_result('{"name": "Bob", "age": 30, "email": "b@x.c", "no', Contact)
     assert result.value == Contact(name="Bob", age=30, email="b@x.c")
     assert [r.kind for r in result.repairs if not r.lossless] == ["truncated_extra", "close_truncated"]
+
+
+# -- one value with nothing around it (issue 12's breadth on the peers' suites) ------------------------------------
+
+PARSERS = {mode: Parser(mode, entrypoints=False) for mode in MODES}
+
+WHOLE_VALUES_LOSSLESS = [
+    ("(1, 2)", [1, 2], "python_tuple"),
+    ('("a", "b", "c")', ["a", "b", "c"], "python_tuple"),
+    ("((1, 2), (3, 4))", [[1, 2], [3, 4]], "python_tuple"),
+    ("'abc'", "abc", "single_quotes"),
+    ("'foo\\'bar'", "foo'bar", "single_quotes"),
+    ("\u2018foo\u2019", "foo", "fullwidth_punctuation"),
+    ("`foo\u00b4", "foo", "single_quotes"),
+    (".3", 0.3, "number_format"),
+    ("-.3", -0.3, "number_format"),
+    ("True", True, "python_literal"),
+    ("None", None, "python_literal"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("text", "value", "kind"), WHOLE_VALUES_LOSSLESS)
+def test_a_text_that_is_one_value_written_loosely_is_read_in_both_modes(
+    mode: str, text: str, value: Any, kind: str
+) -> None:
+    result = PARSERS[mode].parse_result(text, Any)
+    assert result.value == value and type(result.value) is type(value)
+    assert kind in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_tuple_is_read_for_a_list_target_too(mode: str) -> None:
+    assert PARSERS[mode].parse("(1, 2, 3)", list[int]) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("text", ['NumberLong("2")', "undefined"])
+def test_a_whole_value_that_takes_a_lossy_repair_is_refused_in_strict(text: str) -> None:
+    assert PARSERS["lenient"].parse(text, Any) in ("2", None)
+    with pytest.raises(ParseError):
+        PARSERS["strict"].parse(text, Any)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ['"abc', "'abc", "\u2018abc", '"\\u2605', "-", "2e", "2e+", ".", "`abc"])
+def test_a_text_cut_inside_its_one_value_is_truncated_output(mode: str, text: str) -> None:
+    with pytest.raises(TruncatedOutputError):
+        PARSERS[mode].parse(text, Any)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ["abc", "hello world", "Null", "TRUE", "ES2020", "trueble"])
+def test_a_word_of_prose_is_not_a_value_for_an_any_target(mode: str, text: str) -> None:
+    with pytest.raises(NoCandidateError):
+        PARSERS[mode].parse(text, Any)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ["1\n2", "1,2,3", "(1, 2) and more"])
+def test_text_after_the_one_value_is_refused_not_dropped(mode: str, text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        PARSERS[mode].parse(text, Any)
+    assert info.value.errors[0]["kind"] == "trailing_text"
+
+
+# -- a word that starts with a digit but is no number --------------------------------------------------------------
+
+DIGIT_WORDS = [
+    ('{"key": 10-20}', {"key": "10-20"}, "/key"),
+    ('{"date": 2024-10-18T18:35:22.229Z}', {"date": "2024-10-18T18:35:22.229Z"}, "/date"),
+    ("[0.0.1, 2]", ["0.0.1", 2], "/0"),
+    ('{"rowId": 57eeeeb1-450b-482c}', {"rowId": "57eeeeb1-450b-482c"}, "/rowId"),
+    ("[1, 2notanumber]", [1, "2notanumber"], "/1"),
+]
+
+
+@pytest.mark.parametrize(("text", "tree", "path"), DIGIT_WORDS)
+def test_a_word_that_starts_with_a_digit_is_a_bare_string_in_lenient(text: str, tree: Any, path: str) -> None:
+    got, made = loaded(text)
+    assert got == tree
+    assert made == [("bare_string", path)]
+    reading = read(text, lossy=frozenset({"bare_string"}))
+    offset = reading.repairs[0].offset
+    assert offset is not None and text[offset:].startswith(str(reading.repairs[0].before))
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx("strict"))
+    assert info.value.errors[0]["kind"] == "bad_number"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ['{"key": 1e }', "[2e+]", "[05e]", "[1.2.3x(]"])
+def test_a_number_cut_before_its_exponent_or_run_into_other_text_is_still_refused(mode: str, text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx(mode))
+    assert info.value.errors[0]["kind"] == "bad_number"
+
+
+def test_a_digit_word_right_after_a_number_on_one_line_has_two_readings() -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json("[2 0.0.1 2]", ctx("lenient"))
+
+
+def test_a_digit_word_the_text_ends_inside_is_a_cut() -> None:
+    with pytest.raises(TruncatedOutputError):
+        load_json("[1.2.3", ctx("lenient"))
+
+
+# -- strings in backticks ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_strings_in_backticks_are_strings(mode: str) -> None:
+    got, made = loaded("{`a\u00b4: `b\u00b4, `c`: [`d e`]}", mode)
+    assert got == {"a": "b", "c": ["d e"]}
+    assert made == [
+        ("single_quotes", "/a"),
+        ("single_quotes", "/a"),
+        ("single_quotes", "/c"),
+        ("single_quotes", "/c/0"),
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_template_string_is_not_a_string_value(mode: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json('{"a": `x ${y}`}', ctx(mode))
+
+
+# -- the kinds of refusal say what was refused ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_elision_after_a_comment_where_a_key_should_be_is_an_elision(mode: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('{"a":2,"b":3,/*comment1*/.../*comment2*/}', ctx(mode))
+    assert info.value.errors[0]["kind"] == "elided"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_backslash_before_a_raw_line_break_stays_a_backslash_and_a_line_break(mode: str) -> None:
+    got, made = loaded('{"s": "first\\\nsecond"}', mode)
+    assert got == {"s": "first\\\nsecond"}
+    assert made == [("control_character", "/s"), ("invalid_escape", "/s")]
+
+
+def test_an_object_json_repair_would_read_as_a_list_is_refused() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json("{5}", ctx("lenient"))
+    assert "opening bracket" in info.value.message
+
+
+# -- JSON copied out of a JSON string, every quote escaped ---------------------------------------------------------
+
+ESCAPED = [
+    ('\\"hello world\\"', "hello world"),
+    ('{\\"a\\": [1, \\"b\\"]}', {"a": [1, "b"]}),
+    ('[\\"x\\", \\"y \\\\\\"z\\\\\\"\\"]', ["x", 'y "z"']),
+]
+
+
+@pytest.mark.parametrize(("text", "tree"), ESCAPED)
+def test_json_with_every_quote_escaped_is_read_unescaped_in_lenient(text: str, tree: Any) -> None:
+    got, made = loaded(text)
+    assert got == tree
+    assert made[0] == ("decode_json_string", "")
+    assert not KINDS["decode_json_string"].lossless
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("strict"))
+
+
+@pytest.mark.parametrize("text", ['\\"hello"', '\\"bad \\q\\"'])
+def test_escaped_json_with_a_quote_left_unescaped_or_a_bad_escape_is_not_unescaped(text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("lenient"))
+
+
+# -- numbers past a float's range ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "text", ["1e999999", "[1e999999]", '{"a": -1E+999,}', "[1, 2e400,]", "{a: 1e999}", '{"a": [{"b": 1e999}], "c": x}']
+)
+def test_a_number_past_a_floats_range_is_refused_not_read_as_infinity(mode: str, text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json(text, ctx(mode))
+    assert info.value.errors[0]["kind"] == "number_out_of_range"
+
+
+@pytest.mark.parametrize("text", ["[1e300]", '["1e999"]', "[" + "9" * 400 + "]", "[1e-999]"])
+def test_numbers_in_range_strings_and_long_integers_are_not_refused(text: str) -> None:
+    assert load_json(text, ctx("strict")).tree == json.loads(text)

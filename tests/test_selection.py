@@ -410,3 +410,36 @@ def test_a_piece_of_a_value_the_output_stopped_inside_is_not_the_answer(mode: st
 @pytest.mark.parametrize("mode", MODES)
 def test_a_cut_off_visible_answer_is_not_replaced_by_a_draft_from_reasoning(mode: str) -> None:
     assert outcome('<think>{"action": "search"}</think> {"action": "delete_', mode)[0] is TruncatedOutputError
+
+
+# -- brackets that are part of a word of prose; the whole text as one value ---------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ["/[a-z]_/", "see [the docs](https://x.y)", "read items[i] twice"])
+def test_brackets_glued_to_a_word_of_prose_are_not_an_answer(mode: str, text: str) -> None:
+    with pytest.raises(NoCandidateError) as info:
+        Parser(mode, entrypoints=False).parse(text, Any)
+    assert info.value.errors[0]["kind"] == "no_candidate"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_brackets_that_start_json_are_an_answer_even_glued_to_a_word(mode: str) -> None:
+    assert Parser(mode, entrypoints=False).parse("result=[1, 2] done", Any) == [1, 2]
+
+
+def test_the_whole_text_is_one_value_only_when_nothing_else_is_a_candidate() -> None:
+    ctx = Parser("lenient", entrypoints=False).context(Any)
+    whole = [c for c in rank_candidates("(1, 2)", [], ctx) if c.source == "whole"]
+    assert [c.text for c in whole] == ["(1, 2)"]
+    text = '(1, 2) {"a": 1}'
+    ranked = rank_candidates(text, extract_candidates(text), ctx)
+    assert '(1, 2) {"a": 1}' not in [c.text for c in ranked]
+
+
+def test_the_whole_text_is_one_value_only_for_a_target_without_a_shape_of_its_own() -> None:
+    for target in (Item, dict[str, int]):
+        ctx = Parser("lenient", entrypoints=False).context(target)
+        assert rank_candidates("(1, 2)", [], ctx) == []
+    assert [c.text for c in rank_candidates("(1, 2)", [], Parser("lenient").context(list[int]))] == ["(1, 2)"]
+    assert rank_candidates("'a'", [], Parser("lenient").context(list[int])) == []

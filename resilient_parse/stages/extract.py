@@ -869,7 +869,8 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
                 source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
             )
             body = piece.lstrip() if open_ended else piece.strip()
-            if len(body.rstrip()) < 2 or body[0] not in _OPENERS:
+            tuple_in_fence = source in ("fence", "open_fence") and body[:1] == "("  # a Python tuple given as the JSON
+            if len(body.rstrip()) < 2 or (body[0] not in _OPENERS and not tuple_in_fence):
                 continue
         label = labeller.label(start, end, floor_at)
         base = TIER_REASONING_CUT if kind == REASONING_CUT else TIER_REASONING if kind == REASONING else 0

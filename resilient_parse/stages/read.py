@@ -18,6 +18,7 @@ the schema-aware rules of `read_truncation`.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -56,6 +57,10 @@ _DOUBLED_SQ = re.compile(r"''([^'\\\n]++)''")
 _TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
 _CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
 _KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
+_BACKTICK_CLOSE = re.compile("[`\u00b4]")
+_DIGIT_WORD = re.compile(r"[0-9A-Za-z_.:+\-]++")
+_BROKEN_EXPONENT = re.compile(r"[0-9]++(?:\.[0-9]*+)?+[eE][+-]?+")
+_AFTER_DIGIT_WORD = frozenset(",}]) \t\r\n")
 _CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
 _MONGO = re.compile(
     r"""(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\([ \t]*+"""
@@ -201,14 +206,17 @@ def path_of(stack: list[Frame]) -> str:
 def fix_string(token: str) -> tuple[str, list[str]]:
     """Escape raw control characters and invalid escapes inside a double-quoted string token."""
     kinds: list[str] = []
-    if _CONTROL.search(token):
-        token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
-        kinds.append("control_character")
+    control = _CONTROL.search(token) is not None
     if "\\" in token:
+        # escapes first: a backslash before a raw line break is kept as a backslash, never glued to the `\\n`
+        # the line break becomes (which would read as the letter n)
         fixed = _fix_escapes(token)
         if fixed != token:
             token = fixed
             kinds.append("invalid_escape")
+    if control:
+        token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
+        kinds.insert(0, "control_character")
     return token, kinds
 
 
@@ -269,6 +277,13 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
             if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+":
                 return _quoted(text[start + 1 : j]), j + 1
         i = j + 1
+
+
+def _runs_on(text: str, end: int) -> bool:
+    """Whether the number that ends at `end` (< len(text)) runs on into a word: a letter, a digit, `.`, `_`, or
+    `-`/`:` and a digit (`10-20`, `12:30`)."""
+    c = text[end]
+    return c.isalnum() or c in "._" or (c in "-:" and end + 1 < len(text) and text[end + 1].isdigit())
 
 
 def _word_at(text: str, i: int) -> str:
@@ -631,7 +646,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if m is None:
                 continue
             end = m.end()
-            if end < n and (text[end].isalnum() or text[end] in "._"):
+            if end < n and _runs_on(text, end):
                 continue
             tok = m.group()
             if kind == "hex_number":
@@ -649,18 +664,51 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 return set_cut("value", path_of(stack), at, "the output ends inside a number")
             if fixed != tok:
                 add(kind, tok, fixed, at)
-            out.append(fixed)
+            out.append(in_range(fixed, at))
             end_value(end, number=True)
             return end
-        if stack and not expecting_key() and _CUT_NUMBER.fullmatch(text, at) is not None:
-            # `[-`, `[1e+`, `[-.` at the very end: a number was cut before its digits, not a stray character
+        if not expecting_key() and _CUT_NUMBER.fullmatch(text, at) is not None:
+            # `[-`, `[1e+`, `[-.`, `2e` at the very end: a number was cut before its digits, not a stray character
             begin_value(at)
             return set_cut("value", path_of(stack), at, "the output ends inside a number")
         if text[at].isdigit():
+            return digit_word(at)
+        raise fail(f"unexpected character {text[at]!r}", at)
+
+    def in_range(token: str, at: int) -> str:
+        """The number token, unless it is past a float's range (`1e999999` would read as infinity)."""
+        floating = "e" in token or "E" in token or ("." in token and len(token) > 308)  # an integer is exact
+        if floating and math.isinf(float(token)):
+            raise fail(
+                f"the number {token[:40]!r} is out of a float's range: read as a float it would be infinity",
+                at,
+                "number_out_of_range",
+            )
+        return token
+
+    def digit_word(at: int) -> int:
+        """A word that starts with a digit but is no number (`1.1.1`, `57eeeeb1-450b`, `2024-10-18T18:35Z`,
+        `10-20`, `2notanumber`): in lenient, the string it spells (a bare string, lossy); a number cut before its
+        exponent's digits (`2e`, `1.5E+`) is no word, and neither is anything run into other text."""
+        m = _DIGIT_WORD.match(text, at)
+        end = m.end()  # type: ignore[union-attr]
+        tok = text[at:end]
+        if (
+            "bare_string" not in lossy
+            or _BROKEN_EXPONENT.fullmatch(tok) is not None
+            or (end < n and text[end] not in _AFTER_DIGIT_WORD)
+        ):
             raise fail(
                 "a number run into letters or dots (`2e+`, `1.2.3`): not a number JSON can read", at, "bad_number"
             )
-        raise fail(f"unexpected character {text[at]!r}", at)
+        begin_value(at, number=True)
+        if end >= n and stack:
+            return set_cut("value", path_of(stack), at, "the output ends inside an unquoted value")
+        fixed = json.dumps(tok)
+        add("bare_string", tok, fixed, at)
+        out.append(fixed)
+        end_value(end)
+        return end
 
     def word(at: int, negative: bool = False) -> int:
         m = _WORD.match(text, at)
@@ -1021,6 +1069,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             continue
         if c in _DIGIT_START:
             if expecting_key():
+                if text.startswith("..", pos):
+                    pos = loose_number(at)  # `{"a": 2, ...}`: members elided (raises)
+                    continue
                 m = _NUMBER.match(text, pos)
                 colon = _WS.match(text, m.end()) if m is not None else None
                 after = (colon.end() if colon else m.end()) if m is not None else n
@@ -1033,14 +1084,14 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             m = _NUMBER.match(text, pos)
             if m is not None:
                 end = m.end()
-                if end < n and (text[end].isalnum() or text[end] in "._"):
+                if end < n and _runs_on(text, end):
                     pos = loose_number(at)
                     continue
                 begin_value(at, number=True)
                 if end >= n and stack:
                     pos = set_cut("value", path_of(stack), at, "the output ends inside a number")
                     continue
-                out.append(m.group())
+                out.append(in_range(m.group(), at))
                 pos = end
                 end_value(pos, number=True)
                 continue
@@ -1091,6 +1142,17 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             body = text[at + 1 : close]
             fixed = json.dumps(body, ensure_ascii=False) if c == "\u201c" else _quoted(body)
             pos = emit_string(fixed, at, close + 1, ("fullwidth_punctuation",), text[at : close + 1])
+            continue
+        if c == "`" and not text.startswith("``", at):
+            # `a`, `a´: a JavaScript string in backticks (one with `${…}` in it is a template, not a string)
+            closing = _BACKTICK_CLOSE.search(text, at + 1)
+            if closing is None:
+                pos = cut_quoted(at, "a string in backticks never closes")
+                continue
+            body = text[at + 1 : closing.start()]
+            if "${" in body:
+                raise fail("a JavaScript template string with `${…}` in it is not a string value", at)
+            pos = emit_string(_quoted(body), at, closing.end(), ("single_quotes",), text[at : closing.end()])
             continue
         if c == "\u2026":
             raise elided(at, c)

@@ -170,13 +170,11 @@ _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
 def _dropped_brackets(text: str, fixed: str) -> int:
-    """How many more opening brackets the text has outside strings than json-repair's reading has."""
-
-    def openers(t: str) -> int:
-        rest = _BRACKETS_OUTSIDE_STRINGS.sub("", t)
-        return rest.count("{") + rest.count("[")
-
-    return max(openers(text) - openers(fixed), 0)
+    """How many more opening brackets of each kind the text has outside strings than json-repair's reading has:
+    an object read as a list (`{5}` as `[5]`) drops a '{' even though it adds a '['."""
+    ours = _BRACKETS_OUTSIDE_STRINGS.sub("", text)
+    theirs = _BRACKETS_OUTSIDE_STRINGS.sub("", fixed)
+    return sum(max(ours.count(b) - theirs.count(b), 0) for b in "{[")
 
 
 def bracket_depth(text: str) -> int:

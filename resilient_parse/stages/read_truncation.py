@@ -71,7 +71,8 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
     cut = reading.cut
     assert cut is not None
     frames = reading.stack
-    if not lenient:
+    if not lenient or not frames:
+        # no container is open: the text ended inside the one value it holds (`"abc`, `-`, `2e`)
         raise truncated(cut.message, cut.path, cut.offset)
     if any(f.reopened for f in frames):
         raise truncated("the output ends inside an object whose '}' also came too early", "", cut.offset)

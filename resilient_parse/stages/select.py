@@ -40,7 +40,7 @@ from resilient_parse.errors import (
     TruncatedOutputError,
 )
 from resilient_parse.repairs import Repair
-from resilient_parse.schema import ListView, TupleView
+from resilient_parse.schema import AnyView, ListView, TupleView
 from resilient_parse.stages.extract import REFUSAL_SENTENCE, opens_json
 
 _REFUSAL = re.compile(
@@ -355,17 +355,60 @@ def rank_candidates(text: str, found: Sequence[Candidate], ctx: CallContext) -> 
     stripped = text.strip()
     if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
         found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
+    elif not found and _one_value(stripped, ctx):
+        # nothing else in the text could be the answer, and it starts the way one value does (`(1, 2)`, `'abc'`,
+        # `.5`, `True`, `NumberLong(2)`, an unclosed `"abc`): the reader reads it, or says why it cannot (text
+        # after the value, a cut, an elision); a word of prose is not a value
+        found.append(Candidate(stripped, text.find(stripped[0]), len(text.rstrip()), "whole"))
     unique: dict[str, Candidate] = {}
     for cand in found:
         prev = unique.get(cand.text)
         if prev is None or (cand.tier, -cand.order) > (prev.tier, -prev.order):
             unique[cand.text] = cand
-    eligible = [c for c in unique.values() if may_be_the_answer(c, ctx)]
+    eligible = [c for c in unique.values() if may_be_the_answer(c, ctx) and not _glued_prose(text, c)]
     if isinstance(ctx.schema, ListView | TupleView) and ctx.policy.allows("join_values"):
         joined = join_json_lines(text, eligible)
         if joined is not None and joined.text not in unique:
             eligible.append(joined)
     return sorted(eligible, key=lambda c: (-c.tier, not _looks_like_json(c), c.order))
+
+
+_GLUE = frozenset("/\\_(")
+
+
+def _glued_prose(text: str, cand: Candidate) -> bool:
+    """Whether a span that does not start like JSON is part of a word of prose: written right against a letter, a
+    digit, `_`, `/` or `\\` before it, or such a character or `(` after it (`/[a-z]_/`, `items[i]`, a link
+    `[text](url)`). Brackets that start real JSON (`x=[1, 2]`, `id:{"a": 1}`) are never glued."""
+    if cand.source not in ("span", "truncated_span") or _looks_like_json(cand):
+        return False
+    before = text[cand.start - 1] if cand.start > 0 else " "
+    after = text[cand.end] if cand.end < len(text) else " "
+    return before.isalnum() or (before in _GLUE and before != "(") or after.isalnum() or after in _GLUE
+
+
+# how a text that is one value with nothing around it starts, besides `{` and `[` (which extraction finds)
+_VALUE_STARTS = frozenset("{[(\"'`\u2018\u201c\uff02-+.0123456789")
+# a lone word that is a value: a JSON, Python or JavaScript literal (`TRUE`, `Null` and other words are prose)
+_VALUE_WORDS = frozenset({"true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity"})
+_MONGO_CALL = re.compile(r"(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\(")
+
+
+def _one_value(stripped: str, ctx: CallContext) -> bool:
+    """Whether the whole text may be read as one JSON value written loosely: only for a target with no shape of
+    its own (`Any`), or a list or tuple written as a Python tuple; and only when the text starts the way a value
+    does, or is one literal word, or a Mongo-shell wrapper."""
+    schema = ctx.schema
+    if not stripped or not (
+        isinstance(schema, AnyView) or (isinstance(schema, ListView | TupleView) and stripped[0] == "(")
+    ):
+        return False
+    return (
+        stripped[0] in _VALUE_STARTS
+        or stripped.startswith('\\"')  # JSON copied out of a JSON string, its quotes escaped
+        or stripped in _VALUE_WORDS
+        or _MONGO_CALL.match(stripped) is not None
+    )
 
 
 def explain_no_answer(text: str, found: Sequence[Candidate], ctx: CallContext) -> ParseError:
@@ -397,7 +440,9 @@ def explain_no_answer(text: str, found: Sequence[Candidate], ctx: CallContext) -
             f"the only JSON in the output is inside a reasoning block (at offsets {where}); {why}",
             [ErrorDetail(path="", kind="reasoning_only", message=f"JSON only inside reasoning; {why}")],
         )
-    labelled = sorted(found, key=lambda c: c.start)
+    labelled = sorted((c for c in found if c.label in NOT_ANSWERS), key=lambda c: c.start)
+    if not labelled:
+        return explain_no_candidate(text)  # the brackets found are part of words of prose (`/[a-z]_/`)
     where = ", ".join(f"{c.start} ({c.label or 'reasoning'})" for c in labelled[:5])
     return NoCandidateError(
         f"every JSON value in the output is labelled an example, a draft or a rejected option (at offsets {where})",

@@ -7,6 +7,9 @@ last resort for what the reader cannot read (`read_fallback.py`). Duplicate keys
 from __future__ import annotations
 
 import json
+import math
+import re
+from typing import Any
 
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.errors import UnrecoverableSyntaxError
@@ -37,6 +40,7 @@ _FINAL_FAILURES = frozenset(
         "leading_zeros",
         "stray_slash",
         "bad_number",
+        "number_out_of_range",
     }
 )
 _READER_LOSSY = tuple(
@@ -57,10 +61,46 @@ def lossy_kinds(policy: Policy) -> frozenset[str]:
     return frozenset(k for k in _READER_LOSSY if policy.allows(k))
 
 
+# an exponent of three digits or more (`1e999999`): the one way a number JSON text writes may lie past a float's
+# range; only where the text has one is each float checked as it is decoded
+_BIG_EXPONENT = re.compile(r"[eE]\+?0*+[1-9][0-9]{2}")
+
+
+class _OutOfRange(ValueError):
+    """A number the text writes that is past a float's range (it would read as infinity)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):
+        raise _OutOfRange(token)
+    return value
+
+
+def decode(text: str) -> Any:
+    """json.loads, refusing a number out of a float's range (`1e999999`) instead of reading it as infinity (a
+    value the text never wrote). Raises `ValueError` as json.loads does, `_OutOfRange` for such a number."""
+    if _BIG_EXPONENT.search(text) is None:
+        return json.loads(text)
+    return json.loads(text, parse_float=_finite)
+
+
+def _out_of_range(exc: _OutOfRange, text: str) -> UnrecoverableSyntaxError:
+    at = text.find(exc.token)
+    message = f"the number {exc.token[:40]!r} is out of a float's range: read as a float it would be infinity"
+    return as_error(ReadFailure(message, max(at, 0), "", "number_out_of_range"))
+
+
 def load_json(text: str, ctx: CallContext) -> LoadResult:
     """The built-in loader: json.loads, then the reader (and its truncation rules), then (lenient) json-repair."""
     try:
-        return _checked(json.loads(text), text, [])
+        return _checked(decode(text), text, [])
+    except _OutOfRange as exc:
+        raise _out_of_range(exc, text) from None
     except RecursionError:
         depth = bracket_depth(text)
         if depth > ctx.policy.max_depth:
@@ -69,6 +109,19 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
     except ValueError as exc:
         _refuse_too_many_digits(exc)
     policy = ctx.policy
+    unescaped = _escaped_json(text) if policy.allows("decode_json_string") else None
+    if unescaped is not None:
+        loaded = load_json(unescaped, ctx)
+        repair = Repair.make(
+            "decode_json_string",
+            "",
+            text[:60],
+            unescaped[:60],
+            offset=0,
+            note="every quote of the text was escaped (JSON copied out of a JSON string): read it unescaped; the "
+            "offsets of the repairs after this one are in the unescaped text",
+        )
+        return LoadResult(tree=loaded.tree, json_text=loaded.json_text, repairs=(repair, *loaded.repairs))
     try:
         reading = read(text, lossy=lossy_kinds(policy), max_depth=policy.max_depth)
     except ValueError as exc:  # the json scanner the reader uses for runs of valid JSON
@@ -82,10 +135,25 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         settle_cut(reading, ctx.schema, lenient=policy.allows("close_truncated"))
     fixed = reading.json_text
     try:
-        tree = json.loads(fixed)
+        tree = decode(fixed)
+    except _OutOfRange as exc:  # a stretch of valid members the reader copied whole holds one
+        raise _out_of_range(exc, text) from None
     except (ValueError, RecursionError) as exc:  # pragma: no cover - the reader writes valid JSON
         raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None
     return _checked(tree, fixed, reading.repairs)
+
+
+def _escaped_json(text: str) -> str | None:
+    """The text one level unescaped when it is JSON copied out of a JSON string (`{\\"a\\": \\"b\\"}`): it starts
+    with `\\"` (perhaps after `{` or `[`) and, read as the body of a JSON string, it is one (every quote escaped,
+    every escape valid) — one C-speed decode. None otherwise."""
+    if not text.startswith(('\\"', '{\\"', '[\\"')):
+        return None
+    try:
+        body = json.loads('"' + text + '"')
+    except ValueError:
+        return None
+    return body if isinstance(body, str) and not body.startswith(('\\"', '{\\"', '[\\"')) else None
 
 
 def _checked(tree: object, json_text: str, repairs: list[Repair]) -> LoadResult:
