@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 from pydantic import BaseModel
 
-from resilient_parse import Event, ParseError, Parser, hookimpl
+from resilient_parse import ConfigurationError, Event, ParseError, Parser, hookimpl
 from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.integrations.otel import (
     ATTEMPT_SPAN,
@@ -446,6 +446,26 @@ def test_a_cancelled_correction_is_exported_as_abandoned(parser: Parser, exporte
         StatusCode.ERROR,
         "abandoned",
     )
+
+
+def test_a_correction_stopped_by_an_exception_leaves_no_parent_behind(
+    parser: Parser, exporter: InMemorySpanExporter
+) -> None:
+    class NotAnAdapter:
+        name = kind = "broken"
+
+        def complete(self, messages: Any) -> Any:
+            return 42  # not a Completion: the loop raises ConfigurationError, with no closing event
+
+        async def acomplete(self, messages: Any) -> Any:
+            return 42
+
+    with contextlib.suppress(ConfigurationError):
+        correct_result(NotAnAdapter(), ASK, Weather, parser=parser)
+    gc.collect()
+    parser.parse_result(REPAIRED, Weather)
+    assert [s.status.description for s in spans(exporter) if s.name != PARSE_SPAN] == ["abandoned", "abandoned"]
+    assert parent_of(spans(exporter, PARSE_SPAN)[0]) is None
 
 
 def test_the_on_exhausted_default_is_an_attempt_under_its_correction(
