@@ -237,6 +237,11 @@ def tool_target(target: Any) -> ToolTarget | None:
 # -- reading calls ------------------------------------------------------------------------------------------------
 
 
+def _shown(name: str) -> str:
+    """A tool name as a message quotes it: at most `_MAX_FUZZY_NAME` characters of what the model wrote."""
+    return repr(name if len(name) <= _MAX_FUZZY_NAME else name[:_MAX_FUZZY_NAME] + "…")
+
+
 def _spelling(name: str) -> str:
     """A tool name without case and separators: get_weather, GetWeather and get-weather read the same."""
     return _SEPARATORS.sub("", name.casefold())
@@ -260,12 +265,12 @@ def _pick_tool(
         kind = "enum_fuzzy"
     if len(variants) > 1:
         raise AmbiguousMatchError(
-            f"the tool name {call.name!r} could be any of {', '.join(map(repr, variants))}",
+            f"the tool name {_shown(call.name)} could be any of {', '.join(map(repr, variants))}",
             [ErrorDetail(path=path, kind="ambiguous_tool_name", message=f"expected one of {expected}", got=call.name)],
         )
     if not variants:
         raise SchemaMismatchError(
-            f"wrong tool for the target: the call names {call.name!r}, which is none of the expected tools",
+            f"wrong tool for the target: the call names {_shown(call.name)}, which is none of the expected tools",
             [
                 ErrorDetail(
                     path=path,
@@ -278,14 +283,15 @@ def _pick_tool(
     name = variants[0]
     if not parser.policy.allows(kind):
         raise SchemaMismatchError(
-            f"the call names {call.name!r}; the tool is {name!r} ({parser.policy.name} mode does not rename tools)",
+            f"the call names {_shown(call.name)}; the tool is {name!r} "
+            f"({parser.policy.name} mode does not rename tools)",
             [
                 ErrorDetail(
                     path=path, kind="tool_name_mismatch", message=f"call the tool by its name, {name!r}", got=call.name
                 )
             ],
         )
-    note = f"tool name {call.name!r} read as {name!r}"
+    note = f"tool name {_shown(call.name)} read as {name!r}"
     return tools.models[name], (Repair.make(kind, path, call.name, name, confidence=0.9, note=note),)
 
 
@@ -303,7 +309,7 @@ def _under(prefix: str, error: ParseError, message: str) -> ParseError:
 
 def _truncated(call: ToolCall, path: str) -> TruncatedOutputError:
     return TruncatedOutputError(
-        f"the arguments of the call to {call.name!r} were cut off by the output length limit",
+        f"the arguments of the call to {_shown(call.name)} were cut off by the output length limit",
         [
             ErrorDetail(
                 path=path,
@@ -327,7 +333,7 @@ def _read_one(
     except ParseError as error:
         if not path:
             raise
-        raise _under(path, error, f"tool call {path[1:]} ({call.name}): {error.message}") from None
+        raise _under(path, error, f"tool call {path[1:]} ({_shown(call.name)}): {error.message}") from None
     repairs = tuple(replace(r, path=path + r.path) for r in result.repairs) if path else result.repairs
     return result, (*renamed, *repairs)
 
