@@ -69,6 +69,7 @@ class _Call:
         self.state: _Stream | None = None
         self.pieces: list[str] = []
         self.undecided = True
+        self.shown_name: str | None = None  # the name as it stood when the arguments began: what updates carry
 
     @property
     def name(self) -> str:
@@ -137,7 +138,7 @@ class _ToolStream:
     def _model_for(self, call: _Call) -> Any:
         if self.only is not None:
             return self.only
-        return self.models.get(call.name)
+        return self.models.get(call.shown_name or "")
 
     def feed(self, chunk: Any) -> list[ToolStreamUpdate[Any]]:
         parts: ChunkParts = self.reader.read(chunk)
@@ -161,6 +162,7 @@ class _ToolStream:
             self._count(delta.arguments)
             if call.undecided:
                 call.undecided = False
+                call.shown_name = call.name or None  # joined once: later name pieces wait for the final read
                 model = self._model_for(call)
                 if model is not None:
                     call.state = _Stream(self.parser, model, **self.options)
@@ -173,7 +175,7 @@ class _ToolStream:
                     ToolStreamUpdate(
                         partial=update.partial,
                         index=call.index,
-                        name=call.name,
+                        name=call.shown_name,
                         id=call.id,
                         finish_reason=self.finish_reason,
                     )
