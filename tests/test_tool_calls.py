@@ -21,6 +21,7 @@ from resilient_parse.correction import (
     ToolCall,
     Usage,
     anthropic_tools,
+    as_adapter,
     correct_result,
     openai_tools,
     read_tool_calls,
@@ -441,3 +442,19 @@ def test_no_instructions_by_default_and_unknown_values_refused(parser: Parser) -
     assert llm.calls[0] == ASK
     with pytest.raises(ConfigurationError):
         correct_result(ScriptedLLM([]), ASK, GetWeather, parser=parser, instructions="json")  # type: ignore[call-overload]
+
+
+# -- LangChain chat models ----------------------------------------------------------------------------------------
+
+
+def test_a_langchain_chat_model_or_its_invoke_is_called_as_a_chat_model(parser: Parser) -> None:
+    fake = pytest.importorskip("langchain_core.language_models.fake_chat_models")
+    messages = pytest.importorskip("langchain_core.messages")
+    bad = messages.AIMessage(content="", tool_calls=[{"name": "GetWeather", "args": {"town": "Paris"}, "id": "c1"}])
+    good = messages.AIMessage(content="", tool_calls=[{"name": "GetWeather", "args": {"city": "Paris"}, "id": "c2"}])
+    for llm in (fake.GenericFakeChatModel(messages=iter([bad, good])),):
+        for entry in (llm, llm.invoke):
+            assert type(as_adapter(entry)).__name__ == "ChatModelAdapter"
+    model = fake.GenericFakeChatModel(messages=iter([bad, good]))
+    result = correct_result(model.invoke, ASK, GetWeather, parser=parser)
+    assert result.value == GetWeather(city="Paris") and [a.error_kind for a in result.attempts] == ["schema", None]

@@ -507,11 +507,25 @@ class LiteLLMAdapter(_SDKAdapter):
         return completion_from_openai(response)
 
 
+def _langchain_model(llm: Any) -> Any:
+    """The LangChain chat model (or runnable) `llm` is, or whose `invoke`/`ainvoke` it is; None when it is not one."""
+    owner = getattr(llm, "__self__", None) if getattr(llm, "__name__", "") in ("invoke", "ainvoke") else llm
+    if owner is None or not type(owner).__module__.startswith("langchain"):
+        return None
+    return owner if hasattr(owner, "invoke") else None
+
+
 def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
-    """An adapter for `llm`: adapters pass through; SDK clients need a model, so they are refused with a hint;
-    any other callable becomes a `FunctionAdapter`."""
+    """An adapter for `llm`: adapters pass through; a LangChain chat model (or its `invoke`) becomes a
+    `ChatModelAdapter`; SDK clients need a model, so they are refused with a hint; any other callable becomes a
+    `FunctionAdapter`."""
     if isinstance(llm, LLMAdapter):
         return llm
+    chat_model = _langchain_model(llm)
+    if chat_model is not None:
+        from resilient_parse.correction.langchain import ChatModelAdapter  # the langchain extra, only when used
+
+        return ChatModelAdapter(chat_model)
     module = type(llm).__module__.split(".", 1)[0]
     if module in ("openai", "anthropic") and hasattr(llm, "chat" if module == "openai" else "messages"):
         cls = "OpenAIAdapter" if module == "openai" else "AnthropicAdapter"
