@@ -74,6 +74,25 @@ class PluginHost:
         self.pm = pm
         self.observed = bool(pm.hook.rp_on_event.get_hookimpls())
 
+    def add_observer(self, observer: object, name: str | None = None) -> None:
+        """Register an `rp_on_event` observer on a host already built (e.g. tracing switched on after the default
+        parsers exist). Only observers: a plugin that implements any other hook would change how this parser
+        parses after it has cached plans, so it must be passed when the parser is built."""
+        hooks = {n for n in dir(observer) if n.startswith("rp_") and callable(getattr(observer, n))}
+        if hooks != {"rp_on_event"}:
+            raise PluginError(f"{observer!r} is not an observer: it must implement rp_on_event and no other hook")
+        try:
+            self.pm.register(observer, name=name)
+        except (ValueError, pluggy.PluginValidationError) as exc:
+            raise PluginError(f"could not register observer {observer!r}: {exc}") from exc
+        self.observed = True
+
+    def remove_observer(self, observer: object) -> None:
+        """Undo `add_observer`; a host left without observers goes back to paying nothing for events."""
+        if self.pm.is_registered(observer):
+            self.pm.unregister(observer)
+        self.observed = bool(self.pm.hook.rp_on_event.get_hookimpls())
+
     @property
     def names(self) -> list[str]:
         return [name for name, plugin in self.pm.list_name_plugin() if name is not None and plugin is not None]

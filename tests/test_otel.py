@@ -575,3 +575,26 @@ def test_a_correction_names_its_target_as_the_parse_events_do(parser: Parser, ex
     parser.host.emit("correction_started", ctx)
     parser.host.emit("correction_succeeded", ctx, outcome="valid")
     assert attrs(spans(exporter, CORRECT_SPAN)[0])["resilient_parse.target"] == "list[Weather] | None"
+
+
+def test_only_an_observer_can_join_a_parser_already_built() -> None:
+    """A plugin with parsing hooks added after plans are cached would parse differently from what the parser
+    promised; the host takes observers only, and removing the last one turns events off again."""
+    from resilient_parse import Parser, PluginError
+
+    parser = Parser(entrypoints=False)
+
+    class Aliases:
+        def rp_register_aliases(self, register: object, policy: object) -> None:
+            return None
+
+        def rp_on_event(self, event: object, ctx: object) -> None:
+            return None
+
+    with pytest.raises(PluginError, match="not an observer"):
+        parser.host.add_observer(Aliases())
+    observer = OpenTelemetryObserver()
+    parser.host.add_observer(observer, name="tracing")
+    assert parser.host.observed
+    parser.host.remove_observer(observer)
+    assert not parser.host.observed

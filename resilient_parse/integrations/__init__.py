@@ -1,4 +1,7 @@
-"""Parsing inside the engines batch LLM pipelines run on: Dask (`integrations.dask`) and Spark's `mapInPandas`
-(`integrations.spark`). Each runs `resilient_parse.batch`'s `RecordProcessor` on a partition at a time; a worker
-process builds one processor per job and keeps it. Install the engine with the extra: `[dask]`, `[spark]`.
+"""resilient_parse inside the frameworks around it, each behind its own extra and imported only when used.
+
+- Batch engines: Dask (`integrations.dask`) and Spark's `mapInPandas` (`integrations.spark`); each runs
+  `resilient_parse.batch`'s `RecordProcessor` on a partition at a time (`[dask]`, `[spark]`).
+- Tracing: OpenTelemetry spans from the parser's events (`integrations.otel`, `[otel]`).
+- Agent frameworks: pydantic-ai (`integrations.pydantic_ai`, `[pydantic-ai]`).
 """

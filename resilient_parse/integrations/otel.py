@@ -346,18 +346,12 @@ def _traced(parser: Parser) -> bool:
 
 
 def _add(parser: Parser, observer: OpenTelemetryObserver) -> None:
-    """Add `observer` to a parser already built (the default parsers are built on first use); the host's
-    `observed` flag is what the parser reads before it reports a parse."""
-    host = parser.host
-    host.pm.register(observer, name=f"{OpenTelemetryObserver.rp_name}-{id(observer)}")
-    host.observed = True
+    """Add `observer` to a parser already built (the default parsers are built on first use)."""
+    parser.host.add_observer(observer, name=f"{OpenTelemetryObserver.rp_name}-{id(observer)}")
 
 
 def _remove(parser: Parser, observer: OpenTelemetryObserver) -> None:
-    host = parser.host
-    if host.pm.is_registered(observer):
-        host.pm.unregister(observer)
-        host.observed = bool(host.pm.hook.rp_on_event.get_hookimpls())
+    parser.host.remove_observer(observer)
 
 
 def _defaults() -> tuple[Parser, ...]:
