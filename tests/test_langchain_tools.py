@@ -237,6 +237,16 @@ def test_correct_accepts_a_langchain_chat_model_directly() -> None:
     assert result.value == Plan(goal="g", steps=["a"]) and result.attempts[0].adapter.startswith("langchain")
 
 
+def test_correct_accepts_a_chat_models_invoke_and_reads_its_ai_message() -> None:
+    first = AIMessage(content="I think the plan is a good one.")
+    second = AIMessage(content='{"goal": "g", "steps": []}')
+    recorder = Recorder()
+    chat_model = GenericFakeChatModel(messages=iter([first, second]), callbacks=[recorder])
+    result = correct_result(chat_model.invoke, [{"role": "user", "content": "plan"}], Plan)
+    assert result.value == Plan(goal="g", steps=[]) and result.calls == 2
+    assert [type(m).__name__ for m in recorder.sent[1]] == ["HumanMessage", "AIMessage", "HumanMessage"]
+
+
 def test_the_async_path_calls_ainvoke() -> None:
     from resilient_parse import acorrect_result
 
