@@ -204,6 +204,20 @@ def test_a_target_that_takes_no_tool_calls_is_a_configuration_error(parser: Pars
         read_tool_calls([ToolCall("x", "{}")], dict[str, int], parser)
 
 
+def test_two_models_under_one_tool_name_still_read_text_answers(parser: Parser) -> None:
+    def make() -> type[BaseModel]:
+        class Same(BaseModel):
+            v: int
+
+        return Same
+
+    first, second = make(), make()
+    result = correct_result(ScriptedLLM(['{"v": 1}']), ASK, first | second, parser=parser)
+    assert result.value.v == 1
+    with pytest.raises(ConfigurationError):
+        correct_result(ScriptedLLM([calls(("Same", '{"v": 1}'))]), ASK, first | second, parser=parser)
+
+
 # -- tool definitions ---------------------------------------------------------------------------------------------
 
 
@@ -452,9 +466,8 @@ def test_a_langchain_chat_model_or_its_invoke_is_called_as_a_chat_model(parser: 
     messages = pytest.importorskip("langchain_core.messages")
     bad = messages.AIMessage(content="", tool_calls=[{"name": "GetWeather", "args": {"town": "Paris"}, "id": "c1"}])
     good = messages.AIMessage(content="", tool_calls=[{"name": "GetWeather", "args": {"city": "Paris"}, "id": "c2"}])
-    for llm in (fake.GenericFakeChatModel(messages=iter([bad, good])),):
-        for entry in (llm, llm.invoke):
-            assert type(as_adapter(entry)).__name__ == "ChatModelAdapter"
+    chat = fake.GenericFakeChatModel(messages=iter([bad, good]))
+    assert type(as_adapter(chat)).__name__ == type(as_adapter(chat.invoke)).__name__ == "ChatModelAdapter"
     model = fake.GenericFakeChatModel(messages=iter([bad, good]))
     result = correct_result(model.invoke, ASK, GetWeather, parser=parser)
     assert result.value == GetWeather(city="Paris") and [a.error_kind for a in result.attempts] == ["schema", None]

@@ -40,7 +40,7 @@ from pydantic import TypeAdapter, ValidationError
 from resilient_parse.api import default_parser
 from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
-from resilient_parse.correction.tool_calls import read_tool_calls, text_followup, tool_target
+from resilient_parse.correction.tool_calls import ToolTarget, read_tool_calls, text_followup, tool_target
 from resilient_parse.correction.types import (
     Attempt,
     Completion,
@@ -224,7 +224,12 @@ class _Loop:
         if on_exhausted is not None and not callable(on_exhausted):
             raise ConfigurationError("on_exhausted must be callable")
         self.ctx: CallContext = self.parser.context(target, aliases)
-        self.tool_target = tool_target(target)
+        self.tool_target: ToolTarget | None = None
+        self.tool_target_error: ConfigurationError | None = None  # raised only if a reply makes tool calls
+        try:
+            self.tool_target = tool_target(target)
+        except ConfigurationError as exc:  # e.g. two models under one tool name: fine for text answers
+            self.tool_target_error = exc
         if instructions not in (None, "schema"):
             raise ConfigurationError(f"instructions must be None or 'schema', not {instructions!r}")
         if instructions == "schema" and _tools_of(self.chain[0]) is None:  # tools already carry their schema
@@ -343,6 +348,8 @@ class _Loop:
         """The answer in a reply: read from its tool calls when the target takes them, else from its text (a reply
         that is one call and no text, for a target naming no tool, is read from that call's arguments)."""
         calls = completion.tool_calls
+        if calls and self.tool_target_error is not None:
+            raise self.tool_target_error
         if calls and self.tool_target is not None:
             return read_tool_calls(
                 calls,
