@@ -63,11 +63,20 @@ class Recorder(BaseCallbackHandler):
 
     def __init__(self) -> None:
         self.sent: list[list[BaseMessage]] = []
+        self.params: list[dict[str, Any]] = []
 
     def on_chat_model_start(
         self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID, **kwargs: Any
     ) -> None:
         self.sent.append(messages[0])
+        self.params.append(kwargs.get("invocation_params") or {})
+
+
+class ToolCallingFake(GenericFakeChatModel):
+    """langchain-core's fake with `bind_tools` done the way provider models do it (`self.bind(tools=...)`)."""
+
+    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        return self.bind(tools=tools, tool_choice=tool_choice, **kwargs)
 
 
 # -- the output parser reads tool calls ---------------------------------------------------------------------------
@@ -229,6 +238,23 @@ def test_broken_arguments_sent_back_in_a_re_ask_stay_as_the_model_wrote_them() -
     assert correct_result(ChatModelAdapter(chat_model), ASK, GetWeather).value == GetWeather(city="Oslo")
     echoed = recorder.sent[1][2]
     assert isinstance(echoed, AIMessage) and echoed.invalid_tool_calls[0]["args"] == '{"unit": "kelvin"'
+
+
+def test_tools_are_bound_with_the_models_bind_tools_and_count_in_the_estimate() -> None:
+    reply = AIMessage(content="", tool_calls=[_call("get_weather", {"city": "Rome"})])
+    recorder = Recorder()
+    chat_model = ToolCallingFake(messages=iter([reply]), callbacks=[recorder])
+
+    class Weather(GetWeather):
+        model_config = {"title": "get_weather"}
+
+    adapter = ChatModelAdapter(chat_model, tools=[Weather], tool_choice=Weather)
+    result = correct_result(adapter, ASK, Weather)
+    assert result.value == Weather(city="Rome")
+    sent = recorder.params[0]
+    assert sent["tools"][0]["function"]["name"] == "get_weather" and sent["tool_choice"] == "get_weather"
+    bare = correct_result(ChatModelAdapter(_model(reply)), ASK, Weather)
+    assert result.usage.prompt_tokens > bare.usage.prompt_tokens  # the tool definitions were counted
 
 
 def test_correct_accepts_a_langchain_chat_model_directly() -> None:
