@@ -10,10 +10,15 @@ How a partial is made: the JSON's start is found past prose, fences and reasonin
 extraction stage says: an opening one must start a block, a quoted one is text), by that stage's rules applied as
 the text arrives (`_Locator`: the scanner's state is kept between chunks, so each character is looked at a bounded
 number of times however the text is cut); the text from there is read by pydantic-core's partial JSON parser
-(`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they go); a
-number still being written is left out; keys are aligned and values coerced by the same `Conformer` and plugin hooks
-as the batch path (a streamed `Action` key shows up as `action`); the result is validated against the partial model,
-and whatever does not validate yet is left out rather than failing the update.
+(`from_json(..., allow_partial=True)`, `"trailing-strings"` when the caller wants strings as far as they go), and
+where that stops at a syntax strict JSON does not have (a trailing comma, single quotes, a Python literal, a
+comment, a bare key), by the batch path's reader with the repairs the policy allows (`stages/read_prefix.py`: the
+unfinished member is dropped, the open containers are closed). pydantic-core's partial modes read a syntax error
+after a value (`{"a": 1 "b": 2`) as the end of the text, so a read that brings nothing new is checked by a whole
+read, whose error says whether the text is JSON so far; once it has stopped at a syntax error, it is not asked
+again for that answer. A number still being written is left out; keys are aligned and values coerced by the same
+`Conformer` and plugin hooks as the batch path (a streamed `Action` key shows up as `action`); the result is
+validated against the partial model, and whatever does not validate yet is left out rather than failing the update.
 
 When every key is a field's and every value fits, the partial is validated straight from the text in Rust (the
 streaming twin of the batch fast path); only otherwise is a Python tree built and walked, and list items already
@@ -22,14 +27,22 @@ walked on an earlier read are not walked again.
 Cost: finding the start costs one pass over the text in all; reads cover the text from the start only (the text
 before it is never joined or copied again), and the whole text is joined once, for the final parse. The answer
 is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
-An answer of up to 4 KiB is re-read at every boundary (microseconds each); beyond that, the characters re-read are
-kept within `reparse_budget` times the characters received, so total work stays linear in the final size however
+An answer of up to 4 KiB is re-read at every boundary (microseconds each; 512 characters once the reader reads it,
+which costs more per character); beyond that, the characters re-read — by either — are kept within
+`reparse_budget` times the characters received (give or take the one read that passes it: a read by the reader may
+cover the text twice, the second time up to where it stopped), so total work stays linear in the final size however
 fine the chunks are — updates on big documents get further apart instead of the stream getting slower.
 `benchmarks/bench_streaming.py` measures it.
 
 Limits, by design: partials follow the first JSON value that starts in the answer (the final object follows the
-batch rules for several candidates); a syntax error pydantic-core cannot read (a trailing comma, single quotes)
-pauses the partials — the final parse still repairs it; partials are checked against types, not against field
+batch rules for several candidates), and a start is an opening bracket followed by what strict JSON allows there
+(`{"`, `[1`, …): an answer that opens with `{'a'`, `{a:` or `[True` is not followed from its root (the partials
+may follow a `{"…` inside it until the final object comes). Where the policy does not let the reader repair a
+syntax (in strict, a guess such as an unquoted string value), the partials show what precedes it and go on only
+if more text settles it (a comment still open); the final parse decides. A value right before such a place, or
+still growing at the end (a number, a literal, a single-quoted string whose last quote may be an apostrophe),
+waits; a double-quoted string that has closed is shown, though lenient's inner-quote repair may still extend it
+(`"a 24"` + ` screen"`). Partials are checked against types, not against field
 constraints or your validators, and discriminated unions are matched by shape until the final validation; the
 correction loop's re-asks (`correct_with`) are not streamed, only their result. A reasoning tag written inside
 a JSON value before the answer counts as a tag for the partials (the batch path ignores one inside a closed
@@ -1043,17 +1056,14 @@ class _Stream:
             if self.fast_reads:
                 if len(doc) > _FREE_CHARS:
                     self.spent += len(doc)
-                if self.exact_ok and not self.partial_strings:
-                    shown = self._exact(doc)
-                    if shown is not None:
-                        return self._offer(shown)
-                try:
-                    tree = from_json(doc, allow_partial=self.mode)
+                outcome, got = self._fast_read(doc)
+                if outcome == "offer":
+                    return self._offer(got)
+                if outcome == "same":
+                    return None
+                if outcome == "tree":
+                    tree = got
                     break
-                except ValueError as exc:
-                    offset = _error_offset(str(exc), doc)
-                    if offset is not None and offset <= len(doc) - _PROBE_MARGIN:
-                        self.fast_reads = False  # what it stopped at stays in the text: no use asking again
             # a syntax pydantic-core does not read (a trailing comma, single quotes, a comment, …): the reader
             # goes on through the repairs the policy allows
             prefix = self._read_prefix(doc, strings=self.partial_strings)
@@ -1073,6 +1083,36 @@ class _Stream:
         if self.partial_strings and not read_by_reader:
             self._hide_unfinished_string(tree, doc)
         return self._shape(tree)
+
+    def _fast_read(self, doc: str) -> tuple[str, Any]:
+        """pydantic-core's partial read of `doc`: ("offer", partial) validated straight from the text, ("tree",
+        tree), ("same", None) when nothing is new, or ("stopped", None) when it stopped short of the end at a
+        syntax strict JSON does not have (the reader takes over)."""
+        unchanged = False
+        if self.exact_ok and not self.partial_strings:
+            shown = self._exact(doc)
+            if shown is not None and (self.shown is None or not _same(shown, self.shown)):
+                return "offer", shown
+            unchanged = shown is not None
+        try:
+            tree = from_json(doc, allow_partial=self.mode)
+        except ValueError:
+            self.fast_reads = False  # its partial mode reads any cut: this is a syntax error, in the text for good
+            return "stopped", None
+        if not unchanged and _fingerprint(tree) != self.last_read:
+            return "tree", tree
+        # nothing new — or the partial read stopped at a syntax error as if the text ended there (it reads
+        # `{"a": 1 "b": 2` as `{"a": 1}` for good): a whole read fails at the end only if the text is JSON so far
+        try:
+            from_json(doc)
+        except ValueError as exc:
+            message = str(exc)
+            # "EOF while parsing…": JSON so far; "trailing characters": the answer is complete, what follows is not
+            # part of it
+            if not message.startswith(("EOF", "trailing characters")):
+                self.fast_reads = False
+                return "stopped", None
+        return "same", None
 
     def _read_prefix(self, doc: str, strings: bool) -> Prefix:
         """The tree so far by the reader's rules; a string still being written is shown as far as it goes where

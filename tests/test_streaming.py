@@ -25,6 +25,7 @@ from resilient_parse import (
     InvalidInputError,
     KeyMapping,
     NoCandidateError,
+    ParseError,
     Parser,
     Policy,
     SchemaMismatchError,
@@ -606,3 +607,110 @@ def test_async_twin_agrees_with_sync(doc: tuple[str, list[str]], partial_strings
     sync_updates = run(LENIENT, chunks, Plan, partial_strings=partial_strings)
     assert [u.partial for u in async_updates] == [u.partial for u in sync_updates]
     assert async_updates[-1].value == sync_updates[-1].value
+
+
+# -- partials through the reader's repairs (issue 12, "Prefixes too") ----------------------------------------------
+# pydantic-core's partial parser reads strict JSON only: past the first syntax it lacks, the reader reads the prefix
+# with the repairs the policy allows. Each text has its repair before `title` and `steps`, so a partial that shows
+# them was read past it.
+
+_THROUGH_LOSSLESS = {
+    "trailing comma": '{"action": "answer", "score": 1.5, "steps": [{"tool": "a", "n": 1},], "title": "t"}',
+    "single quotes": "{\"action\": 'answer', 'score': 1.5, 'steps': [{'tool': 'a', 'n': 1}], 'title': 't'}",
+    "python literal": '{"action": "answer", "done": True, "score": None,"steps": [{"tool": "a", "n": 1}], "title":"t"}',
+    "comment": '{"action": "answer", // kind\n"score": 1.5, /* all */ "steps": [{"tool": "a", "n": 1}], "title": "t"}',
+    "bare key": '{"action": "answer", score: 1.5, steps: [{tool: "a", n: 1}], title: "t", done: true}',
+}
+
+
+def _read_past(updates: Sequence[StreamUpdate[Any]]) -> bool:
+    return any(s["title"] == "t" and s["steps"] == [{"tool": "a", "n": 1}] for s in partials(updates))
+
+
+@pytest.mark.parametrize("parser", [LENIENT, STRICT], ids=["lenient", "strict"])
+@pytest.mark.parametrize("name", list(_THROUGH_LOSSLESS))
+def test_partials_go_on_past_a_lossless_repair(parser: Parser, name: str) -> None:
+    # every one of these repairs is lossless (repairs.KINDS), so strict reads past it as lenient does
+    text = _THROUGH_LOSSLESS[name]
+    expected = parser.parse(text, Plan)
+    for chunks in (split(text, 5), list(text)):
+        updates = run(parser, chunks, Plan)
+        assert _read_past(updates), (name, partials(updates))
+        assert value(updates) == expected
+        final = expected.model_dump(mode="json")
+        assert all(consistent(s, final, strings=False) for s in partials(updates)), partials(updates)
+
+
+def test_strings_as_far_as_they_go_through_the_reader() -> None:
+    text = "{\"action\": 'answer', 'title': 'a long title', 'steps': []}"
+    updates = run(LENIENT, list(text), Plan, partial_strings=True)
+    titles = [s["title"] for s in partials(updates) if s["title"] is not None]
+    assert "a long" in titles and titles[-1] == "a long title"
+    assert all(b.startswith(a) for a, b in itertools.pairwise(titles))
+    assert all(s["action"] in (None, "answer") for s in partials(updates))  # a half-written choice is never shown
+
+
+def test_a_value_still_being_written_waits_through_the_reader() -> None:
+    # past the trailing comma the reader reads: a number, a literal, a single-quoted string whose last quote may
+    # be an apostrophe — each shows only once something after it says it is complete
+    text = '{"action": "answer", "steps": [], "score": 12.25, "done": True, \'title\': \'it\'s done\'}'
+    text = text.replace('"steps": []', '"steps": [{"tool": "a", "n": 1},]')
+    updates = run(LENIENT, list(text), Plan)
+    shown = partials(updates)
+    assert {s["score"] for s in shown} <= {None, 12.25}
+    assert {s["title"] for s in shown} <= {None, "it's done"}
+    assert any(s["done"] is True for s in shown)
+    assert value(updates) == LENIENT.parse(text, Plan)
+
+
+# (shape, the guess lenient makes at `title`): strict may not make it, so its partials stop where it is
+_GUESSES = {
+    "unquoted string": ('{"action": "answer", "title": hello world, "done": true}', "hello world"),
+    "inner quotes": ('{"action": "answer", "title": "a 24" screen", "done": true}', 'a 24" screen'),
+    "junk word between members": ('{"action": "answer", COMMENT "title": "t", "done": true}', "t"),
+    "missing closing quote": ('{"action": "answer", "title": "t, "done": true}', "t"),
+}
+
+
+@pytest.mark.parametrize("name", list(_GUESSES))
+def test_strict_partials_never_show_a_guess_the_final_parse_refuses(name: str) -> None:
+    text, guess = _GUESSES[name]
+    with pytest.raises(ParseError):
+        STRICT.parse(text, Plan)
+    for chunks in (split(text, 4), list(text)):
+        updates: list[StreamUpdate[Any]] = []
+        with pytest.raises(ParseError):
+            for update in STRICT.stream(chunks, Plan):
+                updates.append(update)
+        shown = partials(updates)
+        assert any(s["action"] == "answer" for s in shown), shown  # what precedes the guess is shown
+        assert all(s["title"] != guess and s["done"] is None for s in shown), shown
+
+
+@pytest.mark.parametrize("name", list(_GUESSES))
+def test_lenient_partials_go_on_through_its_guesses(name: str) -> None:
+    text, guess = _GUESSES[name]
+    updates = run(LENIENT, split(text, 4), Plan)
+    assert value(updates) == LENIENT.parse(text, Plan)
+    assert value(updates).title == guess
+    assert any(s["done"] is True for s in partials(updates)), partials(updates)
+
+
+def test_a_comment_still_open_holds_the_partials_back_until_it_closes() -> None:
+    text = '{"action": "answer", "title": "t", // the steps come next\n"steps": [{"tool": "a", "n": 1}], "done": true}'
+    updates = run(STRICT, list(text), Plan)
+    assert any(s["done"] is True for s in partials(updates))
+    assert value(updates) == STRICT.parse(text, Plan)
+
+
+def test_trailing_commas_throughout_a_big_answer_stay_linear() -> None:
+    # the reader's reads count against the same budget as pydantic-core's: a trailing comma in every item (the
+    # parser stops at the first one for good) must not make each chunk re-read the whole answer
+    steps = ", ".join(f'{{"tool": "tool-{i}", "n": {i},}}' for i in range(3000))
+    text = f'{{"action": "answer", "title": "big", "steps": [{steps},], "done": true}}'
+    state = _Stream(LENIENT, Plan, reparse_budget=2.0)
+    shown = [u for c in split(text, 7) if (u := state.feed(c)) is not None]
+    assert not state.fast_reads  # the reader did the reading
+    assert state.spent <= 4.0 * len(text)  # the budget, plus the one read that passes it (up to two passes)
+    assert len(shown) >= 10 and len(shown[-1].partial.steps) >= 1500  # and the partials kept coming
+    assert value([state.finish()]) == LENIENT.parse(text, Plan)

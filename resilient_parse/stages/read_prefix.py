@@ -6,13 +6,15 @@ ends with a `Cut` holding the open stack; here the cut is settled the way a part
 way a final answer does (`read_truncation`): the unfinished member of the innermost container is dropped, the open
 containers are closed, and what has been read so far is returned as a tree.
 
-What counts as unfinished, so that a partial never shows a value the rest of the text could still change: a key
-and everything after it until its value is complete; a number or a literal with nothing after it (`12` may become
-`125`, `None` may become `Nonesuch`); a single-quoted string whose closing quote is the last character (the quote
-may be an apostrophe: `'it` + `'s'`); a string still open, which the caller may have shown as far as it goes
-(`keep_string`); and, when the reader stops at a syntax it may not repair, the value right before that point if
-nothing separates them (`"a 24" screen` stops after `"a 24"`). A double-quoted string or a container that has
-closed is complete.
+What counts as unfinished, so that a partial does not show a value the rest of the text could still change:
+- a key, and its member until the value is complete; a string still open (unless `keep_string` shows it as far as
+  it goes); a number or a literal with nothing after it (`12` may become `125`, `None` may become `Nonesuch`);
+- a single-quoted string whose closing quote is the last character (it may be an apostrophe: `'it` + `'s'`);
+- a value read with a repair that what follows may contradict: a ':' or ',' put in, a guess about where a string
+  ends (`_REREAD_LATER`);
+- when the reader stops at a syntax it may not repair, the value right before that place if nothing separates
+  them (`"a 24" screen` stops after `"a 24"`).
+Otherwise a double-quoted string, or a container that has closed, is complete.
 
 Each call reads the text at most twice (once more up to where the reader stopped), so it is linear in the text.
 """
@@ -34,6 +36,10 @@ _OPENING_QUOTES = frozenset("\"'\u2018\u201c\uff02")
 _STILL_GROWING = re.compile(r"[\w.'\u2019]")  # a last character after which a value may go on
 _SEPARATED = frozenset(" \t\r\n,:{[(")  # a stop right after these is not inside the value before it
 _CLOSED_CONTAINER = frozenset("}])")
+# repairs whose reading what follows may contradict: a ':' or ',' put in (`COMMENT "title"` is a key and its value
+# until a ':' makes `COMMENT` a stray word), a guess about where a string ends (`"t, "done"` holds an inner quote
+# until a ':' makes `done` the next key)
+_REREAD_LATER = frozenset({"missing_colon", "missing_comma", "inner_quote", "missing_quote"})
 _PARTIAL_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{0,3}\Z")
 _SQ_ESCAPE_OR_QUOTE = re.compile(r'\\(.)|"', re.DOTALL)
 
@@ -116,12 +122,27 @@ def _settled(reading: Reading, text: str, keep_string: KeepString | None, drop_l
     shown = _shown_string(stack, cut.offset, text, keep_string) if cut.state == "value" else None
     if shown is not None:
         out.append(shown)
-    elif cut.state in ("value", "member") or (
-        cut.state == "complete" and (drop_last or _STILL_GROWING.match(text[-1]) is not None)
-    ):
+    elif cut.state in ("value", "member") or (cut.state == "complete" and (drop_last or _may_change(reading, text))):
         del out[top.member_start :]
     out.append("".join("}" if f.is_object else "]" for f in reversed(stack)))
     return _loaded("".join(out))
+
+
+def _may_change(reading: Reading, text: str) -> bool:
+    """Whether the complete value the prefix ends with may still be read otherwise: it runs to the very end (a
+    number, a literal or a single-quoted string may go on), or its member was read with a repair that what follows
+    may contradict (`_REREAD_LATER`)."""
+    if _STILL_GROWING.match(text[-1]) is not None:
+        return True
+    top = reading.stack[-1]
+    last = reading.repairs[-1] if reading.repairs else None
+    return (
+        last is not None
+        and last.kind in _REREAD_LATER
+        and last.offset is not None
+        and last.offset > max(top.opened_at, top.last_comma_at)
+        and text.rstrip()[-1] not in _CLOSED_CONTAINER
+    )
 
 
 def _shown_string(stack: list[Frame], at: int, text: str, keep_string: KeepString | None) -> str | None:
