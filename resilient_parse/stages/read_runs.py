@@ -58,37 +58,51 @@ LOOSE_ITEM_RUN = re.compile(
     r"(?:" + _WS + _LOOSE_SCALAR + _WS + r",)*+(?:" + _WS + _LOOSE_SCALAR + r"(?=" + _WS + r"\]))?+"
 )
 
-# one match per member (or item) of a loose stretch, so the rewrite's callback runs once per member, not per token
+# one match per member (or item) of a loose stretch, so the rewrite's callback runs once per member, not per token;
+# the groups are the pieces the callback puts back together: (space, key, space ':' space, value)
 _LOOSE_MEMBER_PARTS = re.compile(
-    _WS + r"(?P<key>" + _LOOSE_KEY + r")" + _WS + ":" + _WS + r"(?P<value>" + _LOOSE_SCALAR + "|" + _LOOSE_LIST + ")"
+    "(" + _WS + ")(" + _LOOSE_KEY + ")(" + _WS + ":" + _WS + ")(" + _LOOSE_SCALAR + "|" + _LOOSE_LIST + ")"
 )
-_LOOSE_ITEM_PARTS = re.compile(_WS + r"(?P<value>" + _LOOSE_SCALAR + ")")
-_LIST_TOKEN = re.compile(r"""(?P<sq>'[^']*+')|(?P<str>"(?:[^"\\]++|\\.)*+")|(?P<word>[A-Za-z_$][\w$]*+)|(?P<comma>,)""")
+_LOOSE_ITEM_PARTS = re.compile("(" + _WS + ")(" + _LOOSE_SCALAR + ")")
+# the items of a flat loose list: numbers are tokens too, so each item's index is counted
+_LIST_TOKEN = re.compile(
+    r"""(?P<sq>'[^']*+')|(?P<str>"(?:[^"\\]++|\\.)*+")|(?P<word>[A-Za-z_$][\w$]*+)|(?P<num>-?[0-9][0-9.eE+-]*+)|(?P<comma>,)"""
+)
 _SPACE = re.compile(_WS)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_LOOSE_FIRST = frozenset("'TFN")  # how a scalar the rewrite changes starts (a JSON one never starts so)
+_SPACES = " \t\r\n"
 
 
 def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: int) -> tuple[str, list[Repair], int]:
     """A loose stretch as JSON text, with a repair for each rewrite. `offset` is where the stretch starts in the
     text, `prefix` the pointer of its container, `index` the container's current item index (lists). Returns the
-    text, the repairs and the new index."""
+    text, the repairs and the new index.
+
+    The callbacks run once per member or item and do only what that member needs: a member whose key and value
+    are JSON already is put back as it was matched, and a pointer is built only for a repair."""
     repairs: list[Repair] = []
+    add = repairs.append
+    make = Repair.make
 
     def scalar(tok: str, at: int, path: str) -> str:
-        first = tok[0]
-        if first == "'":
+        if tok[0] == "'":
             fixed = '"' + tok[1:-1] + '"'
-            repairs.append(Repair.make("single_quotes", path, tok, fixed, offset=at))
+            add(make("single_quotes", path, tok, fixed, offset=at))
             return fixed
-        if first in "TFN" and tok in _PY_LITERALS:
-            fixed = _PY_LITERALS[tok]
-            repairs.append(Repair.make("python_literal", path, tok, fixed, offset=at))
-            return fixed
-        return tok
+        fixed = _PY_LITERALS[tok]
+        add(make("python_literal", path, tok, fixed, offset=at))
+        return fixed
 
-    def value(tok: str, at: int, path: str) -> str:
-        if tok[0] != "[":
-            return scalar(tok, at, path)
+    def listed(tok: str, at: int, path: str) -> str:
+        if (
+            "'" not in tok
+            and "T" not in tok
+            and "F" not in tok
+            and "N" not in tok
+            and not tok[:-1].rstrip(_SPACES).endswith(",")
+        ):
+            return tok  # JSON scalars only (no quote or Python literal), no trailing comma: nothing to rewrite
         inner = -1
 
         def item(m: re.Match[str]) -> str:
@@ -97,40 +111,45 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
             if m.lastgroup == "comma":
                 after = _SPACE.match(tok, m.end())
                 if tok[after.end() if after is not None else m.end()] == "]":
-                    repairs.append(Repair.make("trailing_comma", path, ",", "", offset=at + m.start()))
+                    add(make("trailing_comma", path, ",", "", offset=at + m.start()))
                     return ""
                 return piece
             inner += 1
-            return scalar(piece, at + m.start(), f"{path}/{inner}")
+            if piece[0] in _LOOSE_FIRST and (piece[0] == "'" or piece in _PY_LITERALS):
+                return scalar(piece, at + m.start(), f"{path}/{inner}")
+            return piece
 
         return _LIST_TOKEN.sub(item, tok)
 
     def member(m: re.Match[str]) -> str:
-        piece = m.group()
-        base = m.start()
-        k0, k1 = m.span("key")
-        v0, v1 = m.span("value")
-        key = m.group("key")
-        if key[0] == '"':
-            name = _decoded(key)
+        space, key, colon, value = m.groups()
+        first = key[0]
+        path = ""
+        if first == '"':
             fixed_key = key
         else:
-            name = key[1:-1] if key[0] == "'" else key
+            name = key[1:-1] if first == "'" else key
             fixed_key = '"' + name + '"'
-        path = f"{prefix}/{escape_token(name)}"
-        if key[0] != '"':
-            kind = "single_quotes" if key[0] == "'" else "bare_key"
-            repairs.append(Repair.make(kind, path, key, fixed_key, offset=offset + k0))
-        fixed_value = value(m.group("value"), offset + v0, path)
-        return piece[: k0 - base] + fixed_key + piece[k1 - base : v0 - base] + fixed_value + piece[v1 - base :]
+            path = f"{prefix}/{escape_token(name) if '~' in name or '/' in name else name}"
+            add(make("single_quotes" if first == "'" else "bare_key", path, key, fixed_key, offset=offset + m.start(2)))
+        lead = value[0]
+        if lead == "[" or (lead in _LOOSE_FIRST and (lead == "'" or value in _PY_LITERALS)):
+            if not path:
+                path = f"{prefix}/{escape_token(_decoded(key))}"
+            at = offset + m.start(4)
+            value = listed(value, at, path) if lead == "[" else scalar(value, at, path)
+        elif first == '"':
+            return m.group()
+        return space + fixed_key + colon + value
 
     def one_item(m: re.Match[str]) -> str:
         nonlocal index
         index += 1
-        v0, v1 = m.span("value")
-        piece = m.group()
-        fixed = scalar(m.group("value"), offset + v0, f"{prefix}/{index}")
-        return piece[: v0 - m.start()] + fixed + piece[v1 - m.start() :]
+        value = m.group(2)
+        lead = value[0]
+        if lead in _LOOSE_FIRST and (lead == "'" or value in _PY_LITERALS):
+            return m.group(1) + scalar(value, offset + m.start(2), f"{prefix}/{index}")
+        return m.group()
 
     # the stretch was matched in the whole text, where a closer follows it: a line break stands in for that
     # closer, so a single-quoted string at the very end still sees structure after it
