@@ -713,10 +713,11 @@ def test_a_backslash_before_a_raw_line_break_stays_a_backslash_and_a_line_break(
     assert made == [("control_character", "/s"), ("invalid_escape", "/s")]
 
 
-def test_an_object_json_repair_would_read_as_a_list_is_refused() -> None:
-    with pytest.raises(UnrecoverableSyntaxError) as info:
-        load_json("{5}", ctx("lenient"))
-    assert "opening bracket" in info.value.message
+@pytest.mark.parametrize("mode", MODES)
+def test_a_piece_of_a_broken_answer_that_starts_like_json_is_not_the_answer(mode: str) -> None:
+    # `{5}` alone is json-repair's Python set [5]; out of `[{5}s ` it would lose the list around it
+    with pytest.raises(ParseError):
+        PARSERS[mode].parse("[{5}s ", Any)
 
 
 # -- JSON copied out of a JSON string, every quote escaped ---------------------------------------------------------
@@ -760,3 +761,38 @@ def test_a_number_past_a_floats_range_is_refused_not_read_as_infinity(mode: str,
 @pytest.mark.parametrize("text", ["[1e300]", '["1e999"]', "[" + "9" * 400 + "]", "[1e-999]"])
 def test_numbers_in_range_strings_and_long_integers_are_not_refused(text: str) -> None:
     assert load_json(text, ctx("strict")).tree == json.loads(text)
+
+
+# -- a missing closing quote right before the closers ---------------------------------------------------------------
+
+MISSING_QUOTE_BEFORE_CLOSERS = [
+    ('{"lorem": "sic tamet, quick brown fox. }', {"lorem": "sic tamet, quick brown fox."}, "/lorem"),
+    ('{"url":"https://www.bible.com/}', {"url": "https://www.bible.com/"}, "/url"),
+    ('{"time":"12:20}', {"time": "12:20"}, "/time"),
+    ('["https://www.bible.com/]', ["https://www.bible.com/"], "/0"),
+    ('["abc  ]\n', ["abc"], "/0"),
+]
+
+
+@pytest.mark.parametrize(("text", "tree", "path"), MISSING_QUOTE_BEFORE_CLOSERS)
+def test_a_quote_missing_right_before_the_closers_is_added_in_lenient(text: str, tree: Any, path: str) -> None:
+    got, made = loaded(text)
+    assert got == tree
+    assert made == [("missing_quote", path)]
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("strict"))
+
+
+@pytest.mark.parametrize(
+    "text", ['{a:"b,c,}', '{"a": "b, c: d}', '["https://x.y/,2]', '{"a": "   }', '{"a": "x, y z, w}', '["a +]']
+)
+def test_a_missing_quote_where_a_comma_may_end_the_value_is_not_placed(text: str) -> None:
+    # after `b,c,` a trailing comma, after `b, c: d` or `x, y z, w` a member, in a list another item may follow
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("lenient"))
+
+
+def test_a_code_fence_inside_brackets_is_not_dropped_by_json_repair() -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        load_json('[```\n{"a":"b"}\n```]', ctx("lenient"))
+    assert "backtick" in info.value.message

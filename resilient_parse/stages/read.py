@@ -279,6 +279,22 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
         i = j + 1
 
 
+def _one_string_before_closers(body: str, object_value: bool) -> bool:
+    """Whether `body`, what an unclosed string holds before the closers the text ends with, can only be one string
+    (its closing quote missing right before them). Not when it is empty or holds `+` (a concatenation cut), nor
+    when a ',' in it may end the string: in a list or a key always (`["hello, world]`); in an object's value when a
+    key may follow it (`{"a": "b, c: d}`, `{"a": "x, y}`) or nothing does (`{"a": "b,}`). Words that cannot be a
+    key are the value's (`{"a": "sic tamet, quick brown fox. }`)."""
+    if "+" in body or not body.strip():
+        return False
+    comma = body.find(",")
+    if comma < 0:
+        return True
+    if not object_value or ":" in body[comma:] or body.rstrip()[-1] == ",":
+        return False
+    return not any(_WORD.fullmatch(part.strip()) for part in body[comma + 1 :].split(","))
+
+
 def _runs_on(text: str, end: int) -> bool:
     """Whether the number that ends at `end` (< len(text)) runs on into a word: a letter, a digit, `.`, `_`, or
     `-`/`:` and a digit (`10-20`, `12:30`)."""
@@ -589,8 +605,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         ):
             body = tail[: -len(closers)]
             close_at = at + 1 + len(body)
-            if any(ch in body for ch in ",+" if True) or (":" in body and not expecting_key()):
-                # `["hello, world]`: the quote may be missing after "hello" or after "world"
+            if not _one_string_before_closers(body, stack[-1].is_object and not expecting_key()):
                 return cut_quoted(at, "the output ends inside a string (or a quote is missing: where is unclear)")
             if expecting_key():
                 key, colon, value = body.partition(":")
@@ -601,7 +616,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 state = _VALUE
                 emit_value(json.dumps(value.strip()), at, close_at, [], value)
                 return close_at
-            emit_value(_quoted(body), at, close_at, ["missing_quote"], text[at:close_at])
+            # the space before the closers is the text's layout, as it is after any value (`["abc  ]`)
+            emit_value(_quoted(body.rstrip()), at, close_at, ["missing_quote"], text[at:close_at])
             return close_at
         return cut_quoted(at, "the output ends inside a string")
 

@@ -170,11 +170,13 @@ _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
 def _dropped_brackets(text: str, fixed: str) -> int:
-    """How many more opening brackets of each kind the text has outside strings than json-repair's reading has:
-    an object read as a list (`{5}` as `[5]`) drops a '{' even though it adds a '['."""
-    ours = _BRACKETS_OUTSIDE_STRINGS.sub("", text)
-    theirs = _BRACKETS_OUTSIDE_STRINGS.sub("", fixed)
-    return sum(max(ours.count(b) - theirs.count(b), 0) for b in "{[")
+    """How many more opening brackets the text has outside strings than json-repair's reading has."""
+
+    def openers(t: str) -> int:
+        rest = _BRACKETS_OUTSIDE_STRINGS.sub("", t)
+        return rest.count("{") + rest.count("[")
+
+    return max(openers(text) - openers(fixed), 0)
 
 
 def bracket_depth(text: str) -> int:
@@ -211,6 +213,10 @@ def _content(text: str) -> Counter[str]:
     minus = rest.count("-")
     if minus:
         counts["minus"] = minus
+    # backticks: a code fence written inside the brackets (`[```json {…} ```]`) is text json-repair drops
+    ticks = rest.count("`")
+    if ticks:
+        counts["backticks"] = ticks
     counts.update(f"#{n}" for n in numbers)
     # an escape that stands for a control character (`\\f`) must not come back as a backslash and a letter
     counts.update(m.group() for m in _ESCAPE_PAIR.finditer(rest) if m.group()[1] in "bfnrt")
@@ -234,6 +240,7 @@ def _describe(lost: Counter[str]) -> str:
     parts += [f"escapes {' '.join(escapes)}"] if escapes else []
     parts += [f"{lost['quotes']} quote(s)"] if lost["quotes"] else []
     parts += [f"{lost['minus']} minus sign(s)"] if lost["minus"] else []
+    parts += [f"{lost['backticks']} backtick(s)"] if lost["backticks"] else []
     return "; ".join(parts)
 
 

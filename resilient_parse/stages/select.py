@@ -97,12 +97,15 @@ def answer_was_read(failures: Sequence[Failure]) -> bool:
 
 
 def inside_failed_answer(cand: Candidate, failures: Sequence[Failure]) -> bool:
-    """Whether `cand` lies inside a candidate that is recognisably the whole answer (the whole text or a fence) and
-    failed as one broken value: a piece cut out of a broken answer is not the answer. Several values side by side
-    (the whole failed only because text follows its first value) are not one broken value."""
+    """Whether `cand` lies inside a candidate that is recognisably the whole answer (the whole text or a fence: it
+    was read that far, or it starts the way JSON does) and failed as one broken value: a piece cut out of a broken
+    answer is not the answer (`{5}` out of `[{5}s `). Several values side by side (the whole failed only because
+    text follows its first value) are not one broken value."""
     for failure in failures:
         outer = failure.candidate
-        if outer.source not in ("whole", "fence") or failure.progress < STAGE_PROGRESS["schema"]:
+        if outer.source not in ("whole", "fence") or (
+            failure.progress < STAGE_PROGRESS["schema"] and not _looks_like_json(outer)
+        ):
             continue
         if any(d.kind == "trailing_text" for d in failure.error.details):
             continue
@@ -246,7 +249,8 @@ def select_answer(
             except ParseError as exc:
                 tier_failures.append(Failure(cand, exc, progress(exc, cand)))
         failures.extend(tier_failures)
-        successes = [s for s in successes if not inside_failed_answer(s.candidate, tier_failures)]
+        # a piece of an answer that failed, in this tier or a better one (a demoted span inside a cut-off whole)
+        successes = [s for s in successes if not inside_failed_answer(s.candidate, failures)]
         if successes:
             _refuse_beside_a_cut_off_answer(successes, failures)  # this tier's and the better-ranked ones
             return choose_answer(successes, adapter, untried)
