@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from pydantic import BaseModel, ConfigDict
@@ -216,6 +216,23 @@ def test_two_models_under_one_tool_name_still_read_text_answers(parser: Parser) 
     assert result.value.v == 1
     with pytest.raises(ConfigurationError):
         correct_result(ScriptedLLM([calls(("Same", '{"v": 1}'))]), ASK, first | second, parser=parser)
+
+
+def test_tools_sent_under_no_name_of_the_target_are_a_configuration_error(parser: Parser) -> None:
+    class Adapter(ScriptedLLM):
+        tools: ClassVar[list[dict[str, Any]]] = [
+            {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
+        ]
+
+    with pytest.raises(ConfigurationError, match="model_config title"):
+        correct_result(Adapter([calls(("get_weather", '{"city": "P"}'))]), ASK, GetWeather, parser=parser)
+
+    class Named(BaseModel):
+        model_config = ConfigDict(title="get_weather")
+        city: str
+
+    result = correct_result(Adapter([calls(("get_weather", '{"city": "P"}'))]), ASK, Named, parser=parser)
+    assert result.value == Named(city="P") and not result.repairs
 
 
 # -- tool definitions ---------------------------------------------------------------------------------------------

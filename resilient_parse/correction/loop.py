@@ -40,7 +40,13 @@ from pydantic import TypeAdapter, ValidationError
 from resilient_parse.api import default_parser
 from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
-from resilient_parse.correction.tool_calls import ToolTarget, read_tool_calls, text_followup, tool_target
+from resilient_parse.correction.tool_calls import (
+    ToolTarget,
+    read_tool_calls,
+    sent_tool_names,
+    text_followup,
+    tool_target,
+)
 from resilient_parse.correction.types import (
     Attempt,
     Completion,
@@ -230,6 +236,7 @@ class _Loop:
             self.tool_target = tool_target(target)
         except ConfigurationError as exc:  # e.g. two models under one tool name: fine for text answers
             self.tool_target_error = exc
+        self._check_tools_sent()
         if instructions not in (None, "schema"):
             raise ConfigurationError(f"instructions must be None or 'schema', not {instructions!r}")
         if instructions == "schema" and _tools_of(self.chain[0]) is None:  # tools already carry their schema
@@ -244,6 +251,23 @@ class _Loop:
         self.answered: Completion | None = None  # the reply the feedback answers (its tool calls are answered)
         self.stop_reason: StopReason = "max_corrections"
         self.started = time.perf_counter()
+
+    def _check_tools_sent(self) -> None:
+        """Tools were sent, yet none under a name the target answers to: no exact answer is possible (strict could
+        never accept one), so say how to name them instead of re-asking in vain."""
+        if self.tool_target is None:
+            return
+        for adapter in self.chain:
+            sent = _tools_of(adapter)
+            if sent is None:
+                continue
+            names = sent_tool_names(sent)
+            if names and not names & set(self.tool_target.models):
+                raise ConfigurationError(
+                    f"none of the tools sent to {adapter.name} ({', '.join(sorted(names))}) is named as the target's "
+                    f"argument models ({', '.join(self.tool_target.models)}): name the tool after the model, or set "
+                    "the model's model_config title to the tool's name"
+                )
 
     # -- bookkeeping --------------------------------------------------------------------------------------------
 

@@ -184,6 +184,17 @@ def anthropic_tool_choice(choice: Any) -> Any:
     return copy.deepcopy(choice)
 
 
+def sent_tool_names(tools: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The names of tool definitions as sent (OpenAI's `function.name`, Anthropic's `name`)."""
+    names = set()
+    for tool in tools:
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        if isinstance(name, str):
+            names.add(name)
+    return names
+
+
 # -- which targets tool calls can answer --------------------------------------------------------------------------
 
 
@@ -515,6 +526,7 @@ __all__ = [
     "openai_tool_followup",
     "openai_tools",
     "read_tool_calls",
+    "sent_tool_names",
     "text_followup",
     "tool_name",
     "tool_target",
