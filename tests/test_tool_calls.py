@@ -314,6 +314,7 @@ def test_a_wrong_tool_is_re_asked_with_tool_messages_in_the_openai_shape(parser:
     assistant, tool = second[2:]
     assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["function"]["name"] == "delete_city"
     assert tool["role"] == "tool" and tool["tool_call_id"] == "call_0" and "GetWeather" in tool["content"]
+    assert tool["content"].endswith("Call the tool again with the complete corrected arguments.")
 
 
 def test_parallel_calls_are_answered_one_tool_result_each_in_the_anthropic_shape(lenient: Parser) -> None:
@@ -327,6 +328,8 @@ def test_parallel_calls_are_answered_one_tool_result_each_in_the_anthropic_shape
     assert [b["type"] for b in assistant["content"]] == ["tool_use", "tool_use"]
     assert user["role"] == "user" and [b["tool_use_id"] for b in user["content"]] == ["call_0", "call_1"]
     assert all(b["is_error"] for b in user["content"]) and "/1/zone" in user["content"][0]["content"]
+    assert "Make all the tool calls again" in user["content"][0]["content"]
+    assert "call_0" in user["content"][1]["content"]  # the second result points to the first
     roles = [m["role"] for m in llm.calls[1]]
     assert ("user", "user") not in set(itertools.pairwise(roles))
 

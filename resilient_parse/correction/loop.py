@@ -153,6 +153,23 @@ def _with_instruction(messages: Messages, instruction: str) -> Messages:
     return [{"role": "system", "content": instruction}, *messages]
 
 
+_TEXT_INSTRUCTION = "Reply with the complete corrected "
+_CALL_AGAIN = "Call the tool again with the complete corrected arguments."
+_CALL_ALL_AGAIN = (
+    "Paths start with the call's position (/0 is your first call). Make all the tool calls again, each with its "
+    "complete corrected arguments."
+)
+
+
+def _for_tool_calls(feedback: str, *, many: bool) -> str:
+    """The built-in feedback ends by asking for a JSON reply; an answer given as tool calls is asked to call the
+    tool again instead (a plugin's own closing paragraph is left as it wrote it)."""
+    head, _, last = feedback.rpartition("\n\n")
+    if not head or not last.startswith(_TEXT_INSTRUCTION):
+        return feedback
+    return f"{head}\n\n{_CALL_ALL_AGAIN if many else _CALL_AGAIN}"
+
+
 def _tools_of(adapter: LLMAdapter) -> list[dict[str, Any]] | None:
     tools = getattr(adapter, "tools", None)
     return tools if isinstance(tools, list) and tools else None
@@ -364,6 +381,8 @@ class _Loop:
         # the candidate is already in the conversation as the assistant's turn, so the hook gets candidate=None
         # (a plugin that needs it reads `failure.candidate`)
         feedback = self.parser.host.build_feedback(failure, None, self.ctx)
+        if answered is not None and answered.tool_calls and self.tool_target is not None:
+            feedback = _for_tool_calls(feedback, many=self.tool_target.many)
         if finish_reason in _CUT_OFF:
             feedback = f"{_CUT_OFF_NOTE}\n\n{feedback}"
         self.feedback = escape_surrogates(feedback)
