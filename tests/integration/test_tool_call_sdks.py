@@ -330,3 +330,19 @@ def test_the_requests_carry_the_tools_as_json(parser: Parser) -> None:
         written = {"type": "function", "function": {"name": "GetWeather", "parameters": {"type": "object"}}}
         correct_result(openai_llm(server, [written]), ASK, GetWeather, parser=parser)
     assert json.loads(json.dumps(server.received[0].body["tools"])) == [written]
+
+
+def test_litellm_async_reads_tool_calls_and_re_asks(litellm: Any, parser: Parser) -> None:
+    script = [
+        tool_calls(call("GetWether", '{"city": "Paris"}', id="call_a1")),
+        tool_calls(call("GetWeather", '{"city": "Paris"}')),
+    ]
+    with FakeLLMServer(script) as server:
+        result = asyncio.run(acorrect_result(litellm_llm(server, [GetWeather]), ASK, GetWeather, parser=parser))
+    assert result.value == PARIS
+    if parser.policy.name == "strict":  # the typo is refused: the call is answered and made again
+        (answer,) = tool_messages(server.received[1])
+        assert answer["tool_call_id"] == "call_a1" and "'GetWeather'" in answer["content"]
+    else:  # a recorded lossy repair, no second call
+        assert len(server.received) == 1 and result.repairs[0].kind == "enum_fuzzy"
+    assert reported(result.attempts) == server.usage
