@@ -143,14 +143,22 @@ def test_a_union_is_chosen_by_the_tool_name_even_when_the_arguments_fit_both(par
 
 
 def test_two_equally_close_tool_names_are_ambiguous(lenient: Parser) -> None:
-    class Ab(BaseModel):
+    class Probe1(BaseModel):
         x: int
 
-    class Ac(BaseModel):
+    class Probe2(BaseModel):
         x: int
 
     with pytest.raises(AmbiguousMatchError):
-        read_tool_calls([ToolCall("Ad", '{"x": 1}')], Ab | Ac, lenient)
+        read_tool_calls([ToolCall("Probe3", '{"x": 1}')], Probe1 | Probe2, lenient)
+
+
+def test_one_edit_from_a_very_short_name_is_another_tool_not_a_typo(lenient: Parser) -> None:
+    class Ab(BaseModel):
+        x: int
+
+    with pytest.raises(SchemaMismatchError, match="wrong tool"):
+        read_tool_calls([ToolCall("Ac", '{"x": 1}')], Ab, lenient)
 
 
 def test_parallel_calls_fill_a_list_with_errors_and_repairs_under_each_call(parser: Parser) -> None:

@@ -43,6 +43,7 @@ ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
+_MIN_FUZZY_NAME = 4  # one edit away from a two-letter name is another name, not a typo
 _SEPARATORS = re.compile(r"[^0-9a-z]+")
 _CHOICE_WORDS = frozenset({"auto", "required", "none", "any"})
 
@@ -268,7 +269,7 @@ def _pick_tool(
     spelled = _spelling(call.name) if len(call.name) <= _MAX_FUZZY_NAME else ""
     variants = [n for n in tools.models if spelled and _spelling(n) == spelled]
     kind = "enum_value"
-    if not variants and spelled:
+    if not variants and len(spelled) >= _MIN_FUZZY_NAME:
         scored = [(Levenshtein.distance(spelled, _spelling(n), score_cutoff=2), n) for n in tools.models]
         allowed = [(d, n) for d, n in scored if d <= (1 if len(spelled) <= 8 else 2)]
         best = min((d for d, _ in allowed), default=None)
