@@ -45,7 +45,7 @@ from resilient_parse.schema import (
     build_view,
     schema_facts,
 )
-from resilient_parse.stages.read_duplicates import has_duplicate_keys
+from resilient_parse.stages.read_duplicates import KeyCounter, has_duplicate_keys, key_counter, members_match
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -95,6 +95,7 @@ class TargetPlan:
     validators: tuple[SemanticValidator, ...]
     repairers: tuple[ValueRepairer, ...] = ()
     name: str = ""  # the target's short type name, for events (`list[Record]`, `Person | None`)
+    count_members: KeyCounter | None = None  # `read_duplicates.key_counter` for the target, when it has one
 
 
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
@@ -210,7 +211,16 @@ class Parser:
         ctx = CallContext(policy=self.policy, target=target, schema=view, aliases=self._base_aliases)
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
         repairers = tuple(self.host.value_repairers(target, ctx))
-        return TargetPlan(target, adapter, view, schema_facts(view), tuple(validators), repairers, type_name(target))
+        return TargetPlan(
+            target,
+            adapter,
+            view,
+            schema_facts(view),
+            tuple(validators),
+            repairers,
+            type_name(target),
+            key_counter(adapter.core_schema),
+        )
 
     # -- public API ----------------------------------------------------------------------------------------------
 
@@ -444,6 +454,8 @@ class Parser:
         Pydantic keeps the last of two values written under one key; a document that writes a key twice takes the
         repair path, where the reader refuses two different values and merges identical ones
         (`Policy.guard_duplicate_keys`; skipped for the reader's own output, `read=True`, whose keys it settled).
+        The guard costs a count of the text's colons against the members the value was built from when the
+        target allows that proof, else a second parse (`has_duplicate_keys`).
 
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
         `arguments`, or `Action` beside `action` with another value — and return a different object than the
@@ -468,9 +480,27 @@ class Parser:
         for keys in facts.quoted_spellings:
             if sum(1 for key in keys if key in json_text) > 1:
                 return INVALID
-        if not read and self.policy.guard_duplicate_keys and has_duplicate_keys(json_text):
+        if (
+            not read
+            and self.policy.guard_duplicate_keys
+            and not self._members_all_distinct(json_text, value, plan)
+            and has_duplicate_keys(json_text)
+        ):
             return INVALID
         return value
+
+    @staticmethod
+    def _members_all_distinct(json_text: str, value: Any, plan: TargetPlan) -> bool:
+        """The cheap proof that valid JSON writes no key twice in one object: the validated value holds as many
+        members as the text writes (`read_duplicates.key_counter`, `members_match`); False when it cannot tell."""
+        counter = plan.count_members
+        if counter is None:
+            return False
+        try:
+            members = counter(value)
+        except Exception:  # a value the schema walk did not foresee: ask the exact question instead
+            return False
+        return members_match(json_text, members)
 
     @staticmethod
     def _keys_all_known(json_text: str, facts: SchemaFacts) -> bool:

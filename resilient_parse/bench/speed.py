@@ -48,7 +48,7 @@ from resilient_parse.bench.speed_core import (
 )
 
 DEFAULT_SIZES = (2 * KB, 10 * KB, 100 * KB, 1 * MB, 4 * MB)
-VALID_RATIO_TARGET = 1.3
+VALID_RATIO_TARGET = 1.1  # issue 12: valid JSON still <= 1.1x TypeAdapter.validate_json
 # seconds-long columns left out from 1 MB up, to keep the whole command near a minute
 LARGE_SKIPPED = frozenset({"ours strict", "json_repair+validate"})
 BROKEN_SPEEDUP_TARGET = 5.0
@@ -158,14 +158,17 @@ def analyse(result: dict[str, Any]) -> dict[str, Any]:
     for r in per_size:
         if r["size"] in (2 * KB, MB) and r["valid_vs_validate_json"] is not None:
             v = r["valid_vs_validate_json"]
-            targets.append(
-                (f"valid {format_size(r['size'])}: ours / validate_json <= {VALID_RATIO_TARGET}x", v, v <= 1.3)
-            )
+            label = f"valid {format_size(r['size'])}: ours / validate_json <= {VALID_RATIO_TARGET}x"
+            targets.append((label, v, v <= VALID_RATIO_TARGET))
     speedups = [r["broken_speedup_vs_json_repair"] for r in big if r["broken_speedup_vs_json_repair"] is not None]
     if speedups:
         worst = min(speedups)
         targets.append(
-            (f"broken 10 KB+: speedup vs json_repair.loads >= {BROKEN_SPEEDUP_TARGET}x (worst)", worst, worst >= 5)
+            (
+                f"broken 10 KB+: speedup vs json_repair.loads >= {BROKEN_SPEEDUP_TARGET}x (worst)",
+                worst,
+                worst >= BROKEN_SPEEDUP_TARGET,
+            )
         )
     if linear["broken_us_per_kb"] is not None:
         spread = linear["broken_us_per_kb"]
@@ -220,7 +223,7 @@ def format_report(result: dict[str, Any], analysis: dict[str, Any]) -> str:
         f"ours broken {lin['broken_us_per_kb']}, validate_json itself {lin['validate_json_us_per_kb']}",
         "",
     ]
-    lines.append("targets (issue 2):")
+    lines.append("targets (issue 12):")
     for label, value, ok in analysis["targets"]:
         lines.append(f"  [{'met' if ok else 'MISSED'}] {label}: {value:.2f}")
     for note in result["notes"]:
