@@ -82,6 +82,8 @@ def run_one(fn: Callable[[str], Any], pair: Pair, ours: bool) -> Outcome:
         got = fn(pair.text)
     except ParseError as exc:
         kind = exc.errors[0]["kind"] if exc.errors else type(exc).__name__
+        if kind == "syntax" and GUARDED in exc.message:
+            kind = "syntax, json-repair refused"
         verdict = "match" if pair.expected is NOTHING else "raised"
         return Outcome(verdict, None, f"{type(exc).__name__}:{kind}")
     except Exception as exc:  # a peer's own exception, or (a bug) ours escaping
@@ -91,6 +93,11 @@ def run_one(fn: Callable[[str], Any], pair: Pair, ours: bool) -> Outcome:
         nothing = got in ("", None) and not ours
         return Outcome("match" if nothing else "differ", got)
     return Outcome("match" if same(got, pair.expected) else "differ", got)
+
+
+GUARDED = "json-repair's reading"
+"""How a reader error says json-repair read the text too, and a guard refused that reading (it drops or invents
+content, or turns structure into text)."""
 
 
 # the differences and refusals we make on purpose, each with its reason (checked on the pair, not by its text)
@@ -115,6 +122,9 @@ def deliberate(pair: Pair, outcome: Outcome) -> str | None:
             "leading_zeros": "a number with leading zeros: a number or a string of digits?",
             "stray_slash": "a regular expression or a division is not JSON",
             "bad_number": "a number run into letters or dots: not a number JSON can read",
+            "number_out_of_range": "a number past a float's range: it would read as infinity",
+            "syntax, json-repair refused": "the reader stops here, and json-repair's reading drops or invents "
+            "content (a guard refused it): no honest reading",
         }
         return reasons.get(kind)
     if outcome.verdict == "differ" and pair.expected is NOTHING:

@@ -595,3 +595,18 @@ def test_a_python_tuple_in_a_fence_reads_as_a_list_in_both_modes() -> None:
         result = Parser(mode, entrypoints=False).parse_result("Payload:\n\n```json\n(1, 2)\n```\n", Any)
         assert result.value == [1, 2]
         assert [r.kind for r in result.repairs] == ["extract_fence", "python_tuple"]
+
+
+def test_a_closing_fence_marker_with_no_opening_one_ends_the_candidate() -> None:
+    from typing import Any
+
+    from resilient_parse import Parser, TruncatedOutputError
+
+    assert candidate_texts('{"a": 1}```') == ['{"a": 1}']
+    for mode in ("strict", "lenient"):
+        result = Parser(mode, entrypoints=False).parse_result('{"a": 1}\n```', Any)
+        assert result.value == {"a": 1}
+        assert [r.kind for r in result.repairs] == ["extract_fence"]
+    assert Parser("lenient", entrypoints=False).parse('{"key": "value}```', Any) == {"key": "value"}
+    with pytest.raises(TruncatedOutputError):  # cut before its '}': the marker does not close the object
+        Parser("lenient", entrypoints=False).parse('{"key": "value, value2"```', Any)

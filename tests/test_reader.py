@@ -796,3 +796,48 @@ def test_a_code_fence_inside_brackets_is_not_dropped_by_json_repair() -> None:
     with pytest.raises(UnrecoverableSyntaxError) as info:
         load_json('[```\n{"a":"b"}\n```]', ctx("lenient"))
     assert "backtick" in info.value.message
+
+
+# -- a closer with no container of its kind open -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tree", "path"),
+    [
+        ('[{"key":"value"}},{"key":"value"}]', [{"key": "value"}, {"key": "value"}], ""),
+        ("[1}, 2]", [1, 2], ""),
+    ],
+)
+def test_a_closer_with_no_container_of_its_kind_open_is_stray_in_lenient(text: str, tree: Any, path: str) -> None:
+    got, made = loaded(text)
+    assert got == tree
+    assert made == [("stray_closer", path)]
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("strict"))
+
+
+@pytest.mark.parametrize(
+    ("text", "tree", "path"), [("[1, 2}", [1, 2], ""), ("[1,[}]", [1, []], "/1"), ("[[1}, 2]", [[1], 2], "/0")]
+)
+def test_a_wrong_closer_that_may_close_the_list_is_still_the_mismatched_one(text: str, tree: Any, path: str) -> None:
+    got, made = loaded(text)
+    assert got == tree
+    assert made == [("mismatched_bracket", path)]
+
+
+# -- an inner quote after an opening parenthesis or an equals sign ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{ "content": "[LINK]("https://google.com")" }', '[LINK]("https://google.com")'),
+        ('{"html": "<h3 id="aaa">Experts - "Passie"?</h3>"}', '<h3 id="aaa">Experts - "Passie"?</h3>'),
+    ],
+)
+def test_an_inner_quote_after_a_parenthesis_or_an_equals_sign_stays_text_in_lenient(text: str, value: str) -> None:
+    got, made = loaded(text)
+    assert list(got.values()) == [value]
+    assert [k for k, _ in made] == ["inner_quote"]
+    with pytest.raises(UnrecoverableSyntaxError):
+        load_json(text, ctx("strict"))

@@ -837,9 +837,18 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
                 literals.append((body_start, body_end))
         chunk = text[region.start : region.end]
         body = chunk.strip()
+        marker_cut: tuple[int, int] | None = None  # the answer before a closing fence marker with no opening one
         if not region.reasoning and (body[:1] in _OPENERS or _is_string_literal(body)):
             lead = len(chunk) - len(chunk.lstrip())
-            raw.append((region.start + lead, region.start + lead + len(body), "whole", kind, region.start, False))
+            before_ticks = body.rstrip("`")
+            if len(body) - len(before_ticks) >= 3 and "```" not in before_ticks:
+                # `{"key": "value"}```: a fence whose opening marker was left out; what is before its closing
+                # marker is the candidate (the whole, backticks and all, is not JSON)
+                end = region.start + lead + len(before_ticks.rstrip())
+                raw.append((region.start + lead, end, "open_fence", kind, region.start, False))
+                marker_cut = (region.start + lead, end)
+            else:
+                raw.append((region.start + lead, region.start + lead + len(body), "whole", kind, region.start, False))
             if body[:1] == '"':
                 literals.append((region.start + lead, region.start + lead + len(body)))
         literals.sort()
@@ -848,6 +857,8 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
             i = bisect_right(literal_starts, span.start) - 1
             if i >= 0 and span.start < literals[i][1]:
                 continue
+            if marker_cut is not None and span.start == marker_cut[0] and span.end > marker_cut[1]:
+                continue  # the same answer with the fence marker in it
             # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
             demoted = span.inside >= 0 and opens_json(text, span.inside)
             source = "span" if span.closed else "truncated_span"

@@ -76,7 +76,7 @@ _AFTER_VALUE = frozenset(",}]:\n\r/#\uff0c\uff5d\uff3d")  # what may follow a va
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _DIGIT_START = frozenset("0123456789-+.")
 _LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
-_INNER_QUOTE_BEFORE = frozenset(" .!?'%)")  # what an inner quote may follow besides a letter or digit
+_INNER_QUOTE_BEFORE = frozenset(" .!?'%)(=")  # what an inner quote may follow besides a letter or digit
 # what a stretch of members or items can start with (after white space): a string, a word, a number
 _RUN_STARTS = frozenset("\"'-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
@@ -404,6 +404,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     root_raw = False  # whether the root container was read whole by the C scanner
     doubled_keys = False  # whether a key was written in doubled quotes (`{""answer"": …}`)
     cut: Cut | None = None
+    opened = {"}": 0, "]": 0, ")": 0}  # how many containers of each kind are open, by closer
 
     def fail(message: str, at: int, kind: str = "syntax", truncated: bool = False) -> ReadFailure:
         return ReadFailure(message, at, path_of(stack), kind, truncated)
@@ -850,6 +851,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             raise fail(f"nesting deeper than {max_depth} levels (Policy.max_depth)", at, "too_deep")
         frame = Frame(closer=closer, prefix=path_of(stack), opened_at=at, member_start=len(out) + 1, out_at=len(out))
         stack.append(frame)
+        opened[closer] += 1
         out.append("{" if closer == "}" else "[")
         state = _KEY_OR_END if closer == "}" else _VALUE_OR_END
 
@@ -864,6 +866,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             repairs.append(Repair.make("trailing_comma", path_of(stack), ",", "", offset=top.last_comma_at))
         else:
             stack.pop()
+        opened[top.closer] -= 1
         if top.closer == ")" and top.index == 0 and top.last_comma < 0 and state == _COMMA_OR_END:
             # `(1)`: parentheses around one value, not a tuple (that needs a comma: `(1,)`)
             out[top.out_at] = ""
@@ -935,6 +938,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 out[root_close] = ""
                 last_root.reopened = True
                 stack.append(last_root)
+                opened["}"] += 1
                 add("stray_closer", "}", "", root_close_at, path="")
                 state = _KEY_OR_END
                 return at + 1
@@ -949,6 +953,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 frame.last_comma = frame.member_start = len(out)
                 frame.last_comma_at = at
                 stack.append(frame)
+                opened["}"] += 1
                 last_root = None
                 add("stray_closer", "}", "", root_close_at, path="")
                 out.append(",")
@@ -1054,6 +1059,16 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if not stack:
                 raise fail(f"unexpected '{c}'", at)
             top = stack[-1]
+            if len(stack) == 1 and top.closer != c and c != ")" and not opened[c] and "stray_closer" in lossy:
+                follows = _WS.match(text, at + 1)
+                nxt = follows.end() if follows else at + 1
+                if nxt < n and text[nxt] == ",":
+                    # `[{"a": 1}}, {"b": 2}]`: a '}' with no object open closes nothing; as the root list's ']'
+                    # it would leave the items after it outside the answer (deeper, as an inner list's ']', it
+                    # is the other plausible reading, so the mismatched-bracket rule below stands)
+                    add("stray_closer", c, "", at, path=top.prefix)
+                    pos += 1
+                    continue
             if top.closer != c:
                 if c == ")" or top.closer == ")" or "mismatched_bracket" not in lossy:
                     raise fail(f"unexpected '{c}' inside an open {'object' if top.is_object else 'list'}", at)
