@@ -41,7 +41,20 @@ from resilient_parse.policy import LENIENT, STRICT, Policy
 from resilient_parse.repairs import Repair
 
 if TYPE_CHECKING:  # the lazy exports below, visible to type checkers
-    from resilient_parse.correction import CorrectionResult, acorrect, acorrect_result, correct, correct_result
+    from resilient_parse.correction import (
+        AnthropicAdapter,
+        CorrectionResult,
+        LiteLLMAdapter,
+        OpenAIAdapter,
+        ToolCall,
+        acorrect,
+        acorrect_result,
+        anthropic_tools,
+        correct,
+        correct_result,
+        openai_tools,
+        read_tool_calls,
+    )
     from resilient_parse.streaming import StreamUpdate, partial_type
 
 __version__ = "0.1.0"
@@ -53,13 +66,21 @@ _LAZY = {
     "correct_result": "resilient_parse.correction",
     "acorrect_result": "resilient_parse.correction",
     "CorrectionResult": "resilient_parse.correction",
+    "OpenAIAdapter": "resilient_parse.correction",
+    "AnthropicAdapter": "resilient_parse.correction",
+    "LiteLLMAdapter": "resilient_parse.correction",
+    "ToolCall": "resilient_parse.correction",
+    "read_tool_calls": "resilient_parse.correction",
+    "openai_tools": "resilient_parse.correction",
+    "anthropic_tools": "resilient_parse.correction",
     "StreamUpdate": "resilient_parse.streaming",
     "partial_type": "resilient_parse.streaming",
 }
 
 
 def __getattr__(name: str) -> object:
-    """Lazy exports of the correction loop and streaming, so importing the core stays light."""
+    """Lazy exports of the correction loop, its adapters and tool calls, and streaming, so importing the core
+    stays light."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
@@ -73,6 +94,7 @@ __all__ = [
     "STRICT",
     "AliasEntry",
     "AmbiguousMatchError",
+    "AnthropicAdapter",
     "BudgetExhaustedError",
     "CallContext",
     "Candidate",
@@ -85,9 +107,11 @@ __all__ = [
     "InputTooLargeError",
     "InvalidInputError",
     "KeyMapping",
+    "LiteLLMAdapter",
     "LoadResult",
     "ModelRefusedError",
     "NoCandidateError",
+    "OpenAIAdapter",
     "ParseError",
     "ParseResult",
     "Parser",
@@ -99,15 +123,19 @@ __all__ = [
     "SchemaMismatchError",
     "SemanticCheckError",
     "StreamUpdate",
+    "ToolCall",
     "TruncatedOutputError",
     "UnrecoverableSyntaxError",
     "acorrect",
     "acorrect_result",
+    "anthropic_tools",
     "correct",
     "correct_result",
     "default_parser",
     "hookimpl",
+    "openai_tools",
     "parse",
     "parse_result",
     "partial_type",
+    "read_tool_calls",
 ]
