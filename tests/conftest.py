@@ -9,6 +9,8 @@ import os
 from hypothesis import HealthCheck, settings
 
 _FIXED = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# litellm fetches its model price list from GitHub on import unless told to use its bundled copy (no network here)
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 settings.register_profile(
     "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=_FIXED
