@@ -841,3 +841,23 @@ def test_an_inner_quote_after_a_parenthesis_or_an_equals_sign_stays_text_in_leni
     assert [k for k, _ in made] == ["inner_quote"]
     with pytest.raises(UnrecoverableSyntaxError):
         load_json(text, ctx("strict"))
+
+
+# -- strict: an object closed too early is not an object with prose after it ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ['{"key": "value"}, "key2": "value2"}', '{"a": {"x": 1}}, "b": 2}', '{"k": 1}, "k2" "v2"}']
+)
+def test_strict_refuses_an_object_closed_too_early_instead_of_returning_its_front(text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        PARSERS["strict"].parse(text, Any)
+    assert "closed too early" in info.value.message
+    assert PARSERS["lenient"].parse_result(text, Any).repairs[-1].kind in {"stray_closer", "missing_colon"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_escaped_quotes_that_do_not_read_as_one_level_of_escaping_have_two_readings(mode: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        PARSERS[mode].parse('\\"hello"', Any)
+    assert info.value.errors[0]["kind"] == "ambiguous"

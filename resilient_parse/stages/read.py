@@ -959,6 +959,12 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 out.append(",")
                 state = _KEY
                 return at + 1
+        if c == "," and (root_raw or (last_root is not None and last_root.is_object)) and out[-1].endswith("}"):
+            follows = _WS.match(text, at + 1)
+            nxt = follows.end() if follows else at + 1
+            if nxt < n and (text[nxt] == '"' or text[nxt] in _WORD_START):
+                # strict: `{"a": 1}, "b": 2}` is one object closed too early, not an object with prose after it
+                raise fail("members follow the object's '}': it was closed too early (a lossy repair)", at)
         raise fail("unexpected text after the end of the JSON value", at, "trailing_text")
 
     while pos < n:
@@ -1191,6 +1197,15 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             add("invisible_character", c, "", at)
             pos += 1
             continue
+        if c == "\\" and text.startswith('\\"', at):
+            # `\"hello"`: JSON copied out of a JSON string, but not every quote or escape reads as one level of
+            # escaping (those that do are unescaped before the reader sees them)
+            raise fail(
+                "a backslash-escaped quote outside any string: escaped JSON whose escapes do not all read as one "
+                "level (unescape it, or drop the backslash?) — two readings",
+                at,
+                "ambiguous",
+            )
         raise fail(f"unexpected character {c!r}", at)
 
     if cut is not None:
