@@ -7,7 +7,10 @@ to back; the figure quoted is the median of the per-repeat ratios of process CPU
 too — the median of per-repeat ratios, and the ratio of the best runs (as `timeit` advises: on a shared machine the
 rest mostly measures the neighbours). Scenarios:
 well-formed JSON (the common case), the same in a fence after a reasoning block, and keys that need aligning
-(`Title` for `title`: both paths then walk the conformer); and defect r06's shape: `--r06` characters of reasoning
+(`Title` for `title`: both paths then walk the conformer); syntax pydantic-core's partial parser does not read, so
+the reader reads the partials (issue 12, "Prefixes too"): a trailing comma in every item, and every name in
+single quotes (their reads count against the same `reparse_budget`, so the ratio must not grow with `--size`: compare
+`--size 100000` with `--size 1000000`); and defect r06's shape: `--r06` characters of reasoning
 full of braces (`let d = {x: 1}; `) in 16-character chunks before a small tool call, which once cost a rescan of the
 whole text per chunk (128 KB: 102 s against a 0.02 s batch parse). `--check N` exits 1 when a median ratio exceeds N.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import re
 import statistics
 import sys
 import time
@@ -53,8 +57,9 @@ def r06_chunks(size: int) -> list[str]:
     return ["<think>", *["let d = {x: 1}; "] * (size // 16), "</think>", '{"action": "go"}']
 
 
-def document(size: int, *, recase: bool = False) -> str:
-    """A Report whose JSON is about `size` characters."""
+def document(size: int, *, recase: bool = False, trailing_commas: bool = False, single_quotes: bool = False) -> str:
+    """A Report whose JSON is about `size` characters (with a trailing comma in every item and its tags, or every
+    item's name in single quotes, when asked)."""
     items: list[dict[str, Any]] = []
     text = ""
     while len(text) < size:
@@ -66,6 +71,10 @@ def document(size: int, *, recase: bool = False) -> str:
             text = json.dumps({"title": "bench", "status": "final", "items": items})
     if recase:
         text = text.replace('"title"', '"Title"').replace('"name"', '"Name"')
+    if trailing_commas:
+        text = text.replace('"], "score"', '",], "score"').replace("}, {", ",}, {")
+    if single_quotes:
+        text = re.sub(r'"name": "([^"]*)"', lambda m: '"name": \'' + m.group(1) + "'", text)
     return text
 
 
@@ -144,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         ("valid JSON", plain),
         ("after <think> + fence", "<think>Let me list them.</think>\nHere:\n```json\n" + plain + "\n```\n"),
         ("keys to align", document(opts.size, recase=True)),
+        ("trailing commas", document(opts.size, trailing_commas=True)),
+        ("single quotes", document(opts.size, single_quotes=True)),
     ]
     scenarios: list[tuple[str, list[str], Any]] = [(name, split(text, opts.chunks), Report) for name, text in texts]
     scenarios.append(("r06 (16-char chunks)", r06_chunks(opts.r06), ToolCall))

@@ -714,3 +714,67 @@ def test_trailing_commas_throughout_a_big_answer_stay_linear() -> None:
     assert state.spent <= 4.0 * len(text)  # the budget, plus the one read that passes it (up to two passes)
     assert len(shown) >= 10 and len(shown[-1].partial.steps) >= 1500  # and the partials kept coming
     assert value([state.finish()]) == LENIENT.parse(text, Plan)
+
+
+def _unsafe_in_quotes(s: str) -> bool:
+    return any(c in s for c in "'\"\\") or any(ord(c) < 0x20 for c in s)
+
+
+@st.composite
+def loosely_written(draw: st.DrawFn, tree: Any) -> str:
+    """`tree` written with the lossless repairs models make (repairs.KINDS): bare or single-quoted keys,
+    single-quoted strings, Python literals, trailing commas, comments between members."""
+
+    def gap() -> str:
+        return draw(st.sampled_from(["", " ", "", " /* c */ ", " // c\n", "\n# c\n"]))
+
+    def write(node: Any) -> str:
+        if isinstance(node, dict):
+            members = []
+            for key, item in node.items():
+                quote = draw(st.sampled_from(["double", "single", "bare"]))
+                if quote == "bare":
+                    written = key
+                elif quote == "single" and not _unsafe_in_quotes(key):
+                    written = f"'{key}'"
+                else:
+                    written = json.dumps(key)
+                members.append(f"{gap()}{written}: {write(item)}")
+            trailing = "," if members and draw(st.booleans()) else ""
+            # a comment right after a single-quoted string stops the reader (its closing quote must be followed
+            # by structure), so a comment before the '}' comes only after a ','
+            return "{" + ",".join(members) + trailing + (gap() if trailing or not members else " ") + "}"
+        if isinstance(node, list):
+            items = [gap() + write(v) for v in node]
+            trailing = "," if items and draw(st.booleans()) else ""
+            return "[" + ", ".join(items) + trailing + "]"
+        if isinstance(node, str) and not _unsafe_in_quotes(node) and draw(st.booleans()):
+            return f"'{node}'"
+        if isinstance(node, bool) or node is None:
+            python = {True: "True", False: "False", None: "None"}[node]
+            return python if draw(st.booleans()) else json.dumps(node)
+        return json.dumps(node)
+
+    body = write(tree)
+    return (
+        '{"action"' + body[len('{"action"') :] if body.startswith('{"action"') else '{"action": "answer", ' + body[1:]
+    )
+
+
+@given(_plan, st.data(), st.booleans())
+def test_lossless_repairs_stream_consistently_in_both_modes(
+    tree: dict[str, Any], data: st.DataObject, strings: bool
+) -> None:
+    """Written with lossless repairs only, a document reads the same in both modes; streamed in any chunks, every
+    partial is a consistent subset of the final object, which is the batch parse."""
+    text = data.draw(loosely_written({k: v for k, v in tree.items() if k != "action"}))
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=30))))
+    chunks = [text[a:b] for a, b in itertools.pairwise([0, *cuts, len(text)]) if b > a]
+    for parser in (LENIENT, STRICT):
+        expected = parser.parse(text, Plan)
+        for pieces in (chunks, list(text)):
+            updates = run(parser, pieces, Plan, partial_strings=strings, reparse_budget=None)
+            assert value(updates) == expected
+            final = expected.model_dump(mode="json")
+            for shown in partials(updates):
+                assert consistent(shown, final, strings=strings), (text, shown, final)

@@ -178,7 +178,8 @@ def _loaded(json_text: str) -> Any:
 
 def _partial_string(token: str) -> str | None:
     """JSON text for a string still being written (`token` runs from its opening quote to the end of the text),
-    as far as it goes: an escape cut in half is left out. None when it does not read as a string."""
+    as far as it goes: an escape cut in half, or the first half of a surrogate pair, is left out. None when it does
+    not read as a string."""
     quote, body = token[0], token[1:]
     trailing = len(body) - len(body.rstrip("\\"))
     if trailing % 2:
@@ -191,7 +192,11 @@ def _partial_string(token: str) -> str | None:
         value = json.loads(fixed)
     except ValueError:
         return None
-    return fixed if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    if value and "\ud800" <= value[-1] <= "\udbff":
+        return json.dumps(value[:-1])  # the first half of a surrogate pair: the second may follow
+    return fixed
 
 
 def _requoted(m: re.Match[str]) -> str:
