@@ -641,6 +641,7 @@ DIGIT_WORDS = [
     ("[0.0.1, 2]", ["0.0.1", 2], "/0"),
     ('{"rowId": 57eeeeb1-450b-482c}', {"rowId": "57eeeeb1-450b-482c"}, "/rowId"),
     ("[1, 2notanumber]", [1, "2notanumber"], "/1"),
+    ('{"here": "now", "key": 1/3, "foo": "bar"}', {"here": "now", "key": "1/3", "foo": "bar"}, "/key"),
 ]
 
 

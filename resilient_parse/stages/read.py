@@ -58,7 +58,7 @@ _TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
 _CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
 _KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
 _BACKTICK_CLOSE = re.compile("[`\u00b4]")
-_DIGIT_WORD = re.compile(r"[0-9A-Za-z_.:+\-]++")
+_DIGIT_WORD = re.compile(r"(?:[0-9A-Za-z_.:+\-]|/(?![/*]))++")  # a '/' that starts no comment (`1/3`)
 _BROKEN_EXPONENT = re.compile(r"[0-9]++(?:\.[0-9]*+)?+[eE][+-]?+")
 _AFTER_DIGIT_WORD = frozenset(",}]) \t\r\n")
 _CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
@@ -297,9 +297,9 @@ def _one_string_before_closers(body: str, object_value: bool) -> bool:
 
 def _runs_on(text: str, end: int) -> bool:
     """Whether the number that ends at `end` (< len(text)) runs on into a word: a letter, a digit, `.`, `_`, or
-    `-`/`:` and a digit (`10-20`, `12:30`)."""
+    `-`, `:` or `/` and a digit (`10-20`, `12:30`, `1/3`)."""
     c = text[end]
-    return c.isalnum() or c in "._" or (c in "-:" and end + 1 < len(text) and text[end + 1].isdigit())
+    return c.isalnum() or c in "._" or (c in "-:/" and end + 1 < len(text) and text[end + 1].isdigit())
 
 
 def _word_at(text: str, i: int) -> str:
@@ -716,7 +716,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             or (end < n and text[end] not in _AFTER_DIGIT_WORD)
         ):
             raise fail(
-                "a number run into letters or dots (`2e+`, `1.2.3`): not a number JSON can read", at, "bad_number"
+                "a number run into letters, dots or signs (`2e+`, `1.2.3`, `1/3`): not a number JSON can read",
+                at,
+                "bad_number",
             )
         begin_value(at, number=True)
         if end >= n and stack:
