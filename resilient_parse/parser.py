@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import operator
 import re
 import threading
 import time
@@ -59,6 +60,7 @@ _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parame
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 _JSON_SPACE = " \t\r\n"  # the white space JSON allows around a value (str.strip() would take more)
 _NAME_LIMIT = 80
+_KIND_AND_LOSSLESS = operator.attrgetter("kind", "lossless")
 log = logging.getLogger(__name__)
 
 
@@ -650,7 +652,11 @@ class Parser:
         return cls(f"{first.path or '(root)'}: {first.message}{more}", errors, candidate=json_text, repairs=repairs)
 
     def _check_policy(self, repairs: Sequence[Repair], cand: Candidate) -> None:
-        refused = [r for r in repairs if not self.policy.allows(r.kind, r.lossless)]
+        # a reader's trace holds one repair per token but few kinds: each (kind, lossless) pair is asked once
+        allows = self.policy.allows
+        if all(allows(kind, lossless) for kind, lossless in set(map(_KIND_AND_LOSSLESS, repairs))):
+            return
+        refused = [r for r in repairs if not allows(r.kind, r.lossless)]
         if refused:
             first = refused[0]
             raise UnrecoverableSyntaxError(

@@ -12,8 +12,10 @@ import copy
 import datetime as _dt
 import decimal
 import enum
+import operator
 import uuid
 from dataclasses import dataclass
+from itertools import repeat
 from types import MappingProxyType
 from typing import Any
 
@@ -164,6 +166,8 @@ _set = object.__setattr__
 _MADE = {k.name: (k.stage, k.lossless, k.description) for k in KINDS.values()}
 _UNKNOWN_MADE = ("plugin", False, "")
 _SEVERITY = {k.name: k.severity for k in KINDS.values()}
+_KIND_OF = operator.attrgetter("kind")
+_CONFIDENCE_OF = operator.attrgetter("confidence")
 
 
 @dataclass(frozen=True)
@@ -257,7 +261,10 @@ class Repair:
 
 
 def total_cost(repairs: tuple[Repair, ...] | list[Repair]) -> float:
-    return sum(r.severity for r in repairs)
+    """The sum of the repairs' severities (a reader's trace holds one repair per token: summed in C)."""
+    base = sum(map(_SEVERITY.get, map(_KIND_OF, repairs), repeat(_UNKNOWN_KIND_SEVERITY, len(repairs))))
+    doubts = len(repairs) - sum(map(_CONFIDENCE_OF, repairs))
+    return float(base + doubts * 2.0)
 
 
 def escape_token(key: str) -> str:

@@ -20,11 +20,22 @@ from typing import Any
 from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, json_safe
 from resilient_parse.repairs import Repair, escape_token
 
-_jiter_from_json: Callable[..., Any] | None
-try:  # jiter (pydantic's own JSON parser, packaged alone) finds duplicates in C
-    from jiter import from_json as _jiter_from_json
-except ImportError:  # pragma: no cover - the pure-Python check below stands in
-    _jiter_from_json = None
+_UNLOADED: Any = object()
+_jiter: Any = _UNLOADED  # jiter's from_json, imported on first use (a countable target never needs it), or None
+
+
+def _jiter_from_json() -> Callable[..., Any] | None:
+    """jiter (pydantic's own JSON parser, packaged alone) finds duplicates in C; None when it is not installed."""
+    global _jiter
+    if _jiter is _UNLOADED:
+        try:
+            import jiter
+        except ImportError:  # pragma: no cover - the pure-Python check in has_duplicate_keys stands in
+            _jiter = None
+        else:
+            _jiter = jiter.from_json
+    return _jiter  # type: ignore[no-any-return]
+
 
 # a key of valid JSON: a string followed by ':' (in valid JSON no other string is; a match that starts inside a
 # value string ends at that string's closing quote, which is never followed by ':', so no key is ever swallowed)
@@ -44,9 +55,10 @@ def has_duplicate_keys(json_text: str, tree: Any = _NO_TREE) -> bool:
         return False  # no key at all (a scalar, or lists of scalars)
     if tree is not _NO_TREE and members_match(json_text, count_members(tree)):
         return False
-    if _jiter_from_json is not None:
+    from_json = _jiter_from_json()
+    if from_json is not None:
         try:
-            _jiter_from_json(json_text.encode("utf-8", "surrogatepass"), catch_duplicate_keys=True, cache_mode="keys")
+            from_json(json_text.encode("utf-8", "surrogatepass"), catch_duplicate_keys=True, cache_mode="keys")
         except ValueError as exc:
             if "duplicate key" in str(exc):
                 return True
