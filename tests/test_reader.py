@@ -862,3 +862,29 @@ def test_escaped_quotes_that_do_not_read_as_one_level_of_escaping_have_two_readi
     with pytest.raises(UnrecoverableSyntaxError) as info:
         PARSERS[mode].parse('\\"hello"', Any)
     assert info.value.errors[0]["kind"] == "ambiguous"
+
+
+# -- a text that is one string with quotes inside left unescaped ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('"The TV is 72""', 'The TV is 72"'),
+        ('"the set {a, b"} more"', 'the set {a, b"} more'),
+        ('"the list [1, 2"] more"', 'the list [1, 2"] more'),
+    ],
+)
+def test_a_text_that_is_one_string_with_inner_quotes_is_read_in_lenient(text: str, value: str) -> None:
+    result = PARSERS["lenient"].parse_result(text, Any)
+    assert result.value == value
+    assert [r.kind for r in result.repairs] == ["inner_quote"]
+    with pytest.raises(UnrecoverableSyntaxError):
+        PARSERS["strict"].parse(text, Any)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ['"a""b"', '"a" "b"', '"a"\n"b"'])
+def test_two_strings_side_by_side_are_not_one_string(mode: str, text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError):
+        PARSERS[mode].parse(text, Any)

@@ -591,6 +591,20 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         emit_value(value, at, q + 1, [*kinds, "inner_quote"], text[at : q + 1])
         return q + 1
 
+    def one_string_with_inner_quotes(at: int, end: int) -> int:
+        """A text that is one string whose quotes inside were left unescaped (`"the set {a, b"} more"`,
+        `"The TV is 72""`): the first closing quote is followed by a bracket no value can have after it, or by the
+        text's last quote, and the text ends with a quote on the same line. Then the string runs to that last
+        quote (lossy); where reading goes on, or -1 when the text is not such a string."""
+        last = len(text.rstrip()) - 1
+        if last <= end - 1 or text[last] != '"' or text.find("\n", at, last) >= 0:
+            return -1
+        if text[end] == '"' and last != end:
+            return -1  # `"a""b"`: two strings missing their comma, or quotes inside one
+        allowed("inner_quote", "a quote inside the string, then text: an unescaped quote?", end)
+        emit_value(_quoted(text[at + 1 : last]), at, last + 1, ["inner_quote"], text[at : last + 1])
+        return last + 1
+
     def unclosed_string(at: int) -> int:
         """A double-quoted string that never closes: a missing closing quote right before the closers the open
         containers need (`{"a": "b}`), or a cut."""
@@ -1011,6 +1025,11 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if m is not None:
                 pos = m.end()
                 tok = m.group()
+                if not stack and state == _VALUE and pos < n and text[pos] in '"]}':
+                    whole = one_string_with_inner_quotes(at, pos)
+                    if whole >= 0:
+                        pos = whole
+                        continue
                 if pos >= n or text[pos] in _AFTER_VALUE or expecting_key():
                     pos = emit_string(tok, at, pos, (), tok)
                 else:
