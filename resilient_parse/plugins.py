@@ -179,7 +179,8 @@ class PluginHost:
 
     def emit(self, name: str, ctx: CallContext | None, **data: Any) -> None:
         """Tell observers; an observer that raises is logged, never allowed to break the parse."""
-        log.debug("%s %s", name, data)
+        # the name only: event data can hold repairs' before/after, which are pieces of the model's text
+        log.debug("event %s", name, extra={"resilient_parse": {"event": name}})
         if not self.observed:
             return
         event = Event(name=name, data=data)

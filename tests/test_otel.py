@@ -598,3 +598,29 @@ def test_only_an_observer_can_join_a_parser_already_built() -> None:
     assert parser.host.observed
     parser.host.remove_observer(observer)
     assert not parser.host.observed
+
+
+def test_event_logging_never_carries_the_models_text(caplog: pytest.LogCaptureFixture) -> None:
+    """An attempt's repairs hold pieces of the answer (before/after); the host logs an event's name, not its data."""
+    import logging
+
+    from pydantic import BaseModel
+
+    from resilient_parse import Parser, hookimpl
+    from resilient_parse.correction import ScriptedLLM, correct_result
+
+    class Quiet:
+        @hookimpl
+        def rp_on_event(self, event: object, ctx: object) -> None:
+            return None
+
+    class Note(BaseModel):
+        text: str
+
+    parser = Parser(plugins=[Quiet()], entrypoints=False)
+    llm = ScriptedLLM(["{'text': 'secret_marker_word',}"])
+    with caplog.at_level(logging.DEBUG, logger="resilient_parse"):
+        result = correct_result(llm, [{"role": "user", "content": "?"}], Note, parser=parser)
+    assert result.value.text == "secret_marker_word" and result.repairs
+    assert any("attempt_finished" in r.getMessage() for r in caplog.records)
+    assert not any("secret_marker_word" in r.getMessage() for r in caplog.records)
