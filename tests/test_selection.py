@@ -443,3 +443,22 @@ def test_the_whole_text_is_one_value_only_for_a_target_without_a_shape_of_its_ow
         assert rank_candidates("(1, 2)", [], ctx) == []
     assert [c.text for c in rank_candidates("(1, 2)", [], Parser("lenient").context(list[int]))] == ["(1, 2)"]
     assert rank_candidates("'a'", [], Parser("lenient").context(list[int])) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("callback_123(2);", 2), ('callback_123("foo");', "foo"), ("cb(null)", None), ("a.b.c(true);", True)],
+)
+def test_a_jsonp_call_gives_the_value_inside_its_padding(mode: str, text: str, value: Any) -> None:
+    result = Parser(mode, entrypoints=False).parse_result(text, Any)
+    assert result.value == value
+    assert [r.kind for r in result.repairs] == ["extract_prose"]
+    assert text[result.repairs[0].offset or 0 :].startswith(result.candidate)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("text", ["print(x)", "foo()", "Done (see above)", "f(1, 2)"])
+def test_a_call_on_code_or_prose_in_parentheses_is_not_jsonp(mode: str, text: str) -> None:
+    with pytest.raises(ParseError):
+        Parser(mode, entrypoints=False).parse(text, Any)

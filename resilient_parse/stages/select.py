@@ -359,6 +359,13 @@ def rank_candidates(text: str, found: Sequence[Candidate], ctx: CallContext) -> 
     stripped = text.strip()
     if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 2:
         found.append(Candidate(stripped, text.find('"'), len(text), "whole"))
+    elif not found and isinstance(ctx.schema, AnyView) and (padding := _jsonp_padding(stripped)) is not None:
+        # `callback_123(2);`: JSONP, the value inside the call its padding wraps
+        lead = text.find(stripped[0])
+        inner = stripped[padding[0] : len(stripped) - padding[1]]
+        at = lead + padding[0] + (len(inner) - len(inner.lstrip()))
+        repair = Repair.make("extract_prose", "", None, None, offset=at, note="took the value out of a JSONP call")
+        found.append(Candidate(inner.strip(), at, at + len(inner.strip()), "whole", repairs=(repair,)))
     elif not found and _one_value(stripped, ctx):
         # nothing else in the text could be the answer, and it starts the way one value does (`(1, 2)`, `'abc'`,
         # `.5`, `True`, `NumberLong(2)`, an unclosed `"abc`): the reader reads it, or says why it cannot (text
@@ -398,6 +405,23 @@ _VALUE_WORDS = frozenset({"true", "false", "null", "True", "False", "None", "und
 _MONGO_CALL = re.compile(r"(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\(")
 
 
+_CALLBACK_NAME = re.compile(r"[A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+")
+
+
+def _jsonp_padding(stripped: str) -> tuple[int, int] | None:
+    """How many characters of JSONP padding stand before and after the value (`callback_123(` and `);`), when the
+    whole text is one call of a named function on something (not a Mongo-shell wrapper, which the reader reads
+    with its own repair); None otherwise. Linear: one search for '(' and one identifier match."""
+    tail = 2 if stripped.endswith(");") else 1 if stripped.endswith(")") else 0
+    opener = stripped.find("(")
+    if not tail or opener <= 0 or _MONGO_CALL.match(stripped) is not None:
+        return None
+    inner = stripped[opener + 1 : len(stripped) - tail].strip()
+    if _CALLBACK_NAME.fullmatch(stripped, 0, opener) is None or not _starts_a_value(inner):
+        return None  # `print(x)`: a call on a name is code, not a value
+    return opener + 1, tail
+
+
 def _one_value(stripped: str, ctx: CallContext) -> bool:
     """Whether the whole text may be read as one JSON value written loosely: only for a target with no shape of
     its own (`Any`), or a list or tuple written as a Python tuple; and only when the text starts the way a value
@@ -407,7 +431,13 @@ def _one_value(stripped: str, ctx: CallContext) -> bool:
         isinstance(schema, AnyView) or (isinstance(schema, ListView | TupleView) and stripped[0] == "(")
     ):
         return False
-    return (
+    return _starts_a_value(stripped)
+
+
+def _starts_a_value(stripped: str) -> bool:
+    """Whether a text starts the way one JSON value written loosely does, or is one literal word or a Mongo-shell
+    wrapper."""
+    return bool(stripped) and (
         stripped[0] in _VALUE_STARTS
         or stripped.startswith('\\"')  # JSON copied out of a JSON string, its quotes escaped
         or stripped in _VALUE_WORDS
