@@ -187,7 +187,14 @@ class _ToolStream:
         text = "".join(self.text_pieces)
         calls = tuple(self.calls[i].to_tool_call() for i in sorted(self.calls))
         if calls:
-            result = read_tool_calls(calls, self.target, self.parser, aliases=self.aliases, validators=self.validators)
+            result = read_tool_calls(
+                calls,
+                self.target,
+                self.parser,
+                aliases=self.aliases,
+                validators=self.validators,
+                truncated=self.finish_reason in _CUT_OFF,  # as a non-streamed reply: cut-off arguments are refused
+            )
         else:
             result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
         return ToolStreamUpdate(

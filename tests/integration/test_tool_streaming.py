@@ -116,6 +116,28 @@ def test_arguments_cut_off_by_the_length_limit_are_refused_not_completed(parser:
         list(gen)
 
 
+class Trip(BaseModel):
+    city: str
+    days: int = 1
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_length_cut_is_refused_even_where_the_cut_text_reads_as_a_whole_object(mode: str) -> None:
+    # '{"city": "Paris"' is one '}' short: read alone, lenient closes it and fills days=1 — invented data, since
+    # the provider said the arguments were cut off. The same reply non-streamed is a TruncatedOutputError.
+    script = tool_call_stream([("Trip", ['{"city": ', '"Paris"'])], finish_reason="length")
+    with pytest.raises(TruncatedOutputError) as info:
+        _updates(Parser(mode=mode, entrypoints=False), script, Trip, [Trip])
+    assert info.value.details[0].kind == "truncated"
+
+
+def test_a_length_cut_refuses_the_last_of_parallel_calls_at_its_path(parser: Parser) -> None:
+    script = tool_call_stream([("Trip", ['{"city": "Oslo"}']), ("Trip", ['{"city": "Rome"'])], finish_reason="length")
+    with pytest.raises(TruncatedOutputError) as info:
+        _updates(parser, script, list[Trip], [Trip])
+    assert [(d.path, d.kind) for d in info.value.details] == [("/1", "truncated")]
+
+
 def test_a_stream_without_tool_calls_is_read_as_a_text_answer(parser: Parser) -> None:
     script = tool_call_stream([], text=['Here: {"city": ', '"Rome"}'], finish_reason="stop")
     assert _updates(parser, script, GetWeather, [GetWeather])[-1].value == GetWeather(city="Rome")
