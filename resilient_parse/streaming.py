@@ -76,7 +76,7 @@ from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.stages.extract import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
-from resilient_parse.stages.read_prefix import Prefix, read_prefix
+from resilient_parse.stages.read_prefix import Prefix, Resume, read_prefix
 from resilient_parse.stages.syntax import lossy_kinds
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ _BOUNDARY = re.compile(r'[",}\]]')
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
 _FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
-_FREE_READER_CHARS = 512  # the same for the reader, which is slower per character than pydantic-core's parser
+_FREE_READER_CHARS = 512  # the same for the text the reader reads, which costs more per character
 _MAX_DROP_ROUNDS = 4
 _PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
 _PROBE_MARGIN = 64  # an error this close to the window's end may be the window's own cut, so it does not count
@@ -907,6 +907,7 @@ class _Stream:
         self.mode: Any = "trailing-strings" if self.partial_strings else True
         self.exact_ok = True
         self.fast_reads = True  # whether pydantic-core's partial parser can still read the answer
+        self.resume: Resume | None = None  # where the reader's next read of the answer may start
         self.lossy = lossy_kinds(parser.policy)
         self.max_depth = parser.policy.max_depth
         self.memo: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
@@ -964,9 +965,8 @@ class _Stream:
         if not self.dirty:
             return None
         if self.budget is not None and self.start is not None:
-            pending = self.received - self.start
-            free = _FREE_CHARS if self.fast_reads else _FREE_READER_CHARS
-            if pending > free and self.spent + pending > self.budget * self.received:
+            cost = self._read_cost(self.received - self.start)
+            if cost and self.spent + cost > self.budget * self.received:
                 return None
         try:
             return self._update()
@@ -991,6 +991,7 @@ class _Stream:
         self.search_from = search_from
         self.start = None
         self.fast_reads = True
+        self.resume = None
         self.locator.unfollow()
 
     def _reasoning_closed(self) -> None:
@@ -1053,9 +1054,9 @@ class _Stream:
                     continue
             doc = self._doc()
             self.reads += 1
+            whole = len(doc) if len(doc) > _FREE_CHARS else 0
+            self.spent += whole
             if self.fast_reads:
-                if len(doc) > _FREE_CHARS:
-                    self.spent += len(doc)
                 outcome, got = self._fast_read(doc)
                 if outcome == "offer":
                     return self._offer(got)
@@ -1066,9 +1067,10 @@ class _Stream:
                     break
             # a syntax pydantic-core does not read (a trailing comma, single quotes, a comment, …): the reader
             # goes on through the repairs the policy allows
-            prefix = self._read_prefix(doc, strings=self.partial_strings)
-            if len(doc) > _FREE_READER_CHARS:
-                self.spent += prefix.chars_read
+            prefix = self._read_prefix(doc, strings=self.partial_strings, resume=self.resume)
+            self.resume = prefix.resume
+            if prefix.chars_read > _FREE_READER_CHARS:
+                self.spent += max(0, prefix.chars_read - whole)
             tree, failure = prefix.tree, prefix.failure
             if failure is None or tree or self.shown is not None:
                 read_by_reader = True
@@ -1114,11 +1116,21 @@ class _Stream:
                 return "stopped", None
         return "same", None
 
-    def _read_prefix(self, doc: str, strings: bool) -> Prefix:
+    def _read_cost(self, size: int) -> int:
+        """What reading an answer of `size` characters counts against the budget: the answer beyond 4 KiB (the tree
+        is loaded, aligned and validated whole), or the text the reader reads beyond 512 characters (from where its
+        last read left off), whichever is more."""
+        cost = size if size > _FREE_CHARS else 0
+        if not self.fast_reads:
+            unread = size - (self.resume.at if self.resume is not None else 0)
+            cost = max(cost, unread if unread > _FREE_READER_CHARS else 0)
+        return cost
+
+    def _read_prefix(self, doc: str, strings: bool, resume: Resume | None = None) -> Prefix:
         """The tree so far by the reader's rules; a string still being written is shown as far as it goes where
         `strings` and the target wants a `str` there (as `_hide_unfinished_string` decides for the fast read)."""
         keep = functools.partial(_wants_text, self.plan.view) if strings else None
-        return read_prefix(doc, lossy=self.lossy, max_depth=self.max_depth, keep_string=keep)
+        return read_prefix(doc, lossy=self.lossy, max_depth=self.max_depth, keep_string=keep, resume=resume)
 
     def _hide_unfinished_string(self, tree: Any, doc: str) -> None:
         """A string still being written is shown only where the target wants a `str`: a half-written "12" must

@@ -11,7 +11,7 @@ import asyncio
 import enum
 import itertools
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any, Literal
 
 import pytest
@@ -31,6 +31,8 @@ from resilient_parse import (
     SchemaMismatchError,
     hookimpl,
 )
+from resilient_parse.stages.read_prefix import read_prefix
+from resilient_parse.stages.syntax import lossy_kinds
 from resilient_parse.streaming import StreamUpdate, _Stream, partial_type
 
 
@@ -740,13 +742,13 @@ def loosely_written(draw: st.DrawFn, tree: Any) -> str:
                 else:
                     written = json.dumps(key)
                 members.append(f"{gap()}{written}: {write(item)}")
-            trailing = "," if members and draw(st.booleans()) else ""
+            trailing = "," if draw(st.booleans()) and members else ""
             # a comment right after a single-quoted string stops the reader (its closing quote must be followed
             # by structure), so a comment before the '}' comes only after a ','
             return "{" + ",".join(members) + trailing + (gap() if trailing or not members else " ") + "}"
         if isinstance(node, list):
             items = [gap() + write(v) for v in node]
-            trailing = "," if items and draw(st.booleans()) else ""
+            trailing = "," if draw(st.booleans()) and items else ""
             return "[" + ", ".join(items) + trailing + "]"
         if isinstance(node, str) and not _unsafe_in_quotes(node) and draw(st.booleans()):
             return f"'{node}'"
@@ -778,3 +780,32 @@ def test_lossless_repairs_stream_consistently_in_both_modes(
             final = expected.model_dump(mode="json")
             for shown in partials(updates):
                 assert consistent(shown, final, strings=strings), (text, shown, final)
+
+
+def _asking(paths: list[list[Any]]) -> Callable[[list[Any]], bool]:
+    def keep(path: list[Any]) -> bool:
+        paths.append(path)
+        return True
+
+    return keep
+
+
+@given(_plan, st.data(), st.sampled_from([LENIENT, STRICT]))
+def test_a_read_resumed_where_the_last_left_off_reads_what_a_read_from_the_start_does(
+    tree: dict[str, Any], data: st.DataObject, parser: Parser
+) -> None:
+    """The reader's reads of a growing answer start after the last ',' of the innermost open container the last
+    read reached (`read_prefix.Resume`), not at the answer's start; for every prefix they give the same tree."""
+    text = data.draw(loosely_written({k: v for k, v in tree.items() if k != "action"}))
+    lossy = lossy_kinds(parser.policy)
+    resume = None
+    for end in range(1, len(text) + 1):
+        whole_asked: list[list[Any]] = []  # the paths of strings being written, as each read sees them
+        resumed_asked: list[list[Any]] = []
+        whole = read_prefix(text[:end], lossy=lossy, max_depth=400, keep_string=_asking(whole_asked))
+        resumed = read_prefix(text[:end], lossy=lossy, max_depth=400, keep_string=_asking(resumed_asked), resume=resume)
+        assert resumed.tree == whole.tree, (text[:end], resume)
+        assert resumed_asked == whole_asked, (text[:end], resume)
+        assert (resumed.failure is None) == (whole.failure is None)
+        resume = resumed.resume
+    assert resume is None or resume.at < len(text)

@@ -16,7 +16,10 @@ What counts as unfinished, so that a partial does not show a value the rest of t
   them (`"a 24" screen` stops after `"a 24"`).
 Otherwise a double-quoted string, or a container that has closed, is complete.
 
-Each call reads the text at most twice (once more up to where the reader stopped), so it is linear in the text.
+Each call reads the text at most twice (once more up to where the reader stopped), so it is linear in the text;
+and a read of a longer prefix of the same text may start where the last one left off (`Resume`: after the last
+',' of the innermost open container, with JSON that reopens the containers around it read first), so a growing
+answer is not read from its start every time.
 """
 
 from __future__ import annotations
@@ -45,6 +48,20 @@ _SQ_ESCAPE_OR_QUOTE = re.compile(r'\\(.)|"', re.DOTALL)
 
 
 @dataclass(frozen=True)
+class Resume:
+    """Where a later read of the same growing text may start instead of at its beginning: right after a ',' of the
+    innermost container open there (`at`, an offset in the text). `json_text` is the JSON written for the text
+    before it (that ',' included); `opened` is JSON that opens the containers open there, each at its current key,
+    and is read in place of that text, so the reader stands where it stood; `index_shift` says, per open container,
+    how far its list indices run ahead of those the reader counts from there."""
+
+    at: int
+    json_text: str
+    opened: str
+    index_shift: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Prefix:
     """What a prefix holds so far.
 
@@ -52,26 +69,85 @@ class Prefix:
       before the root could be read);
     - `failure`: where the reader stopped short of the end (a syntax it may not repair, or one only more text can
       settle, such as a comment still open), or None when it read all of the text;
-    - `chars_read`: how many characters the reads covered (what the caller's budget counts).
+    - `chars_read`: how many characters the reads covered (what the caller's budget counts);
+    - `resume`: where the next read of the text, once longer, may start (hand it back to `read_prefix`).
     """
 
     tree: Any
     failure: ReadFailure | None
     chars_read: int
+    resume: Resume | None = None
 
 
-def read_prefix(text: str, *, lossy: frozenset[str], max_depth: int, keep_string: KeepString | None = None) -> Prefix:
+class _Diverged(Exception):
+    """A read resumed from a `Resume` did not write the JSON that opens its containers: read from the start."""
+
+
+class _Body:
+    """The text the reader reads: the whole text, or the `Resume`'s opening JSON and the text from its offset."""
+
+    def __init__(self, text: str, resume: Resume | None) -> None:
+        if resume is not None and resume.at > len(text):
+            resume = None
+        self.resume = resume
+        self.shift = len(resume.opened) if resume is not None else 0  # where the text from `resume.at` starts
+        self.text = resume.opened + text[resume.at :] if resume is not None else text
+
+    def offset_in_text(self, offset: int) -> int:
+        return offset - self.shift + (self.resume.at if self.resume is not None else 0)
+
+    def index(self, frame: Frame, depth: int) -> int:
+        """The list index of the frame's current item in the whole text."""
+        shifts = self.resume.index_shift if self.resume is not None else ()
+        return frame.index + (shifts[depth] if depth < len(shifts) else 0)
+
+    def whole(self, json_text: str) -> str:
+        """JSON for the whole text from JSON for the body."""
+        if self.resume is None:
+            return json_text
+        if not json_text.startswith(self.resume.opened):
+            raise _Diverged
+        rest = json_text[len(self.resume.opened) :]
+        before = self.resume.json_text
+        if rest.lstrip()[:1] in ("]", "}"):
+            before = before[:-1]  # the ',' it ends with turned out to be a trailing one
+        return before + rest
+
+    def tree(self, json_text: str | None) -> Any:
+        return None if json_text is None else _loaded(self.whole(json_text))
+
+    def failure(self, failure: ReadFailure) -> ReadFailure:
+        offset = self.offset_in_text(failure.offset)
+        return ReadFailure(failure.message, offset, failure.path, failure.kind, failure.truncated)
+
+
+def read_prefix(
+    text: str,
+    *,
+    lossy: frozenset[str],
+    max_depth: int,
+    keep_string: KeepString | None = None,
+    resume: Resume | None = None,
+) -> Prefix:
     """The tree so far of `text`, a prefix of a JSON answer, read with the lossless repairs and the lossy kinds in
     `lossy`. `keep_string(path)` says whether a string still being written at `path` (keys as written, list
-    indices) is shown as far as it goes; without it, such a string is left out."""
+    indices) is shown as far as it goes; without it, such a string is left out. `resume`, from the `Prefix` of a
+    shorter prefix of the same text, lets the read start where that one left off."""
+    try:
+        return _read(_Body(text, resume), lossy, max_depth, keep_string)
+    except _Diverged:
+        return _read(_Body(text, None), lossy, max_depth, keep_string)
+
+
+def _read(body: _Body, lossy: frozenset[str], max_depth: int, keep_string: KeepString | None) -> Prefix:
+    text = body.text
     chars = len(text)
     try:
         reading = read(text, lossy=lossy, max_depth=max_depth)
     except ReadFailure as failure:
         head = text[: failure.offset]
         chars += len(head)
-        tree = _tree_before(head, failure, lossy, max_depth)
-        return Prefix(tree, failure, chars)
+        return Prefix(body.tree(_json_before(head, lossy, max_depth, body)), body.failure(failure), chars, body.resume)
     guessed = _guessed_closing_quote(reading, text)
     if guessed is not None:
         # `{"a": "b}`: a string that never closes, read as closed right before the closers — in a prefix, the
@@ -81,13 +157,14 @@ def read_prefix(text: str, *, lossy: frozenset[str], max_depth: int, keep_string
         try:
             reading = read(head, lossy=lossy, max_depth=max_depth)
         except ReadFailure as failure:
-            return Prefix(None, failure, chars)
-        return Prefix(_settled(reading, head, None), None, chars)
-    return Prefix(_settled(reading, text, keep_string), None, chars)
+            return Prefix(None, body.failure(failure), chars, body.resume)
+        return Prefix(body.tree(_settled(reading, head, None, body)), None, chars, body.resume)
+    later = _resume_point(reading, body) or body.resume  # before `_settled` changes the reading
+    return Prefix(body.tree(_settled(reading, text, keep_string, body)), None, chars, later)
 
 
-def _tree_before(head: str, failure: ReadFailure, lossy: frozenset[str], max_depth: int) -> Any:
-    """The tree of the text before the place the reader stopped at."""
+def _json_before(head: str, lossy: frozenset[str], max_depth: int, body: _Body) -> str | None:
+    """JSON for the text before the place the reader stopped at."""
     if not head:
         return None
     try:
@@ -96,7 +173,41 @@ def _tree_before(head: str, failure: ReadFailure, lossy: frozenset[str], max_dep
         return None
     last = head[-1]
     adjacent = last not in _SEPARATED and last not in _CLOSED_CONTAINER
-    return _settled(reading, head, None, drop_last=adjacent)
+    return _settled(reading, head, None, body, drop_last=adjacent)
+
+
+def _resume_point(reading: Reading, body: _Body) -> Resume | None:
+    """Where a later read may start: after the last ',' of the innermost open container that has one in the text
+    read — unless the containers open there cannot be reopened by JSON alone (a Python tuple, an object whose '}'
+    came too early) or that ',' is one the reader put in a string it split (`"Bob, "age": 30`)."""
+    stack = reading.stack
+    if reading.cut is None or not stack:
+        return None
+    depth = len(stack) - 1
+    while depth >= 0 and (stack[depth].last_comma < 0 or stack[depth].last_comma_at < body.shift):
+        depth -= 1
+    if depth < 0:
+        return None
+    open_there = stack[: depth + 1]
+    here = open_there[-1]
+    if any(f.closer == ")" or f.reopened or (f.is_object and f.key is None and f is not here) for f in open_there):
+        return None
+    if _inside_a_guess(reading, here.last_comma_at):
+        return None
+    written = body.whole("".join(reading.out[: here.last_comma + 1]))
+    opened = "".join("{" + (f.key or "") + ":" if f.is_object else "[" for f in open_there[:-1])
+    opened += "{" if here.is_object else "["
+    shifts = tuple(0 if f.is_object else body.index(f, i) + (1 if f is here else 0) for i, f in enumerate(open_there))
+    return Resume(body.offset_in_text(here.last_comma_at) + 1, written, opened, shifts)
+
+
+def _inside_a_guess(reading: Reading, at: int) -> bool:
+    """Whether the ',' at `at` lies inside text a guessed quote split (the reader wrote a ',' for it)."""
+    for repair in reversed(reading.repairs):
+        if repair.offset is None or repair.offset > at:
+            continue
+        return repair.kind == "missing_quote" and at < repair.offset + len(str(repair.before))
+    return False
 
 
 def _guessed_closing_quote(reading: Reading, text: str) -> int | None:
@@ -109,23 +220,25 @@ def _guessed_closing_quote(reading: Reading, text: str) -> int | None:
     return None
 
 
-def _settled(reading: Reading, text: str, keep_string: KeepString | None, drop_last: bool = False) -> Any:
-    """The reading's tree with the innermost unfinished member dropped and the open containers closed."""
+def _settled(
+    reading: Reading, text: str, keep_string: KeepString | None, body: _Body, drop_last: bool = False
+) -> str | None:
+    """JSON for the reading with the innermost unfinished member dropped and the open containers closed."""
     out = reading.out
     cut = reading.cut
     stack = reading.stack
     if cut is None:
-        return _loaded("".join(out))
+        return "".join(out)
     if not stack:
         return None  # a bare value cut at the top level: no container to show
     top = stack[-1]
-    shown = _shown_string(stack, cut.offset, text, keep_string) if cut.state == "value" else None
+    shown = _shown_string(stack, cut.offset, text, keep_string, body) if cut.state == "value" else None
     if shown is not None:
         out.append(shown)
     elif cut.state in ("value", "member") or (cut.state == "complete" and (drop_last or _may_change(reading, text))):
         del out[top.member_start :]
     out.append("".join("}" if f.is_object else "]" for f in reversed(stack)))
-    return _loaded("".join(out))
+    return "".join(out)
 
 
 def _may_change(reading: Reading, text: str) -> bool:
@@ -145,26 +258,26 @@ def _may_change(reading: Reading, text: str) -> bool:
     )
 
 
-def _shown_string(stack: list[Frame], at: int, text: str, keep_string: KeepString | None) -> str | None:
+def _shown_string(stack: list[Frame], at: int, text: str, keep_string: KeepString | None, body: _Body) -> str | None:
     """JSON text for the string being written at `at` when the caller shows it as far as it goes, else None."""
     if keep_string is None or at >= len(text) or text[at] not in _OPENING_QUOTES:
         return None
-    path = _open_path(stack)
+    path = _open_path(stack, body)
     if path is None or not keep_string(path):
         return None
     return _partial_string(text[at:])
 
 
-def _open_path(stack: list[Frame]) -> list[PathPart] | None:
+def _open_path(stack: list[Frame], body: _Body) -> list[PathPart] | None:
     """The keys (as written) and indices of the open containers' current elements; None when one has no key."""
     path: list[PathPart] = []
-    for frame in stack:
+    for depth, frame in enumerate(stack):
         if frame.is_object:
             if frame.key is None:
                 return None
             path.append(decode_key(frame.key))
         else:
-            path.append(frame.index)
+            path.append(body.index(frame, depth))
     return path
 
 
@@ -207,4 +320,4 @@ def _requoted(m: re.Match[str]) -> str:
     return "'" if escaped == "'" else m.group()
 
 
-__all__ = ["KeepString", "Prefix", "read_prefix"]
+__all__ = ["KeepString", "Prefix", "Resume", "read_prefix"]
