@@ -8,9 +8,9 @@ the parsed calls.
 A chunk's `choices[i].delta.tool_calls` carries pieces of one or more calls, each tagged with its `index`; the
 pieces of a call's `function.arguments` are fed to its own streaming state (`resilient_parse.streaming`, the
 same machinery as text streams: linear in the characters received however they are cut), so each call shows
-its partial argument object on its own. The call's tool name picks the argument model when the target is a union
-(or `list[...]` of one); a name that names no member exactly shows no partials — the final read settles it (a
-typo repaired and recorded in lenient, refused in strict). The last update holds what
+its partial argument object on its own. The call's tool name picks the argument model (a union's member, or the one
+model): a name that names no tool of the target exactly shows no partials — the final read settles it (a typo
+repaired and recorded in lenient, refused in strict; another tool refused). The last update holds what
 `correction.tool_calls.read_tool_calls` makes of the complete calls: the very reading a non-streamed reply gets.
 A stream with no tool calls is read as a text answer (`Parser.parse_result`).
 """
@@ -119,7 +119,6 @@ class _ToolStream:
                 "with Parser.stream instead"
             )
         self.models = tools.models
-        self.only = next(iter(tools.models.values())) if len(tools.models) == 1 else None
         self.reader = ChunkReader(choice)
         self.calls: dict[int, _Call] = {}
         self.text_pieces: list[str] = []
@@ -136,8 +135,9 @@ class _ToolStream:
             )
 
     def _model_for(self, call: _Call) -> Any:
-        if self.only is not None:
-            return self.only
+        """The argument model whose partials the call shows: the one its name names exactly, for a single model
+        as for a union — a call of another tool (or a misspelt one) must not pass for the target while it
+        streams; the final read refuses it, or repairs and records the name."""
         return self.models.get(call.shown_name or "")
 
     def feed(self, chunk: Any) -> list[ToolStreamUpdate[Any]]:

@@ -109,6 +109,31 @@ def test_a_wrong_tool_for_the_target_is_refused_after_the_partials(parser: Parse
     assert info.value.details[0].kind == "tool_name_mismatch"
 
 
+def _partials_then_error(parser: Parser, script: list[Any], target: Any) -> tuple[list[Any], ParseError]:
+    shown: list[Any] = []
+    with pytest.raises(ParseError) as info:
+        for update in stream_tool_calls(parser, iter(script), target):
+            shown.append(update)
+    return shown, info.value
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_call_of_another_tool_shows_no_partials_for_a_single_model_target(mode: str) -> None:
+    # Its arguments happen to fit GetWeather; streamed as GetWeather partials they would pass for the target's.
+    script = tool_call_stream([("DeleteAllFiles", ['{"city": "/ho', 'me"}'])])
+    shown, error = _partials_then_error(Parser(mode=mode, entrypoints=False), script, GetWeather)
+    assert shown == [] and error.details[0].kind == "tool_name_mismatch"
+
+
+def test_a_misspelt_tool_name_shows_no_partials_for_a_single_model_target_and_the_final_read_settles_it() -> None:
+    script = tool_call_stream([("GetWether", ['{"city": ', '"Oslo"}'])])
+    lenient = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather))
+    assert len(lenient) == 1 and lenient[0].value == GetWeather(city="Oslo")
+    assert lenient[0].result is not None and [r.kind for r in lenient[0].result.repairs] == ["enum_fuzzy"]
+    shown, error = _partials_then_error(Parser(mode="strict", entrypoints=False), script, GetWeather)
+    assert shown == [] and error.details[0].kind == "tool_name_mismatch"
+
+
 def test_arguments_cut_off_by_the_length_limit_are_refused_not_completed(parser: Parser) -> None:
     script = tool_call_stream([("GetWeather", ['{"city": "Par'])], finish_reason="length")
     gen = stream_tool_calls(parser, iter(script), GetWeather)
