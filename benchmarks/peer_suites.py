@@ -128,9 +128,16 @@ def deliberate(pair: Pair, outcome: Outcome) -> str | None:
         }
         return reasons.get(kind)
     if outcome.verdict == "differ" and pair.expected is NOTHING:
+        stripped = text.strip()
         if _is_json(text):
             return "the text is valid JSON, and we read it as written"
+        if stripped in ("True", "False", "None"):
+            return "a lone Python literal is the value it writes (the peer refuses it)"
+        if stripped[:1] in "'\"" and stripped[-1:] == stripped[:1] and isinstance(outcome.got, str):
+            return "one string: an invalid escape or raw control character kept as text, or single quotes read"
         return "prose around the JSON is left out by extraction (the peer refuses the whole text)"
+    if outcome.verdict == "differ" and _last_quote_closes(outcome.got, pair.expected):
+        return "the string's last quote closes it (the peer keeps that quote as text too)"
     if outcome.verdict == "differ" and _text_kept(outcome.got, pair.expected):
         return "we keep a backslash, space or line break the text wrote inside a string; the peer drops it"
     same_shape = isinstance(pair.expected, (dict, list, str)) and isinstance(outcome.got, type(pair.expected))
@@ -150,6 +157,18 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _last_quote_closes(got: Any, expected: Any) -> bool:
+    """Whether `got` differs from `expected` only by strings the peer ended with one more quote."""
+    if isinstance(got, str) and isinstance(expected, str):
+        return expected == got + '"'
+    if isinstance(got, dict) and isinstance(expected, dict) and got.keys() == expected.keys():
+        pairs = [(got[k], expected[k]) for k in got]
+        return any(_last_quote_closes(a, b) for a, b in pairs) and all(
+            same(a, b) or _last_quote_closes(a, b) for a, b in pairs
+        )
+    return False
 
 
 def _text_kept(got: Any, expected: Any) -> bool:
