@@ -499,3 +499,61 @@ def test_a_langchain_chat_model_or_its_invoke_is_called_as_a_chat_model(parser: 
     model = fake.GenericFakeChatModel(messages=iter([bad, good]))
     result = correct_result(model.invoke, ASK, GetWeather, parser=parser)
     assert result.value == GetWeather(city="Paris") and [a.error_kind for a in result.attempts] == ["schema", None]
+
+
+# -- names: a call to another real tool is never a typo of the target ----------------------------------------------
+
+
+class GetUser(BaseModel):
+    user_id: int
+
+
+class SetUser(BaseModel):
+    user_id: int
+    name: str = "x"
+
+
+def test_another_tool_is_a_wrong_tool_not_a_typo(lenient: Parser) -> None:
+    set_user = [ToolCall("SetUser", '{"user_id": 7, "name": "evil"}')]
+    for sent in ((), ("GetUser", "SetUser")):  # a whole 3-letter word changed is another name, sent or not
+        with pytest.raises(SchemaMismatchError, match="wrong tool") as info:
+            read_tool_calls(set_user, GetUser, lenient, sent_names=sent)
+        assert info.value.details[0].kind == "tool_name_mismatch"
+
+
+def test_a_sent_tool_named_exactly_is_that_tool_even_when_it_is_a_case_variant(lenient: Parser) -> None:
+    class get_user(BaseModel):
+        user_id: int
+
+    call = [ToolCall("GetUser", '{"user_id": 1}')]
+    assert read_tool_calls(call, get_user, lenient).repairs[0].kind == "enum_value"
+    with pytest.raises(SchemaMismatchError, match="another tool that was sent"):
+        read_tool_calls(call, get_user, lenient, sent_names={"get_user", "GetUser"})
+
+
+def test_a_typo_stays_within_one_word(lenient: Parser) -> None:
+    class get_weather(BaseModel):
+        city: str
+
+    result = read_tool_calls([ToolCall("get_wether", '{"city": "P"}')], get_weather, lenient)
+    assert [(r.kind, r.before, r.after) for r in result.repairs] == [("enum_fuzzy", "get_wether", "get_weather")]
+    for other in ("set_wether", "get_weather_now", "put_whether"):  # two words off, a word more, two edits in 7
+        with pytest.raises(SchemaMismatchError, match="wrong tool"):
+            read_tool_calls([ToolCall(other, '{"city": "P"}')], get_weather, lenient)
+
+
+def test_no_typo_is_repaired_when_another_sent_tool_is_as_close(lenient: Parser) -> None:
+    call = [ToolCall("GetWeathes", '{"city": "P"}')]
+    assert read_tool_calls(call, GetWeather, lenient, sent_names={"GetWeather"}).repairs[0].kind == "enum_fuzzy"
+    with pytest.raises(AmbiguousMatchError, match="GetWeathers"):
+        read_tool_calls(call, GetWeather, lenient, sent_names={"GetWeather", "GetWeathers"})
+
+
+def test_the_loop_re_asks_a_call_to_another_sent_tool(lenient: Parser) -> None:
+    class Adapter(ScriptedLLM):
+        tools: ClassVar[list[dict[str, Any]]] = openai_tools([GetUser, SetUser])
+
+    llm = Adapter([calls(("SetUser", '{"user_id": 7}')), calls(("GetUser", '{"user_id": 7}'))], tool_shape="openai")
+    result = correct_result(llm, ASK, GetUser, parser=lenient)
+    assert result.value == GetUser(user_id=7) and result.outcome == "corrected"
+    assert [d.kind for d in result.attempts[0].errors] == ["tool_name_mismatch"]

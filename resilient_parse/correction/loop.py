@@ -387,7 +387,7 @@ class _Loop:
             feedback = f"{_CUT_OFF_NOTE}\n\n{feedback}"
         self.feedback = escape_surrogates(feedback)
 
-    def _parse_completion(self, completion: Completion) -> ParseResult[Any]:
+    def _parse_completion(self, completion: Completion, adapter: LLMAdapter) -> ParseResult[Any]:
         """The answer in a reply: read from its tool calls when the target takes them, else from its text (a reply
         that is one call and no text, for a target naming no tool, is read from that call's arguments)."""
         calls = completion.tool_calls
@@ -401,6 +401,7 @@ class _Loop:
                 aliases=self.aliases,
                 validators=self.validators,
                 truncated=completion.finish_reason in _CUT_OFF,
+                sent_names=sent_tool_names(_tools_of(adapter) or ()),
             )
         if len(calls) == 1 and not completion.text.strip():
             return self._parse(calls[0].arguments)
@@ -586,7 +587,7 @@ class _Loop:
             self.failure = refused
             return self._record(Attempt(**base, error_kind=refused.kind, errors=refused.details)), None
         try:
-            parsed = self._parse_completion(completion)
+            parsed = self._parse_completion(completion, adapter)
         except ParseError as exc:
             kind = "refusal" if isinstance(exc, RefusalError) else exc.kind
             if isinstance(exc, RefusalError):

@@ -19,12 +19,12 @@ import json
 import re
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import (
@@ -43,7 +43,7 @@ ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
-_MIN_FUZZY_NAME = 4  # one edit away from a two-letter name is another name, not a typo
+_MIN_FUZZY_WORD = 4  # one edit away from a short word is another word (Get/Set), not a typo
 _SEPARATORS = re.compile(r"[^0-9a-z]+")
 _CHOICE_WORDS = frozenset({"auto", "required", "none", "any"})
 
@@ -259,40 +259,94 @@ def _spelling(name: str) -> str:
     return _SEPARATORS.sub("", name.casefold())
 
 
+def _words(name: str) -> list[str]:
+    """A tool name's words, case-folded: split at separators (snake_case, kebab-case, spaces) and at camelCase
+    boundaries (`HTTPServer` → http, server); digits stay with the letters before them (`Probe3` is one word)."""
+    words: list[str] = []
+    word: list[str] = []
+    for position, char in enumerate(name):
+        if not char.isalnum():
+            if word:
+                words.append("".join(word))
+                word = []
+            continue
+        if word and char.isupper():
+            before = word[-1]
+            after = name[position + 1] if position + 1 < len(name) else ""
+            if before.islower() or before.isdigit() or (before.isupper() and after.islower()):
+                words.append("".join(word))
+                word = []
+        word.append(char)
+    if word:
+        words.append("".join(word))
+    return [w.casefold() for w in words]
+
+
+def _closeness(called: str, tool: str) -> int | None:
+    """How far a called name is from a tool's name, when it can only be a slip of that name: 0 for a case or
+    separator variant; else the edits in the one word that differs (the others all equal, that word of the tool at
+    least `_MIN_FUZZY_WORD` letters, 1 edit off — 2 for words over 8 letters; swapping two neighbouring letters is
+    one edit, `emial` for `email`). None when it is another name:
+    `SetUser` is not `GetUser` (a whole short word changed), `get_wether` is `get_weather`."""
+    if _spelling(called) and _spelling(called) == _spelling(tool):
+        return 0
+    said, meant = _words(called), _words(tool)
+    if len(said) != len(meant):
+        return None
+    differ = [(a, b) for a, b in zip(said, meant, strict=True) if a != b]
+    if len(differ) != 1:
+        return None
+    word, right = differ[0]
+    if len(right) < _MIN_FUZZY_WORD:
+        return None
+    limit = 1 if len(right) <= 8 else 2
+    distance = OSA.distance(word, right, score_cutoff=limit)
+    return distance if distance <= limit else None
+
+
+def _wrong_tool(
+    call: ToolCall, path: str, expected: str, why: str = "which is none of the expected tools"
+) -> ParseError:
+    return SchemaMismatchError(
+        f"wrong tool for the target: the call names {_shown(call.name)}, {why}",
+        [
+            ErrorDetail(
+                path=path,
+                kind="tool_name_mismatch",
+                message=f"call one of the expected tools: {expected}",
+                got=call.name,
+            )
+        ],
+    )
+
+
 def _pick_tool(
-    call: ToolCall, tools: ToolTarget, parser: Parser, path: str
+    call: ToolCall, tools: ToolTarget, parser: Parser, path: str, sent: Collection[str]
 ) -> tuple[type[BaseModel], tuple[Repair, ...]]:
-    """The argument model the call's name names: exactly, or (lenient) by case/separators, or by a typo."""
+    """The argument model the call's name names: exactly, or (lenient) a case/separator variant or a typo of one
+    of the target's tools. A name that is exactly another tool that was sent is that tool (a wrong tool, never a
+    typo), and no slip is repaired when another sent tool is as close as the target's."""
     if call.name in tools.models:
         return tools.models[call.name], ()
     expected = ", ".join(repr(n) for n in tools.models)
-    spelled = _spelling(call.name) if len(call.name) <= _MAX_FUZZY_NAME else ""
-    variants = [n for n in tools.models if spelled and _spelling(n) == spelled]
-    kind = "enum_value"
-    if not variants and len(spelled) >= _MIN_FUZZY_NAME:
-        scored = [(Levenshtein.distance(spelled, _spelling(n), score_cutoff=2), n) for n in tools.models]
-        allowed = [(d, n) for d, n in scored if d <= (1 if len(spelled) <= 8 else 2)]
-        best = min((d for d, _ in allowed), default=None)
-        variants = [n for d, n in allowed if d == best]
-        kind = "enum_fuzzy"
-    if len(variants) > 1:
+    if call.name in sent:
+        raise _wrong_tool(call, path, expected, "another tool that was sent, not one of the target's")
+    if len(call.name) > _MAX_FUZZY_NAME:
+        raise _wrong_tool(call, path, expected)
+    scored = [(d, n) for n in tools.models if (d := _closeness(call.name, n)) is not None]
+    if not scored:
+        raise _wrong_tool(call, path, expected)
+    best = min(d for d, _ in scored)
+    variants = [n for d, n in scored if d == best]
+    rivals = [n for n in sent if n not in tools.models and (d := _closeness(call.name, n)) is not None and d <= best]
+    if len(variants) > 1 or rivals:
+        close = [*variants, *sorted(rivals)]
         raise AmbiguousMatchError(
-            f"the tool name {_shown(call.name)} could be any of {', '.join(map(repr, variants))}",
+            f"the tool name {_shown(call.name)} could be any of {', '.join(map(repr, close))}",
             [ErrorDetail(path=path, kind="ambiguous_tool_name", message=f"expected one of {expected}", got=call.name)],
         )
-    if not variants:
-        raise SchemaMismatchError(
-            f"wrong tool for the target: the call names {_shown(call.name)}, which is none of the expected tools",
-            [
-                ErrorDetail(
-                    path=path,
-                    kind="tool_name_mismatch",
-                    message=f"call one of the expected tools: {expected}",
-                    got=call.name,
-                )
-            ],
-        )
     name = variants[0]
+    kind = "enum_value" if best == 0 else "enum_fuzzy"
     if not parser.policy.allows(kind):
         raise SchemaMismatchError(
             f"the call names {_shown(call.name)}; the tool is {name!r} "
@@ -338,8 +392,9 @@ def _read_one(
     parser: Parser,
     path: str,
     aliases: Mapping[str, str] | None,
+    sent: Collection[str],
 ) -> tuple[ParseResult[Any], tuple[Repair, ...]]:
-    model, renamed = _pick_tool(call, tools, parser, path)
+    model, renamed = _pick_tool(call, tools, parser, path, sent)
     try:
         result = parser.parse_result(call.arguments, model, aliases=aliases)
     except ParseError as error:
@@ -358,12 +413,15 @@ def read_tool_calls(
     aliases: Mapping[str, str] | None = None,
     validators: Sequence[SemanticValidator] = (),
     truncated: bool = False,
+    sent_names: Collection[str] = (),
 ) -> ParseResult[Any]:
     """The target read from the model's tool calls, with every repair (paths under the call: `/0/city` for the
     first call's `city` in a `list[...]` target), or a `ParseError` naming what is wrong and where.
 
     `truncated=True` (the provider said the output hit its length limit) refuses the last call: its arguments
     were cut off, and completing them would invent data. A single-object target takes exactly one call.
+    `sent_names`: the names of the tools the request sent (`sent_tool_names`); a call to one of them that is not
+    the target's is a wrong tool, and no typo is repaired toward the target when one of them is as close.
     """
     tools = tool_target(target)
     if tools is None:
@@ -372,6 +430,7 @@ def read_tool_calls(
             "from tool calls"
         )
     calls = tuple(calls)
+    sent = frozenset(sent_names)
     for call in calls:
         if not isinstance(call, ToolCall):
             raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
@@ -393,7 +452,7 @@ def read_tool_calls(
             )
         if truncated:
             raise _truncated(calls[0], "")
-        result, repairs = _read_one(calls[0], tools, parser, "", aliases)
+        result, repairs = _read_one(calls[0], tools, parser, "", aliases, sent)
         value = result.value
         if _strip_annotated(target) is not next(iter(tools.models.values())) or len(tools.models) > 1:
             value = _validate_whole(parser, target, value)
@@ -408,7 +467,7 @@ def read_tool_calls(
             try:
                 if truncated and position == len(calls) - 1:
                     raise _truncated(call, path)
-                result, found = _read_one(call, tools, parser, path, aliases)
+                result, found = _read_one(call, tools, parser, path, aliases, sent)
             except ParseError as error:
                 failures.append(error)
                 texts.append(error.candidate)
