@@ -20,6 +20,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.output_parsers.openai_tools import parse_tool_call
 
 from resilient_parse.correction.langchain import (
     ChatModelAdapter,
@@ -140,6 +141,39 @@ def test_the_calls_are_the_answer_when_a_message_makes_any_never_the_text_beside
     with pytest.raises(LangChainParseError):
         ResilientOutputParser(target=Plan).invoke(reply)
     assert ResilientOutputParser(target=dict[str, Any]).invoke(reply) == {"goal": "g", "steps": []}
+
+
+def _as_openai_sends(name: str, arguments: str, call_id: str = "c1") -> AIMessage:
+    """An `AIMessage` as langchain-openai builds it: the raw call in `additional_kwargs`, decoded by LangChain's
+    own `parse_tool_call` into `tool_calls`."""
+    raw = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    decoded = parse_tool_call(raw, return_id=True)
+    assert decoded is not None
+    return AIMessage(content="", tool_calls=[decoded], additional_kwargs={"tool_calls": [raw]})
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_key_written_twice_with_two_values_is_refused_not_read_as_langchains_last(mode: str) -> None:
+    reply = _as_openai_sends("GetWeather", '{"city": "Paris", "city": "Rome"}')
+    assert reply.tool_calls[0]["args"] == {"city": "Rome"}  # what LangChain's decoding kept
+    with pytest.raises(LangChainParseError) as info:
+        ResilientOutputParser(target=GetWeather, parser=Parser(mode=mode, entrypoints=False)).invoke(reply)
+    assert info.value.kind == "ambiguous" and info.value.details[0].path == "/city"
+    assert "Paris" in info.value.observation and "Rome" in info.value.observation
+
+
+def test_the_adapter_reads_the_arguments_as_written_and_re_asks_on_a_key_written_twice() -> None:
+    first = _as_openai_sends("GetWeather", '{"city": "Paris", "city": "Rome"}', "call_1")
+    second = _as_openai_sends("GetWeather", '{"city": "Oslo"}', "call_2")
+    result = correct_result(ChatModelAdapter(_model(first, second)), ASK, GetWeather)
+    assert result.value == GetWeather(city="Oslo") and result.calls == 2
+    assert message_tool_calls(first)[0].arguments == '{"city": "Paris", "city": "Rome"}'
+
+
+def test_decoded_arguments_changed_since_the_raw_call_are_read_as_they_are_now() -> None:
+    reply = _as_openai_sends("GetWeather", '{"city": "Paris", "city": "Rome"}')
+    edited = reply.model_copy(update={"tool_calls": [_call("GetWeather", {"city": "Lima"})]})
+    assert ResilientOutputParser(target=GetWeather).invoke(edited) == GetWeather(city="Lima")
 
 
 # -- output type and streaming ------------------------------------------------------------------------------------

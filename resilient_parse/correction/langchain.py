@@ -87,22 +87,54 @@ class LangChainParseError(ParseError, OutputParserException):
 # -- reading LangChain messages -----------------------------------------------------------------------------------
 
 
+def _written(message: AIMessage) -> dict[Any, tuple[int, str, str | None]]:
+    """The provider's raw calls (`additional_kwargs["tool_calls"]`, OpenAI's shape) by id: their position, and the
+    name and argument text as the model wrote them (None when not text)."""
+    raw = message.additional_kwargs.get("tool_calls")
+    written: dict[Any, tuple[int, str, str | None]] = {}
+    for position, item in enumerate(raw if isinstance(raw, list) else ()):
+        if not isinstance(item, Mapping):
+            continue
+        function = item.get("function")
+        function = function if isinstance(function, Mapping) else {}
+        name, arguments = function.get("name"), function.get("arguments")
+        written.setdefault(
+            item.get("id"),
+            (position, name if isinstance(name, str) else "", arguments if isinstance(arguments, str) else None),
+        )
+    return written
+
+
+def _as_written(args: Any, text: str | None) -> bool:
+    """Whether the raw argument text says what LangChain decoded (so it is these arguments, as the model wrote
+    them, duplicate keys and all — LangChain's decoding keeps the last of two values) and not a stale copy of
+    arguments someone changed since."""
+    if text is None:
+        return False
+    try:
+        return bool(json.loads(text, strict=False) == args)
+    except (ValueError, RecursionError):
+        return False
+
+
 def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
-    """An `AIMessage`'s calls as `ToolCall`s, in the order the model made them: `tool_calls` (their decoded `args`
-    as JSON text) and `invalid_tool_calls` (their `args` exactly as the model wrote them). The order is the
-    provider's (`additional_kwargs["tool_calls"]`) when every call's id is found there, else valid calls first."""
+    """An `AIMessage`'s calls as `ToolCall`s, in the order the model made them: `tool_calls` (the argument text the
+    model wrote, from `additional_kwargs["tool_calls"]`, when it is there and says what LangChain decoded; else
+    the decoded `args` as JSON text) and `invalid_tool_calls` (their `args` exactly as the model wrote them). The
+    order is the provider's (`additional_kwargs["tool_calls"]`) when every call's id is found there, else valid
+    calls first."""
     if not isinstance(message, AIMessage):
         return ()
+    written = _written(message)
     found: list[tuple[str, Any, str | None]] = []
     for call in message.tool_calls:
-        found.append((call["name"], call["args"], call.get("id")))
+        name, args, call_id = call["name"], call["args"], call.get("id")
+        _, raw_name, text = written.get(call_id, (0, "", None))
+        found.append((name, text if raw_name == name and _as_written(args, text) else args, call_id))
     for bad in message.invalid_tool_calls:
         found.append((bad.get("name") or "", bad.get("args") or "", bad.get("id")))
-    raw = message.additional_kwargs.get("tool_calls")
-    if isinstance(raw, list):
-        order = {item.get("id"): i for i, item in enumerate(raw) if isinstance(item, Mapping)}
-        if all(call_id in order for _, _, call_id in found):
-            found.sort(key=lambda c: order[c[2]])
+    if written and all(call_id in written for _, _, call_id in found):
+        found.sort(key=lambda c: written[c[2]][0])
     return tuple(ToolCall.decoded(name, args, id=call_id, index=i) for i, (name, args, call_id) in enumerate(found))
 
 
