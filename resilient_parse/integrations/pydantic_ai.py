@@ -5,10 +5,11 @@ again, and when no honest repair exists, ask again with our feedback.
     agent = Agent(model, output_type=text_output(Plan))                               # plain text
 
 `ResilientOutput` is a capability (pydantic-ai's middleware for agent runs). Its `wrap_output_validate` hook lets
-pydantic-ai validate first — a valid answer costs nothing extra — and only when that fails with a
-`ValidationError` does it read the raw output (the tool call's argument text, or the answer's text in native or
-prompted mode) with our parser: a repaired document goes back through pydantic-ai's own validation (so output
-functions, unions and the other hooks see what they always see); an answer with no honest repair raises
+pydantic-ai validate first — a valid answer costs only a check for keys written twice (which pydantic-ai would read
+as the last value: such text is read by our parser instead, which refuses two different values) — and only when
+that fails with a `ValidationError` does it read the raw output (the tool call's argument text, or the answer's text
+in native or prompted mode) with our parser: a repaired document goes back through pydantic-ai's own validation
+(so output functions, unions and the other hooks see what they always see); an answer with no honest repair raises
 `ModelRetry` with our feedback (JSON pointer paths, what was expected), which pydantic-ai sends to the model as its
 retry prompt and counts against the output retries. The repair target is the output type when the model writes
 its fields directly (a Pydantic model, dataclass or TypedDict), else the JSON Schema pydantic-ai advertised to the
@@ -43,6 +44,7 @@ from typing_extensions import is_typeddict
 from resilient_parse.api import default_parser
 from resilient_parse.errors import ParseError
 from resilient_parse.parser import Parser
+from resilient_parse.stages.read_duplicates import has_duplicate_keys
 from resilient_parse.targets import SchemaError, model_from_json_schema
 
 T = TypeVar("T")
@@ -115,6 +117,8 @@ class ResilientOutput(AbstractCapability[Any]):
         output: Any,
         handler: WrapOutputValidateHandler,
     ) -> Any:
+        if not ctx.partial_output and self._may_write_a_key_twice(output, output_context):
+            return await handler(self._repaired(output, output_context))  # refused, or merged when the values agree
         try:
             return await handler(output)
         except ValidationError:
@@ -122,6 +126,18 @@ class ResilientOutput(AbstractCapability[Any]):
                 raise
             repaired = self._repaired(output, output_context)
         return await handler(repaired)
+
+    def _may_write_a_key_twice(self, output: Any, output_context: OutputContext) -> bool:
+        """Whether raw output text may write a key twice in one object, which pydantic-ai's validation would read
+        as the last value (`{"city": "Paris", "city": "Rome"}` as Rome): then our parser reads it instead, whose
+        guard refuses two different values (`Policy.guard_duplicate_keys`, the same check). Decoded output (a
+        dict) has no second value left to see."""
+        return (
+            isinstance(output, str)
+            and self._use().policy.guard_duplicate_keys
+            and has_duplicate_keys(output)
+            and self._target(output_context) is not None
+        )
 
 
 def text_output(

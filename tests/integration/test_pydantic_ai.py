@@ -142,3 +142,25 @@ def test_text_output_repairs_plain_text_and_retries_with_feedback_when_it_cannot
     result = Agent(FunctionModel(retried), output_type=text_output(GetWeather)).run_sync("?")
     assert result.output == GetWeather(city="Lima") and result.usage.requests == 2
     assert "no '{' or '[' starts a JSON value" in _retry_prompts(retried)[0]
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_key_written_twice_with_two_values_is_retried_not_read_as_the_last(mode: str) -> None:
+    # pydantic-ai's own validation accepts this as Rome; which city the model meant is unknown.
+    script = Script(("", '{"city": "Paris", "city": "Rome"}'), ("", '{"city": "Oslo"}'))
+    result = _agent(script, GetWeather, mode=mode).run_sync("Weather?")
+    assert result.output == GetWeather(city="Oslo") and result.usage.requests == 2
+    feedback = _retry_prompts(script)
+    assert len(feedback) == 1 and "/city" in feedback[0] and "Paris" in feedback[0] and "Rome" in feedback[0]
+
+
+def test_a_key_written_twice_with_one_value_is_read_in_one_request() -> None:
+    script = Script(("", '{"city": "Paris", "unit": "f", "city": "Paris"}'))
+    assert _agent(script, GetWeather).run_sync("?").output == GetWeather(city="Paris", unit="f")
+    assert len(script.seen) == 1
+
+
+def test_a_key_written_twice_in_prompted_output_is_retried() -> None:
+    script = Script((None, '{"city": "Paris", "city": "Rome"}'), (None, '{"city": "Oslo"}'))
+    assert _agent(script, PromptedOutput(GetWeather)).run_sync("?").output == GetWeather(city="Oslo")
+    assert len(script.seen) == 2
