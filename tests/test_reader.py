@@ -772,6 +772,8 @@ MISSING_QUOTE_BEFORE_CLOSERS = [
     ('{"time":"12:20}', {"time": "12:20"}, "/time"),
     ('["https://www.bible.com/]', ["https://www.bible.com/"], "/0"),
     ('["abc  ]\n', ["abc"], "/0"),
+    ('[\n[\n"abc\n]\n]\n', [["abc"]], "/0/0"),
+    ('{"a": ["x\n]}', {"a": ["x"]}, "/a/0"),
 ]
 
 
@@ -785,7 +787,17 @@ def test_a_quote_missing_right_before_the_closers_is_added_in_lenient(text: str,
 
 
 @pytest.mark.parametrize(
-    "text", ['{a:"b,c,}', '{"a": "b, c: d}', '["https://x.y/,2]', '{"a": "   }', '{"a": "x, y z, w}', '["a +]']
+    "text",
+    [
+        '{a:"b,c,}',
+        '{"a": "b, c: d}',
+        '["https://x.y/,2]',
+        '{"a": "   }',
+        '{"a": "x, y z, w}',
+        '["a +]',
+        '["a\nb]',
+        '["a\n]\n]',
+    ],
 )
 def test_a_missing_quote_where_a_comma_may_end_the_value_is_not_placed(text: str) -> None:
     # after `b,c,` a trailing comma, after `b, c: d` or `x, y z, w` a member, in a list another item may follow

@@ -611,6 +611,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         nonlocal state
         closers = "".join(f.closer for f in reversed(stack))
         tail = text[at + 1 :].rstrip()
+        line_end = tail.find("\n")
+        if line_end >= 0 and "".join(tail[line_end:].split()) == closers:
+            tail = tail[:line_end].rstrip() + closers  # `["abc\n]\n`: the closers on lines of their own
         if (
             closers
             and "missing_quote" in lossy
