@@ -4,6 +4,7 @@ tests/integration/test_tool_call_sdks.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -11,6 +12,7 @@ from typing import Any, ClassVar
 
 import pytest
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict
 
 from resilient_parse import Parser
 from resilient_parse.correction import (
@@ -557,3 +559,40 @@ def test_the_loop_re_asks_a_call_to_another_sent_tool(lenient: Parser) -> None:
     result = correct_result(llm, ASK, GetUser, parser=lenient)
     assert result.value == GetUser(user_id=7) and result.outcome == "corrected"
     assert [d.kind for d in result.attempts[0].errors] == ["tool_name_mismatch"]
+
+
+# -- targets that are not argument models ------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class WeatherRecord:
+    city: str
+
+
+class WeatherDict(TypedDict):
+    city: str
+
+
+def test_an_optional_model_is_a_tool_target(parser: Parser) -> None:
+    assert read_tool_calls([ToolCall("GetWeather", '{"city": "P"}')], GetWeather | None, parser).value == GetWeather(
+        city="P"
+    )
+    llm = ScriptedLLM([calls(("DeleteAll", '{"city": "Paris"}'))])
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(llm, ASK, GetWeather | None, parser=parser, max_corrections=0)
+    assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
+
+
+@pytest.mark.parametrize("target", [WeatherRecord, WeatherDict, WeatherRecord | int])
+def test_a_call_answers_a_dataclass_or_typeddict_only_under_its_name(parser: Parser, target: Any) -> None:
+    name = "WeatherDict" if target is WeatherDict else "WeatherRecord"
+    assert correct_result(ScriptedLLM([calls((name, '{"city": "P"}'))]), ASK, target, parser=parser).value in (
+        WeatherRecord(city="P"),
+        {"city": "P"},
+    )
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(
+            ScriptedLLM([calls(("SendEmail", '{"city": "P"}'))]), ASK, target, parser=parser, max_corrections=0
+        )
+    assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
+    assert "SendEmail" in info.value.message and name in info.value.details[0].message

@@ -42,6 +42,7 @@ from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
 from resilient_parse.correction.tool_calls import (
     ToolTarget,
+    check_tool_name,
     read_tool_calls,
     sent_tool_names,
     text_followup,
@@ -389,7 +390,8 @@ class _Loop:
 
     def _parse_completion(self, completion: Completion, adapter: LLMAdapter) -> ParseResult[Any]:
         """The answer in a reply: read from its tool calls when the target takes them, else from its text (a reply
-        that is one call and no text, for a target naming no tool, is read from that call's arguments)."""
+        that is one call and no text, for another target, is read from that call's arguments when the call names the
+        target's class, or the target names none)."""
         calls = completion.tool_calls
         if calls and self.tool_target_error is not None:
             raise self.tool_target_error
@@ -404,6 +406,7 @@ class _Loop:
                 sent_names=sent_tool_names(_tools_of(adapter) or ()),
             )
         if len(calls) == 1 and not completion.text.strip():
+            check_tool_name(calls[0], self.target)
             return self._parse(calls[0].arguments)
         return self._parse(completion.text)
 

@@ -15,6 +15,7 @@ blocks. Either way there are never two user turns in a row.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 import types
@@ -23,6 +24,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import typing_extensions
 from pydantic import BaseModel, ValidationError
 from rapidfuzz.distance import OSA
 
@@ -218,15 +220,16 @@ def _models_of(tp: Any) -> tuple[type[BaseModel], ...] | None:
     if _is_model(tp):
         return (tp,)
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        members = [_strip_annotated(a) for a in typing.get_args(tp)]
+        # `Model | None`: a call always gives the model (None is never a tool call's answer)
+        members = [_strip_annotated(a) for a in typing.get_args(tp) if a is not type(None)]
         if members and all(_is_model(m) for m in members):
             return tuple(members)
     return None
 
 
 def tool_target(target: Any) -> ToolTarget | None:
-    """The tool-call reading of `target` — an argument model, a union of them, or `list[...]` of either — or None
-    when the target is something else (its answer is read from the text)."""
+    """The tool-call reading of `target` — an argument model, a union of them (`None` allowed among them), or
+    `list[...]` of either — or None when the target is something else (its answer is read from the text)."""
     inner = _strip_annotated(target)
     many = typing.get_origin(inner) is list
     if many:
@@ -244,6 +247,35 @@ def tool_target(target: Any) -> ToolTarget | None:
             raise ConfigurationError(f"two argument models are sent under the tool name {name!r}")
         by_name[name] = model
     return ToolTarget(models=by_name, many=many)
+
+
+def _members(target: Any) -> list[Any]:
+    tp = _strip_annotated(target)
+    if typing.get_origin(tp) is list and len(typing.get_args(tp)) == 1:
+        tp = _strip_annotated(typing.get_args(tp)[0])
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return [_strip_annotated(a) for a in typing.get_args(tp)]
+    return [tp]
+
+
+def _class_name(tp: Any) -> str | None:
+    if _is_model(tp):
+        return tool_name(tp)
+    if isinstance(tp, type) and (
+        dataclasses.is_dataclass(tp)
+        or typing_extensions.is_typeddict(tp)
+        or (issubclass(tp, tuple) and hasattr(tp, "_fields"))
+    ):
+        return tp.__name__
+    return None
+
+
+def check_tool_name(call: ToolCall, target: Any) -> None:
+    """A call read as the answer to a target that is not a tool target (a dataclass, a TypedDict, `Model | int`)
+    must name one of the classes the target is made of; a target naming none (`dict[str, int]`) takes any call."""
+    names = [n for n in map(_class_name, _members(target)) if n is not None]
+    if names and call.name not in names:
+        raise _wrong_tool(call, "", ", ".join(map(repr, names)))
 
 
 # -- reading calls ------------------------------------------------------------------------------------------------
@@ -582,6 +614,7 @@ __all__ = [
     "anthropic_tool_choice",
     "anthropic_tool_followup",
     "anthropic_tools",
+    "check_tool_name",
     "openai_tool_choice",
     "openai_tool_followup",
     "openai_tools",
