@@ -176,6 +176,34 @@ def test_decoded_arguments_changed_since_the_raw_call_are_read_as_they_are_now()
     assert ResilientOutputParser(target=GetWeather).invoke(edited) == GetWeather(city="Lima")
 
 
+def _nested(depth: int) -> dict[str, Any]:
+    deep: dict[str, Any] = {}
+    for _ in range(depth):
+        deep = {"a": deep}
+    return deep
+
+
+def test_decoded_arguments_nested_too_deeply_are_refused_with_our_exception_not_a_recursion_error() -> None:
+    reply = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "x", "extra": _nested(3000)})])
+    parser = ResilientOutputParser(target=GetWeather)
+    with pytest.raises(LangChainParseError) as info:
+        parser.invoke(reply)
+    assert info.value.details[0].kind == "too_deep" and info.value.send_to_llm
+    with pytest.raises(LangChainParseError) as streamed:
+        list(parser.transform(iter([reply])))
+    assert streamed.value.details[0].kind == "too_deep"
+    beside = AIMessage(content='{"goal": "g"}', tool_calls=reply.tool_calls)
+    assert ResilientOutputParser(target=dict[str, Any]).invoke(beside) == {"goal": "g"}  # its calls are not read
+
+
+def test_the_adapter_counts_a_reply_nested_too_deeply_as_unreadable_and_asks_again() -> None:
+    deep = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "x", "extra": _nested(3000)})])
+    good = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Oslo"})])
+    result = correct_result(ChatModelAdapter(_model(deep, good)), ASK, GetWeather)
+    assert result.value == GetWeather(city="Oslo") and result.calls == 2
+    assert result.attempts[0].error_kind == "malformed_response"
+
+
 # -- output type and streaming ------------------------------------------------------------------------------------
 
 

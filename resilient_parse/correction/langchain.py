@@ -59,7 +59,13 @@ from resilient_parse.correction.tool_calls import (
     tool_target,
 )
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
-from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, ParseError
+from resilient_parse.errors import (
+    ConfigurationError,
+    ErrorDetail,
+    InputTooLargeError,
+    ParseError,
+    UnrecoverableSyntaxError,
+)
 from resilient_parse.parser import Parser
 
 T = TypeVar("T")
@@ -135,7 +141,19 @@ def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
         found.append((bad.get("name") or "", bad.get("args") or "", bad.get("id")))
     if written and all(call_id in written for _, _, call_id in found):
         found.sort(key=lambda c: written[c[2]][0])
-    return tuple(ToolCall.decoded(name, args, id=call_id, index=i) for i, (name, args, call_id) in enumerate(found))
+    return tuple(_decoded(name, args, call_id, i) for i, (name, args, call_id) in enumerate(found))
+
+
+def _decoded(name: str, args: Any, call_id: str | None, index: int) -> ToolCall:
+    """`ToolCall.decoded`, with decoded arguments nested too deeply to write as JSON text refused as such (a
+    `ParseError`, as the same arguments as text would be) instead of Python's RecursionError."""
+    try:
+        return ToolCall.decoded(name, args, id=call_id, index=index)
+    except RecursionError:
+        raise UnrecoverableSyntaxError(
+            f"the arguments of tool call {index} are nested too deeply to read",
+            [ErrorDetail(path="", kind="too_deep", message="the decoded arguments nest deeper than JSON text can")],
+        ) from None
 
 
 def _finish_reason(message: BaseMessage) -> str | None:
@@ -160,6 +178,7 @@ class _Collected:
         self.text: list[str] = []
         self.pieces: dict[Any, tuple[list[str], list[str], list[str | None]]] = {}
         self.finish_reason: str | None = None
+        self.unreadable: ParseError | None = None  # a whole message's calls that could not be read
 
     def texts(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
         for chunk in chunks:
@@ -187,7 +206,10 @@ class _Collected:
                 args.append(part.get("args") or "")
                 ids.append(part.get("id"))
         else:
-            self.calls.extend(message_tool_calls(chunk))
+            try:
+                self.calls.extend(message_tool_calls(chunk))
+            except ParseError as exc:
+                self.unreadable = self.unreadable or exc
         self.text.append(chunk.text)
         return chunk.text
 
@@ -271,9 +293,12 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
         """The first generation's tool calls (for an argument-model target) or text, parsed into the target.
         `partial` is not used: partial objects come from streaming (`transform`)."""
         generation = result[0]
-        if isinstance(generation, ChatGeneration):
-            calls = message_tool_calls(generation.message)
-            if self._reads_calls(calls):
+        if isinstance(generation, ChatGeneration) and tool_target(self.target) is not None:
+            try:
+                calls = message_tool_calls(generation.message)
+            except ParseError as exc:
+                raise self._fail(self._use(), exc, generation.text) from exc
+            if calls:
                 return self._from_calls(calls, _finish_reason(generation.message))
         return self.parse(generation.text)
 
@@ -312,6 +337,8 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
         yield self._settle(parser, collected, final, failure)
 
     def _settle(self, parser: Parser, collected: _Collected, final: Any, failure: ParseError | None) -> Any:
+        if collected.unreadable is not None and tool_target(self.target) is not None:
+            raise self._fail(parser, collected.unreadable, "".join(collected.text))
         calls = collected.tool_calls()
         if self._reads_calls(calls):
             return self._from_calls(calls, collected.finish_reason)
@@ -385,12 +412,16 @@ def completion_from_message(message: Any, model: str | None = None) -> Completio
     if meta:
         usage = Usage(max(0, int(meta.get("input_tokens") or 0)), max(0, int(meta.get("output_tokens") or 0)))
     name = message.response_metadata.get("model_name") or message.response_metadata.get("model") or model
+    try:
+        calls = message_tool_calls(message)
+    except ParseError as exc:
+        raise MalformedResponseError(exc.message, exc.details, usage=usage) from exc
     return Completion(
         text=message.text,
         model=name if isinstance(name, str) else None,
         usage=usage,
         finish_reason=_finish_reason(message),
-        tool_calls=message_tool_calls(message),
+        tool_calls=calls,
     )
 
 
