@@ -596,3 +596,21 @@ def test_a_call_answers_a_dataclass_or_typeddict_only_under_its_name(parser: Par
         )
     assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
     assert "SendEmail" in info.value.message and name in info.value.details[0].message
+
+
+# -- text beside a call ------------------------------------------------------------------------------------------
+
+
+def test_a_text_answer_that_disagrees_with_the_call_is_ambiguous(parser: Parser) -> None:
+    both = Completion(text='{"city": "Rome"}', tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(ScriptedLLM([both]), ASK, GetWeather, parser=parser, max_corrections=0)
+    assert isinstance(info.value.__cause__, AmbiguousMatchError)
+    assert "Rome" in info.value.message and "Paris" in info.value.message
+    assert [d.kind for d in info.value.details] == ["ambiguous_answer"]
+
+
+def test_prose_or_the_same_answer_beside_a_call_is_fine(parser: Parser) -> None:
+    for text in ("Let me check the weather for you.", '{"city": "Paris"}'):
+        reply = Completion(text=text, tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
+        assert correct_result(ScriptedLLM([reply]), ASK, GetWeather, parser=parser).value == GetWeather(city="Paris")
