@@ -58,8 +58,8 @@ LOOSE_ITEM_RUN = re.compile(
     r"(?:" + _WS + _LOOSE_SCALAR + _WS + r",)*+(?:" + _WS + _LOOSE_SCALAR + r"(?=" + _WS + r"\]))?+"
 )
 
-# one match per member (or item) of a loose stretch, so the rewrite's callback runs once per member, not per token;
-# the groups are the pieces the callback puts back together: (space, key, space ':' space, value)
+# one match per member (or item) of a loose stretch, so the rewrite works once per member, not per token; the
+# groups are the pieces it puts back together: (space, key, space ':' space, value)
 _LOOSE_MEMBER_PARTS = re.compile(
     "(" + _WS + ")(" + _LOOSE_KEY + ")(" + _WS + ":" + _WS + ")(" + _LOOSE_SCALAR + "|" + _LOOSE_LIST + ")"
 )
@@ -79,82 +79,100 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
     text, `prefix` the pointer of its container, `index` the container's current item index (lists). Returns the
     text, the repairs and the new index.
 
-    The callbacks run once per member or item and do only what that member needs: a member whose key and value
-    are JSON already is put back as it was matched, and a pointer is built only for a repair."""
+    One loop over the stretch's members (or items) that touches only those needing a rewrite: a member whose key
+    and value are JSON already stays in the text between rewrites, and a pointer is built only for a repair."""
     repairs: list[Repair] = []
-    add = repairs.append
-    make = Repair.make
-
-    def scalar(tok: str, at: int, path: str) -> str:
-        if tok[0] == "'":
-            fixed = '"' + tok[1:-1] + '"'
-            add(make("single_quotes", path, tok, fixed, offset=at))
-            return fixed
-        fixed = _PY_LITERALS[tok]
-        add(make("python_literal", path, tok, fixed, offset=at))
-        return fixed
-
-    def listed(tok: str, at: int, path: str) -> str:
-        if (
-            "'" not in tok
-            and "T" not in tok
-            and "F" not in tok
-            and "N" not in tok
-            and not tok[:-1].rstrip(_SPACES).endswith(",")
-        ):
-            return tok  # JSON scalars only (no quote or Python literal), no trailing comma: nothing to rewrite
-        inner = -1
-
-        def item(m: re.Match[str]) -> str:
-            nonlocal inner
-            piece = m.group()
-            if m.lastgroup == "comma":
-                after = _SPACE.match(tok, m.end())
-                if tok[after.end() if after is not None else m.end()] == "]":
-                    add(make("trailing_comma", path, ",", "", offset=at + m.start()))
-                    return ""
-                return piece
-            inner += 1
-            if piece[0] in _LOOSE_FIRST and (piece[0] == "'" or piece in _PY_LITERALS):
-                return scalar(piece, at + m.start(), f"{path}/{inner}")
-            return piece
-
-        return _LIST_TOKEN.sub(item, tok)
-
-    def member(m: re.Match[str]) -> str:
-        space, key, colon, value = m.groups()
-        first = key[0]
-        path = ""
-        if first == '"':
-            fixed_key = key
-        else:
-            name = key[1:-1] if first == "'" else key
-            fixed_key = '"' + name + '"'
-            path = f"{prefix}/{escape_token(name) if '~' in name or '/' in name else name}"
-            add(make("single_quotes" if first == "'" else "bare_key", path, key, fixed_key, offset=offset + m.start(2)))
-        lead = value[0]
-        if lead == "[" or (lead in _LOOSE_FIRST and (lead == "'" or value in _PY_LITERALS)):
-            if not path:
-                path = f"{prefix}/{escape_token(_decoded(key))}"
-            at = offset + m.start(4)
-            value = listed(value, at, path) if lead == "[" else scalar(value, at, path)
-        elif first == '"':
-            return m.group()
-        return space + fixed_key + colon + value
-
-    def one_item(m: re.Match[str]) -> str:
-        nonlocal index
-        index += 1
-        value = m.group(2)
-        lead = value[0]
-        if lead in _LOOSE_FIRST and (lead == "'" or value in _PY_LITERALS):
-            return m.group(1) + scalar(value, offset + m.start(2), f"{prefix}/{index}")
-        return m.group()
-
     # the stretch was matched in the whole text, where a closer follows it: a line break stands in for that
     # closer, so a single-quoted string at the very end still sees structure after it
-    pattern, fix = (_LOOSE_MEMBER_PARTS, member) if is_object else (_LOOSE_ITEM_PARTS, one_item)
-    return pattern.sub(fix, body + "\n")[:-1], repairs, index
+    text = body + "\n"
+    out: list[str] = []
+    done = 0  # where the text not copied to `out` yet starts
+    if is_object:
+        for m in _LOOSE_MEMBER_PARTS.finditer(text):
+            k0, v0 = m.start(2), m.start(4)
+            first, lead = text[k0], text[v0]
+            if first == '"' and lead not in _REWRITTEN:
+                continue
+            key = m.group(2)
+            path = ""
+            if first == '"':
+                fixed_key = key
+            else:
+                name = key[1:-1] if first == "'" else key
+                fixed_key = '"' + name + '"'
+                path = f"{prefix}/{escape_token(name) if '~' in name or '/' in name else name}"
+                kind = "single_quotes" if first == "'" else "bare_key"
+                repairs.append(Repair.make(kind, path, key, fixed_key, offset=offset + k0))
+            value = m.group(4)
+            if lead == "[" or lead == "'" or value in _PY_LITERALS:
+                if not path:
+                    path = f"{prefix}/{escape_token(_decoded(key))}"
+                at = offset + v0
+                value = _listed(value, at, path, repairs) if lead == "[" else _scalar(value, at, path, repairs)
+            out += (text[done:k0], fixed_key, text[m.end(2) : v0], value)
+            done = m.end()
+    else:
+        for m in _LOOSE_ITEM_PARTS.finditer(text):
+            index += 1
+            v0 = m.start(2)
+            lead = text[v0]
+            if lead not in _LOOSE_FIRST:
+                continue
+            value = m.group(2)
+            if lead != "'" and value not in _PY_LITERALS:
+                continue
+            out += (text[done:v0], _scalar(value, offset + v0, f"{prefix}/{index}", repairs))
+            done = m.end()
+    if not out:
+        return body, repairs, index
+    out.append(text[done:-1])
+    return "".join(out), repairs, index
+
+
+_REWRITTEN = frozenset("'TFN[")  # how a member value that may need a rewrite starts (no JSON scalar starts so)
+
+
+def _scalar(tok: str, at: int, path: str, repairs: list[Repair]) -> str:
+    """A single-quoted string or a Python literal as JSON, recorded."""
+    if tok[0] == "'":
+        fixed = '"' + tok[1:-1] + '"'
+        repairs.append(Repair.make("single_quotes", path, tok, fixed, offset=at))
+        return fixed
+    fixed = _PY_LITERALS[tok]
+    repairs.append(Repair.make("python_literal", path, tok, fixed, offset=at))
+    return fixed
+
+
+def _listed(tok: str, at: int, path: str, repairs: list[Repair]) -> str:
+    """A flat loose list (`tok`, at offset `at`, pointer `path`) as JSON: its scalars rewritten, its trailing comma
+    dropped, each recorded."""
+    if "'" not in tok and "T" not in tok and "F" not in tok and "N" not in tok:
+        # JSON scalars only (no quote, no Python literal): at most the trailing comma right before the ']'
+        last = tok[:-1].rstrip(_SPACES)
+        if not last.endswith(","):
+            return tok
+        comma = len(last) - 1
+        repairs.append(Repair.make("trailing_comma", path, ",", "", offset=at + comma))
+        return tok[:comma] + tok[comma + 1 :]
+    out: list[str] = []
+    done = 0
+    inner = -1
+    for m in _LIST_TOKEN.finditer(tok):
+        kind = m.lastgroup
+        if kind == "comma":
+            after = _SPACE.match(tok, m.end())
+            if tok[after.end() if after is not None else m.end()] == "]":
+                repairs.append(Repair.make("trailing_comma", path, ",", "", offset=at + m.start()))
+                out.append(tok[done : m.start()])
+                done = m.end()
+            continue
+        inner += 1
+        piece = m.group()
+        if kind == "sq" or (kind == "word" and piece in _PY_LITERALS):
+            out += (tok[done : m.start()], _scalar(piece, at + m.start(), f"{path}/{inner}", repairs))
+            done = m.end()
+    out.append(tok[done:])
+    return "".join(out)
 
 
 def _decoded(raw: str) -> str:
