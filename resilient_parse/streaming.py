@@ -27,11 +27,13 @@ walked on an earlier read are not walked again.
 Cost: finding the start costs one pass over the text in all; reads cover the text from the start only (the text
 before it is never joined or copied again), and the whole text is joined once, for the final parse. The answer
 is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
-An answer of up to 4 KiB is re-read at every boundary (microseconds each; 512 characters once the reader reads it,
-which costs more per character); beyond that, the characters re-read — by either — are kept within
-`reparse_budget` times the characters received (give or take the one read that passes it: a read by the reader may
-cover the text twice, the second time up to where it stopped), so total work stays linear in the final size however
-fine the chunks are — updates on big documents get further apart instead of the stream getting slower.
+An answer of up to 4 KiB is re-read at every boundary (microseconds each); beyond that, the characters re-read are
+kept within `reparse_budget` times the characters received, so total work stays linear in the final size however
+fine the chunks are — updates on big documents get further apart instead of the stream getting slower. The
+reader's reads resume where the last one left off (after the last ',' of the innermost container it had open,
+`read_prefix.Resume`), so each covers the text since (twice where it stops at a syntax it may not repair); a read
+counts the whole answer beyond 4 KiB (its tree is loaded and validated whole) or the text the reader covers beyond
+512 characters, whichever is more, so the budget bounds both (give or take one read).
 `benchmarks/bench_streaming.py` measures it.
 
 Limits, by design: partials follow the first JSON value that starts in the answer (the final object follows the
@@ -1036,7 +1038,8 @@ class _Stream:
                     prefix = self._read_prefix(window, strings=False)
                     if prefix.failure is None:
                         return False
-                    if prefix.failure.offset <= size - _PROBE_MARGIN:
+                    # a comment the window cuts off says nothing yet: a longer window tells
+                    if prefix.failure.offset <= size - _PROBE_MARGIN and prefix.failure.kind != "comment_at_end":
                         return self.shown is None and not prefix.tree
             size *= 2
 

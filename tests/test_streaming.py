@@ -809,3 +809,24 @@ def test_a_read_resumed_where_the_last_left_off_reads_what_a_read_from_the_start
         assert (resumed.failure is None) == (whole.failure is None)
         resume = resumed.resume
     assert resume is None or resume.at < len(text)
+
+
+def test_a_long_answer_with_a_repair_near_its_start_is_still_taken_for_the_answer() -> None:
+    # a start is judged from a window of its first characters: where pydantic-core stops early in it, the reader
+    # says whether it is JSON — not prose, so the partials do not go looking for the next `{"` (a step's object)
+    steps = ", ".join(f'{{"tool": "t{i}", "n": {i}}}' for i in range(40))
+    text = '{"action": \'answer\', "steps": [' + steps + "], \"title\": 't'}"
+    assert len(text) > 1_000
+    for parser in (LENIENT, STRICT):
+        updates = run(parser, split(text, 9), Plan)
+        shown = partials(updates)
+        assert any(s["action"] == "answer" and len(s["steps"] or []) >= 20 for s in shown), shown[-1]
+        assert value(updates) == parser.parse(text, Plan)
+
+
+def test_a_long_comment_near_the_start_does_not_make_the_answer_look_like_prose() -> None:
+    text = '{"action": /* ' + "a long note " * 40 + '*/ "answer", "title": "t", "steps": [{"tool": "a", "n": 1}]}'
+    # the start is judged as soon as it is found, here from a first chunk that ends inside the comment
+    updates = run(STRICT, [text[:400], *split(text[400:], 9)], Plan)
+    assert _read_past(updates), partials(updates)
+    assert value(updates) == STRICT.parse(text, Plan)
