@@ -204,6 +204,39 @@ def test_the_adapter_counts_a_reply_nested_too_deeply_as_unreadable_and_asks_aga
     assert result.attempts[0].error_kind == "malformed_response"
 
 
+def test_text_that_answers_differently_beside_the_call_is_ambiguous_and_names_both() -> None:
+    reply = AIMessage(content='{"city": "Rome"}', tool_calls=[_call("GetWeather", {"city": "Paris"})])
+    parser = ResilientOutputParser(target=GetWeather)
+    with pytest.raises(LangChainParseError) as info:
+        parser.invoke(reply)
+    error = info.value
+    assert error.kind == "ambiguous" and error.details[0].kind == "ambiguous_text_and_calls"
+    assert "Rome" in error.message and "Paris" in error.message and error.send_to_llm
+    chunks = [
+        AIMessageChunk(content='{"city": '),
+        AIMessageChunk(
+            content='"Rome"}',
+            tool_call_chunks=[{"name": "GetWeather", "args": '{"city": "Paris"}', "id": "c1", "index": 0}],
+        ),
+    ]
+    with pytest.raises(LangChainParseError) as streamed:
+        list(parser.transform(iter(chunks)))
+    assert streamed.value.details[0].kind == "ambiguous_text_and_calls"
+
+
+def test_text_beside_the_call_that_gives_the_same_answer_or_only_prose_is_fine() -> None:
+    parser = ResilientOutputParser(target=GetWeather)
+    same = AIMessage(content='Calling with {"city": "Paris"}.', tool_calls=[_call("GetWeather", {"city": "Paris"})])
+    assert parser.invoke(same) == GetWeather(city="Paris")
+    prose = AIMessage(
+        content="Checking the weather in Rome for you.", tool_calls=[_call("GetWeather", {"city": "Paris"})]
+    )
+    assert parser.invoke(prose) == GetWeather(city="Paris")
+    listed = AIMessage(content='[{"city": "Oslo"}]', tool_calls=[_call("GetWeather", {"city": "Lima"})])
+    with pytest.raises(LangChainParseError):
+        ResilientOutputParser(target=list[GetWeather]).invoke(listed)
+
+
 # -- output type and streaming ------------------------------------------------------------------------------------
 
 
