@@ -134,21 +134,24 @@ def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
     if not isinstance(message, AIMessage):
         return ()
     written = _written(message)
-    found: list[tuple[str, Any, str | None]] = []
+    found: list[tuple[str, str | None, Any, str | None]] = []  # name, argument text as written, decoded args, id
     for call in message.tool_calls:
         name, args, call_id = call["name"], call["args"], call.get("id")
         _, raw_name, text = written.get(call_id, (0, "", None))
-        found.append((name, text if raw_name == name and _as_written(args, text) else args, call_id))
+        found.append((name, text if raw_name == name and _as_written(args, text) else None, args, call_id))
     for bad in message.invalid_tool_calls:
-        found.append((bad.get("name") or "", bad.get("args") or "", bad.get("id")))
-    if written and all(call_id in written for _, _, call_id in found):
-        found.sort(key=lambda c: written[c[2]][0])
-    return tuple(_decoded(name, args, call_id, i) for i, (name, args, call_id) in enumerate(found))
+        found.append((bad.get("name") or "", str(bad.get("args") or ""), None, bad.get("id")))
+    if written and all(call[3] in written for call in found):
+        found.sort(key=lambda c: written[c[3]][0])
+    return tuple(_tool_call(name, text, args, call_id, i) for i, (name, text, args, call_id) in enumerate(found))
 
 
-def _decoded(name: str, args: Any, call_id: str | None, index: int) -> ToolCall:
-    """`ToolCall.decoded`, with decoded arguments nested too deeply to write as JSON text refused as such (a
+def _tool_call(name: str, text: str | None, args: Any, call_id: str | None, index: int) -> ToolCall:
+    """A `ToolCall` of the argument text as written when there is one, else of the decoded args
+    (`ToolCall.decoded`); decoded arguments nested too deeply to write as JSON text are refused as such (a
     `ParseError`, as the same arguments as text would be) instead of Python's RecursionError."""
+    if text is not None:
+        return ToolCall(name, text, id=call_id, index=index)
     try:
         return ToolCall.decoded(name, args, id=call_id, index=index)
     except RecursionError:
