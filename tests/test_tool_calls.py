@@ -614,3 +614,41 @@ def test_prose_or_the_same_answer_beside_a_call_is_fine(parser: Parser) -> None:
     for text in ("Let me check the weather for you.", '{"city": "Paris"}'):
         reply = Completion(text=text, tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
         assert correct_result(ScriptedLLM([reply]), ASK, GetWeather, parser=parser).value == GetWeather(city="Paris")
+
+
+# -- decoded inputs ------------------------------------------------------------------------------------------------
+
+
+def _anthropic_reply(tool_input: Any) -> dict[str, Any]:
+    block = {"type": "tool_use", "id": "tu1", "name": "GetWeather", "input": tool_input}
+    return {
+        "model": "m",
+        "stop_reason": "tool_use",
+        "content": [block],
+        "usage": {"input_tokens": 5, "output_tokens": 2},
+    }
+
+
+def test_a_double_encoded_anthropic_input_meets_the_same_refusal_as_openais(lenient: Parser, strict: Parser) -> None:
+    inner = json.dumps({"city": "Paris"})
+    (call,) = completion_from_anthropic(_anthropic_reply(inner)).tool_calls
+    assert json.loads(call.arguments) == inner  # a JSON string, not the object it spells
+    openai = ToolCall("GetWeather", json.dumps(inner))
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls([call], GetWeather, strict)
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls([openai], GetWeather, strict)
+    assert [r.kind for r in read_tool_calls([call], GetWeather, lenient).repairs] == [
+        r.kind for r in read_tool_calls([openai], GetWeather, lenient).repairs
+    ]
+
+
+def test_openai_argument_text_is_kept_as_written() -> None:
+    reply = {
+        "choices": [{"message": {"content": None, "tool_calls": [{"function": {"name": "G", "arguments": "{'a'"}}]}}]
+    }
+    assert completion_from_openai(reply).tool_calls[0].arguments == "{'a'"
+    decoded = {
+        "choices": [{"message": {"content": None, "tool_calls": [{"function": {"name": "G", "arguments": {"a": 1}}}]}}]
+    }
+    assert json.loads(completion_from_openai(decoded).tool_calls[0].arguments) == {"a": 1}

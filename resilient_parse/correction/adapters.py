@@ -101,15 +101,22 @@ def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
         if not isinstance(name, str):
             raise _malformed(f"tool call {index} has no function name", usage=usage)
         arguments = _get(function, "arguments")
-        calls.append(_tool_call(name, "" if arguments is None else arguments, _get(item, "id"), index, usage))
+        arguments = "" if arguments is None else arguments
+        calls.append(_tool_call(name, arguments, _get(item, "id"), index, usage, text=True))
     return tuple(calls)
 
 
-def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None) -> ToolCall:
-    try:
-        return ToolCall.decoded(
-            name, arguments, id=call_id if isinstance(call_id, str) and call_id else None, index=index
+def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None, *, text: bool) -> ToolCall:
+    """One call read from a response. `text`: the API sends the arguments as the model wrote them (OpenAI's
+    `function.arguments`), so a str is kept as it is; otherwise (Anthropic's `tool_use.input`) whatever the SDK
+    decoded is encoded back as JSON, a str included."""
+    identifier = call_id if isinstance(call_id, str) and call_id else None
+    if isinstance(arguments, str):  # decoded, a str is a JSON string: a double-encoded input, refused as such
+        return ToolCall(
+            name, arguments if text else json.dumps(arguments, ensure_ascii=False), id=identifier, index=index
         )
+    try:
+        return ToolCall.decoded(name, arguments, id=identifier, index=index)
     except ConfigurationError as exc:  # arguments the SDK decoded into something that is not JSON data
         raise _malformed(f"the arguments of tool call {index} are not JSON data", str(exc), usage=usage) from None
 
@@ -160,7 +167,7 @@ def completion_from_anthropic(response: Any) -> Completion:
         name = _get(block, "name")
         if not isinstance(name, str):
             raise _malformed("a tool_use block has no name", usage=usage)
-        calls.append(_tool_call(name, _get(block, "input", {}), _get(block, "id"), len(calls), usage))
+        calls.append(_tool_call(name, _get(block, "input", {}), _get(block, "id"), len(calls), usage, text=False))
     stop_reason = _get(response, "stop_reason")
     refusal = "the model refused (stop_reason 'refusal')" if stop_reason == "refusal" else None
     model = _get(response, "model")
