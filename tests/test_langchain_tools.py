@@ -210,7 +210,7 @@ def test_text_that_answers_differently_beside_the_call_is_ambiguous_and_names_bo
     with pytest.raises(LangChainParseError) as info:
         parser.invoke(reply)
     error = info.value
-    assert error.kind == "ambiguous" and error.details[0].kind == "ambiguous_text_and_calls"
+    assert error.kind == "ambiguous" and error.details[0].kind == "ambiguous_answer"
     assert "Rome" in error.message and "Paris" in error.message and error.send_to_llm
     chunks = [
         AIMessageChunk(content='{"city": '),
@@ -221,7 +221,7 @@ def test_text_that_answers_differently_beside_the_call_is_ambiguous_and_names_bo
     ]
     with pytest.raises(LangChainParseError) as streamed:
         list(parser.transform(iter(chunks)))
-    assert streamed.value.details[0].kind == "ambiguous_text_and_calls"
+    assert streamed.value.details[0].kind == "ambiguous_answer"
 
 
 def test_text_beside_the_call_that_gives_the_same_answer_or_only_prose_is_fine() -> None:

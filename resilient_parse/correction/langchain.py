@@ -240,7 +240,7 @@ def _same_answer(adapter: TypeAdapter[Any], text_value: Any, call_value: Any, ca
         [
             ErrorDetail(
                 path="",
-                kind="ambiguous_text_and_calls",
+                kind="ambiguous_answer",
                 message="the text and the tool calls give different answers; give the answer once, in the tool call",
             )
         ],
