@@ -37,6 +37,7 @@ from resilient_parse.errors import (
     CorrectionsExhaustedError,
     ErrorDetail,
     NoCandidateError,
+    ParseError,
     SchemaMismatchError,
     TruncatedOutputError,
 )
@@ -652,3 +653,22 @@ def test_openai_argument_text_is_kept_as_written() -> None:
         "choices": [{"message": {"content": None, "tool_calls": [{"function": {"name": "G", "arguments": {"a": 1}}}]}}]
     }
     assert json.loads(completion_from_openai(decoded).tool_calls[0].arguments) == {"a": 1}
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    node = root
+    for _ in range(depth):
+        node["a"] = {}
+        node = node["a"]
+    return root
+
+
+def test_decoded_arguments_nested_too_deeply_are_a_parse_error_not_a_recursion_error() -> None:
+    deep = {"city": "x", "extra": _nested(20_000)}
+    with pytest.raises(ParseError) as info:
+        ToolCall.decoded("GetWeather", deep)
+    assert [d.kind for d in info.value.details] == ["too_deep"]
+    with pytest.raises(MalformedResponseError) as malformed:
+        completion_from_anthropic(_anthropic_reply(deep))
+    assert malformed.value.usage == Usage(5, 2)

@@ -34,7 +34,7 @@ from resilient_parse.correction.tool_calls import (
     text_followup,
 )
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
-from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
+from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, QuotaExhaustedError
 
 Message = dict[str, Any]
 Messages = list[Message]
@@ -117,6 +117,8 @@ def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage
         )
     try:
         return ToolCall.decoded(name, arguments, id=identifier, index=index)
+    except ParseError as exc:  # nested too deeply to write as JSON text
+        raise _malformed(f"the arguments of tool call {index} cannot be read", exc.message, usage=usage) from None
     except ConfigurationError as exc:  # arguments the SDK decoded into something that is not JSON data
         raise _malformed(f"the arguments of tool call {index} are not JSON data", str(exc), usage=usage) from None
 
@@ -226,8 +228,23 @@ def is_quota_error(exc: BaseException) -> bool:
     return any(phrase in text for phrase in _QUOTA_PHRASES)
 
 
+def _in_json_decoding(exc: BaseException) -> bool:
+    """A RecursionError raised while decoding JSON (a body nested deeper than Python's stack), not one in code."""
+    if "JSON" in str(exc):  # the C decoder's "... while decoding a JSON array from a unicode string"
+        return True
+    tb = exc.__traceback__
+    while tb is not None:
+        if "/json/" in tb.tb_frame.f_code.co_filename.replace("\\", "/"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _is_unreadable_body(exc: BaseException) -> bool:
-    """The SDK got a response it could not decode (JSON syntax error, schema mismatch of the body)."""
+    """The SDK got a response it could not decode (JSON syntax error, a body nested too deeply to decode, schema
+    mismatch of the body)."""
+    if isinstance(exc, RecursionError):
+        return _in_json_decoding(exc)
     return isinstance(exc, json.JSONDecodeError) or type(exc).__name__ == "APIResponseValidationError"
 
 

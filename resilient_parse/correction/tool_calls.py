@@ -37,6 +37,7 @@ from resilient_parse.errors import (
     ParseError,
     SchemaMismatchError,
     TruncatedOutputError,
+    UnrecoverableSyntaxError,
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
@@ -79,11 +80,17 @@ class ToolCall:
 
     @classmethod
     def decoded(cls, name: str, arguments: Any, *, id: str | None = None, index: int = 0) -> ToolCall:
-        """A call whose arguments the SDK already decoded (a dict): kept as its JSON text."""
+        """A call whose arguments the SDK already decoded (a dict): kept as its JSON text (`UnrecoverableSyntaxError`,
+        kind too_deep, when they nest too deeply to write)."""
         try:
             text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"the arguments of tool call {name!r} are not JSON data: {exc}") from exc
+        except RecursionError:  # nested deeper than JSON text can be written: refused as the same text would be
+            raise UnrecoverableSyntaxError(
+                f"the arguments of tool call {_shown(name)} are nested too deeply to read",
+                [ErrorDetail(path="", kind="too_deep", message="the decoded arguments nest too deeply")],
+            ) from None
         return cls(name=name, arguments=text, id=id, index=index)
 
     @property

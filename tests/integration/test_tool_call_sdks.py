@@ -13,6 +13,7 @@ import pytest
 from fixtures.fake_openai_server import (
     FakeLLMServer,
     Received,
+    Reply,
     call,
     chat,
     rate_limited,
@@ -346,3 +347,35 @@ def test_litellm_async_reads_tool_calls_and_re_asks(litellm: Any, parser: Parser
     else:  # a recorded lossy repair, no second call
         assert len(server.received) == 1 and result.repairs[0].kind == "enum_fuzzy"
     assert reported(result.attempts) == server.usage
+
+
+# -- hostile bodies --------------------------------------------------------------------------------------------------
+
+_DEEP = "[" * 200_000 + "]" * 200_000
+
+
+def test_a_body_nested_deeper_than_the_sdk_can_decode_is_an_unreadable_reply(parser: Parser) -> None:
+    body = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "x", "e": 0}}],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10},
+    }
+    deep = json.dumps(body).replace('"e": 0', '"e": ' + _DEEP).encode()
+    with FakeLLMServer([Reply(body=deep), tool_calls(call("GetWeather", '{"city": "Paris"}'))]) as server:
+        result = correct_result(openai_llm(server, [GetWeather]), ASK, GetWeather, parser=parser)
+    assert result.value == PARIS and [a.error_kind for a in result.attempts] == ["malformed_response", None]
+
+
+def test_an_anthropic_body_nested_too_deeply_is_an_unreadable_reply(parser: Parser) -> None:
+    anthropic = pytest.importorskip("anthropic")
+    block = {"type": "tool_use", "id": "t1", "name": "GetWeather", "input": {"city": "x", "e": 0}}
+    body = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [block]}
+    body |= {"stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 5}}
+    deep = json.dumps(body).replace('"e": 0', '"e": ' + _DEEP).encode()
+    with FakeLLMServer([Reply(body=deep), tool_calls(call("GetWeather", '{"city": "Paris"}'))]) as server:
+        client = anthropic.Anthropic(base_url=server.base_url, api_key="k", max_retries=0, timeout=10)
+        result = correct_result(AnthropicAdapter(client, model="m", tools=[GetWeather]), ASK, GetWeather, parser=parser)
+    assert result.value == PARIS and [a.error_kind for a in result.attempts] == ["malformed_response", None]
