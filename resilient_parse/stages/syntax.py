@@ -20,7 +20,15 @@ from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicat
 from resilient_parse.stages.read_fallback import JSON_REPAIR_MAX_CHARS, bracket_depth, json_repair_fallback
 from resilient_parse.stages.read_truncation import settle_cut
 
-__all__ = ["JSON_REPAIR_MAX_CHARS", "SyntaxFailure", "load_json", "lossy_kinds", "repair_syntax"]
+__all__ = [
+    "BIG_EXPONENT",
+    "JSON_REPAIR_MAX_CHARS",
+    "SyntaxFailure",
+    "decode",
+    "load_json",
+    "lossy_kinds",
+    "repair_syntax",
+]
 
 SyntaxFailure = ReadFailure
 """The reader's failure under the name this module has always used."""
@@ -61,9 +69,10 @@ def lossy_kinds(policy: Policy) -> frozenset[str]:
     return frozenset(k for k in _READER_LOSSY if policy.allows(k))
 
 
-# an exponent of three digits or more (`1e999999`): the one way a number JSON text writes may lie past a float's
-# range; only where the text has one is each float checked as it is decoded
-_BIG_EXPONENT = re.compile(r"[eE]\+?0*+[1-9][0-9]{2}")
+# an exponent of three digits or more (`1e999999`): how a number a text writes lies past a float's range (but for
+# a float written with over 308 digits, which only the reader's token check sees); only where the text has one is
+# each float checked as it is decoded. Public so the parser's fast path can send such a text the slow way.
+BIG_EXPONENT = re.compile(r"[eE]\+?0*+[1-9][0-9]{2}")
 
 
 class _OutOfRange(ValueError):
@@ -84,7 +93,7 @@ def _finite(token: str) -> float:
 def decode(text: str) -> Any:
     """json.loads, refusing a number out of a float's range (`1e999999`) instead of reading it as infinity (a
     value the text never wrote). Raises `ValueError` as json.loads does, `_OutOfRange` for such a number."""
-    if _BIG_EXPONENT.search(text) is None:
+    if BIG_EXPONENT.search(text) is None:
         return json.loads(text)
     return json.loads(text, parse_float=_finite)
 
