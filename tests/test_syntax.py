@@ -634,3 +634,14 @@ def test_json_repair_is_not_used_when_its_reading_splits_one_value_into_several(
 
 def test_json_repair_still_reads_an_inner_quote_that_needs_no_new_separator() -> None:
     assert load_json('["He said "hi" there"]', ctx("lenient")).tree == ['He said "hi" there']
+
+
+def test_decode_refuses_a_float_past_its_range_and_reads_everything_else_as_json_loads() -> None:
+    from resilient_parse.stages.syntax import BIG_EXPONENT, decode
+
+    for text in ('[1e300, "1e999", 2E-400]', '{"a": 1.5e+99}', "[" + "9" * 400 + "]"):
+        assert decode(text) == json.loads(text)
+    for text in ("1e999999", '{"a": [1, -2.5E+400]}', "[1e0309]"):
+        assert BIG_EXPONENT.search(text) is not None
+        with pytest.raises(ValueError):
+            decode(text)
