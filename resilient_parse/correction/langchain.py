@@ -66,7 +66,6 @@ from resilient_parse.errors import (
     ErrorDetail,
     InputTooLargeError,
     ParseError,
-    UnrecoverableSyntaxError,
 )
 from resilient_parse.parser import Parser
 
@@ -147,18 +146,11 @@ def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
 
 
 def _tool_call(name: str, text: str | None, args: Any, call_id: str | None, index: int) -> ToolCall:
-    """A `ToolCall` of the argument text as written when there is one, else of the decoded args
-    (`ToolCall.decoded`); decoded arguments nested too deeply to write as JSON text are refused as such (a
-    `ParseError`, as the same arguments as text would be) instead of Python's RecursionError."""
+    """A `ToolCall` of the argument text as written when there is one, else of the decoded args (`ToolCall.decoded`:
+    a `ParseError` for args nested too deeply to write as JSON, which the callers report as theirs)."""
     if text is not None:
         return ToolCall(name, text, id=call_id, index=index)
-    try:
-        return ToolCall.decoded(name, args, id=call_id, index=index)
-    except RecursionError:
-        raise UnrecoverableSyntaxError(
-            f"the arguments of tool call {index} are nested too deeply to read",
-            [ErrorDetail(path="", kind="too_deep", message="the decoded arguments nest deeper than JSON text can")],
-        ) from None
+    return ToolCall.decoded(name, args, id=call_id, index=index)
 
 
 def _finish_reason(message: BaseMessage) -> str | None:
