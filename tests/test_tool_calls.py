@@ -672,3 +672,30 @@ def test_decoded_arguments_nested_too_deeply_are_a_parse_error_not_a_recursion_e
     with pytest.raises(MalformedResponseError) as malformed:
         completion_from_anthropic(_anthropic_reply(deep))
     assert malformed.value.usage == Usage(5, 2)
+
+
+def test_a_chat_model_subclass_written_outside_langchain_is_a_chat_model(parser: Parser) -> None:
+    fake = pytest.importorskip("langchain_core.language_models.fake_chat_models")
+    messages = pytest.importorskip("langchain_core.messages")
+
+    class MyChat(fake.GenericFakeChatModel):  # type: ignore[misc]  # a user's own class, in a user's module
+        pass
+
+    assert MyChat.__module__ == __name__
+    answer = messages.AIMessage(content='{"city": "Paris"}')
+    for llm in (MyChat(messages=iter([answer])), MyChat(messages=iter([answer])).invoke):
+        assert type(as_adapter(llm)).__name__ == "ChatModelAdapter"
+        result = correct_result(llm, ASK, GetWeather, parser=parser, max_corrections=0)
+        assert result.value == GetWeather(city="Paris")
+
+
+def test_a_function_returning_a_langchain_message_is_read_as_one(parser: Parser) -> None:
+    messages = pytest.importorskip("langchain_core.messages")
+    call = {"name": "GetWeather", "args": {"city": "Paris"}, "id": "c1"}
+    reply = messages.AIMessage(content="", tool_calls=[call], usage_metadata=_usage(7, 3))
+    result = correct_result(lambda m: reply, ASK, GetWeather, parser=parser, max_corrections=0)
+    assert result.value == GetWeather(city="Paris") and result.attempts[0].usage == Usage(7, 3)
+
+
+def _usage(prompt: int, completion: int) -> Any:
+    return {"input_tokens": prompt, "output_tokens": completion, "total_tokens": prompt + completion}

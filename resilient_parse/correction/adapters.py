@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -184,7 +185,8 @@ def completion_from_anthropic(response: Any) -> Completion:
 
 
 def to_completion(result: Any) -> Completion:
-    """What a plain function returned, as a `Completion`: text, a `Completion`, or an SDK response object."""
+    """What a plain function returned, as a `Completion`: text, a `Completion`, an SDK response object, or a
+    LangChain message."""
     if isinstance(result, Completion):
         return result
     if isinstance(result, str):
@@ -194,6 +196,11 @@ def to_completion(result: Any) -> Completion:
             return Completion(text=bytes(result).decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise _malformed("the answer is not valid UTF-8", str(exc)) from None
+    message = getattr(sys.modules.get("langchain_core.messages.base"), "BaseMessage", None)
+    if isinstance(message, type) and isinstance(result, message):  # a LangChain chat model's answer
+        from resilient_parse.correction.langchain import completion_from_message  # the langchain extra, when used
+
+        return completion_from_message(result)
     if _get(result, "choices") is not None:
         return completion_from_openai(result)
     if _get(result, "content") is not None and _get(result, "stop_reason", "") != "":
@@ -532,11 +539,16 @@ class LiteLLMAdapter(_SDKAdapter):
 
 
 def _langchain_model(llm: Any) -> Any:
-    """The LangChain chat model (or runnable) `llm` is, or whose `invoke`/`ainvoke` it is; None when it is not one."""
-    owner = getattr(llm, "__self__", None) if getattr(llm, "__name__", "") in ("invoke", "ainvoke") else llm
-    if owner is None or not type(owner).__module__.startswith("langchain"):
+    """The LangChain chat model (or runnable) `llm` is, or whose `invoke`/`ainvoke` it is; None when it is not one.
+
+    Recognised by type (`langchain_core`'s `Runnable`, which every chat model is), wherever the class was written —
+    a user's subclass, a provider package — and only when langchain_core is already imported (a LangChain object
+    cannot exist without it, so nothing is imported to find out)."""
+    runnable = getattr(sys.modules.get("langchain_core.runnables.base"), "Runnable", None)
+    if not isinstance(runnable, type):
         return None
-    return owner if hasattr(owner, "invoke") else None
+    owner = getattr(llm, "__self__", None) if getattr(llm, "__name__", "") in ("invoke", "ainvoke") else llm
+    return owner if isinstance(owner, runnable) else None
 
 
 def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
