@@ -17,13 +17,20 @@ A stream with no tool calls is read as a text answer (`Parser.parse_result`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from resilient_parse.context import SemanticValidator
 from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader
-from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls, tool_target
+from resilient_parse.correction.tool_calls import (
+    ToolCall,
+    ToolSpec,
+    openai_tools,
+    read_tool_calls,
+    sent_tool_names,
+    tool_target,
+)
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
 from resilient_parse.streaming import _Stream
 
@@ -101,24 +108,26 @@ class _ToolStream:
         aliases: Mapping[str, str] | None = None,
         validators: Sequence[SemanticValidator] = (),
         reparse_budget: float | None = 2.0,
+        tools: Sequence[ToolSpec] | None = None,
     ) -> None:
         self.parser = parser
         self.target = target
         self.plan = parser.plan(target)  # a target the parser cannot use fails now, before the stream is read
         self.aliases = aliases
         self.validators = tuple(validators)
+        self.sent_names: Collection[str] = sent_tool_names(openai_tools(tools)) if tools is not None else ()
         self.options: dict[str, Any] = {
             "partial_strings": partial_strings,
             "aliases": aliases,
             "reparse_budget": reparse_budget,
         }
-        tools = tool_target(target)
-        if tools is None:
+        takes = tool_target(target)
+        if takes is None:
             raise ConfigurationError(
                 f"{target!r} is not an argument model, a union of them, or a list of either: stream a text answer "
                 "with Parser.stream instead"
             )
-        self.models = tools.models
+        self.models = takes.models
         self.reader = ChunkReader(choice)
         self.calls: dict[int, _Call] = {}
         self.text_pieces: list[str] = []
@@ -194,6 +203,7 @@ class _ToolStream:
                 aliases=self.aliases,
                 validators=self.validators,
                 truncated=self.finish_reason in _CUT_OFF,  # as a non-streamed reply: cut-off arguments are refused
+                sent_names=self.sent_names,
             )
         else:
             result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
@@ -224,7 +234,9 @@ def stream_tool_calls(
     LiteLLM's, or dicts shaped like its chunks); it is closed if iteration stops early.
 
     Options: `choice` (which choice to follow when `n` > 1), `partial_strings`, `aliases`, `validators` and
-    `reparse_budget` as in `streaming.stream`. A `ParseError` from the final read is raised after the partials.
+    `reparse_budget` as in `streaming.stream`; `tools`, the tools the request sent (models or the dicts as sent),
+    so a call to one of them that is not the target's is a wrong tool, never a typo of the target's (as
+    `read_tool_calls(sent_names=...)`). A `ParseError` from the final read is raised after the partials.
     """
     return _run(_ToolStream(parser, target, **options), chunks)
 

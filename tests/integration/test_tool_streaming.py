@@ -134,6 +134,16 @@ def test_a_misspelt_tool_name_shows_no_partials_for_a_single_model_target_and_th
     assert shown == [] and error.details[0].kind == "tool_name_mismatch"
 
 
+def test_a_call_to_another_tool_the_request_sent_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
+    other = {"type": "function", "function": {"name": "GetWeathers", "parameters": {"type": "object"}}}
+    script = tool_call_stream([("GetWeathers", ['{"city": "Oslo"}'])])
+    guessed = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather))  # one edit off
+    assert guessed[-1].result is not None and [r.kind for r in guessed[-1].result.repairs] == ["enum_fuzzy"]
+    with pytest.raises(SchemaMismatchError) as info:
+        list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather, tools=[GetWeather, other]))
+    assert info.value.details[0].kind == "tool_name_mismatch"
+
+
 def test_arguments_cut_off_by_the_length_limit_are_refused_not_completed(parser: Parser) -> None:
     script = tool_call_stream([("GetWeather", ['{"city": "Par'])], finish_reason="length")
     gen = stream_tool_calls(parser, iter(script), GetWeather)
