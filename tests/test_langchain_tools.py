@@ -237,6 +237,19 @@ def test_text_beside_the_call_that_gives_the_same_answer_or_only_prose_is_fine()
         ResilientOutputParser(target=list[GetWeather]).invoke(listed)
 
 
+def test_a_call_to_another_bound_tool_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
+    other = {"type": "function", "function": {"name": "GetWeathers", "parameters": {"type": "object"}}}
+    reply = AIMessage(content="", tool_calls=[_call("GetWeathers", {"city": "Oslo"})])
+    assert ResilientOutputParser(target=GetWeather).invoke(reply) == GetWeather(city="Oslo")  # one edit off
+    bound = ResilientOutputParser(target=GetWeather, tools=[GetWeather, other])
+    with pytest.raises(LangChainParseError) as info:
+        bound.invoke(reply)
+    assert info.value.details[0].kind == "tool_name_mismatch"
+    assert bound.invoke(AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Oslo"})])) == GetWeather(
+        city="Oslo"
+    )
+
+
 # -- output type and streaming ------------------------------------------------------------------------------------
 
 

@@ -46,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "ResilientOutputParser needs langchain-core: pip install 'resilient-parse[langchain]'"
     ) from exc
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
 
 from resilient_parse.api import default_parser
 from resilient_parse.correction.tool_calls import (
@@ -55,6 +55,7 @@ from resilient_parse.correction.tool_calls import (
     openai_tool_followup,
     openai_tools,
     read_tool_calls,
+    sent_tool_names,
     text_followup,
     tool_name,
     tool_target,
@@ -250,14 +251,23 @@ def _clipped(text: str, limit: int = 200) -> str:
 class ResilientOutputParser(BaseTransformOutputParser[T]):
     """Parse a model's answer (its text, or its tool calls for an argument-model target) into `target` with local
     repair; `mode`, `aliases` or a ready `parser` configure it. `ResilientOutputParser(target=Plan)` is a parser
-    of `Plan` for type checkers and for LangChain (`OutputType`, `output_schema`)."""
+    of `Plan` for type checkers and for LangChain (`OutputType`, `output_schema`). `tools=` names the tools bound
+    to the model (`bind_tools`'s models or dicts) when there are more than the target's: a call to another of them
+    is a wrong tool, never repaired as a typo of the target's."""
 
     target: Any
     mode: str = "lenient"
     aliases: Mapping[str, str] | None = None
     parser: Parser | None = None
+    tools: Sequence[Any] | None = None
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    _sent_names: frozenset[str] = PrivateAttr(default=frozenset())
+
+    def model_post_init(self, context: Any, /) -> None:
+        super().model_post_init(context)
+        if self.tools is not None:
+            self._sent_names = frozenset(sent_tool_names(openai_tools(self.tools)))
 
     if TYPE_CHECKING:
 
@@ -269,6 +279,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
             mode: str = ...,
             aliases: Mapping[str, str] | None = ...,
             parser: Parser | None = ...,
+            tools: Sequence[ToolSpec] | None = ...,
         ) -> None: ...
         @overload
         def __init__(
@@ -278,6 +289,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
             mode: str = ...,
             aliases: Mapping[str, str] | None = ...,
             parser: Parser | None = ...,
+            tools: Sequence[ToolSpec] | None = ...,
         ) -> None: ...
         def __init__(self, **data: Any) -> None: ...
 
@@ -301,7 +313,12 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
         said = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls], ensure_ascii=False)
         try:
             result = read_tool_calls(
-                calls, self.target, parser, aliases=self.aliases, truncated=_truncated(finish_reason)
+                calls,
+                self.target,
+                parser,
+                aliases=self.aliases,
+                truncated=_truncated(finish_reason),
+                sent_names=self._sent_names,
             )
             other = text_answer()
             if other is not _NO_ANSWER:
