@@ -247,12 +247,28 @@ def _in_json_decoding(exc: BaseException) -> bool:
     return False
 
 
-def _is_unreadable_body(exc: BaseException) -> bool:
-    """The SDK got a response it could not decode (JSON syntax error, a body nested too deeply to decode, schema
-    mismatch of the body)."""
+def _is_decoding_failure(exc: BaseException) -> bool:
     if isinstance(exc, RecursionError):
         return _in_json_decoding(exc)
     return isinstance(exc, json.JSONDecodeError) or type(exc).__name__ == "APIResponseValidationError"
+
+
+_MAX_CHAIN = 8  # how many causes deep to look: LiteLLM wraps the SDK's decoding error three levels down
+
+
+def _is_unreadable_body(exc: BaseException) -> bool:
+    """The SDK got a response it could not decode (JSON syntax error, a body nested too deeply to decode, schema
+    mismatch of the body) — raised as it is, or wrapped: LiteLLM reports a 200 whose body is broken JSON as an
+    `InternalServerError` (status_code 500) raised while handling the JSONDecodeError, so the error's causes are
+    read too. A real 5xx has an HTTP status error there, never a decoding failure."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < _MAX_CHAIN:
+        if _is_decoding_failure(link):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 # -- adapters -----------------------------------------------------------------------------------------------------

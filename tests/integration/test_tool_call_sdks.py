@@ -16,6 +16,7 @@ from fixtures.fake_openai_server import (
     Reply,
     call,
     chat,
+    malformed,
     rate_limited,
     tool_calls,
     unreadable_with_usage,
@@ -379,3 +380,13 @@ def test_an_anthropic_body_nested_too_deeply_is_an_unreadable_reply(parser: Pars
         client = anthropic.Anthropic(base_url=server.base_url, api_key="k", max_retries=0, timeout=10)
         result = correct_result(AnthropicAdapter(client, model="m", tools=[GetWeather]), ASK, GetWeather, parser=parser)
     assert result.value == PARIS and [a.error_kind for a in result.attempts] == ["malformed_response", None]
+
+
+def test_litellm_reports_a_broken_200_body_as_an_unreadable_reply_not_a_server_error(litellm: Any) -> None:
+    script = [malformed(), tool_calls(call("GetWeather", '{"city": "Paris"}'))]
+    with FakeLLMServer(script) as server:
+        result = correct_result(litellm_llm(server, [GetWeather]), ASK, GetWeather)
+    assert result.value == PARIS and [a.error_kind for a in result.attempts] == ["malformed_response", None]
+    error = {"message": "boom", "type": "server_error", "param": None, "code": None}
+    with FakeLLMServer([Reply(status=500, error=error)]) as server, pytest.raises(litellm.InternalServerError):
+        correct_result(litellm_llm(server, [GetWeather]), ASK, GetWeather)  # a real 5xx stays the SDK's error
