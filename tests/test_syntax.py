@@ -637,11 +637,11 @@ def test_json_repair_still_reads_an_inner_quote_that_needs_no_new_separator() ->
 
 
 def test_decode_refuses_a_float_past_its_range_and_reads_everything_else_as_json_loads() -> None:
-    from resilient_parse.stages.syntax import BIG_EXPONENT, decode
+    from resilient_parse.stages.syntax import decode, has_big_exponent
 
     for text in ('[1e300, "1e999", 2E-400]', '{"a": 1.5e+99}', "[" + "9" * 400 + "]"):
         assert decode(text) == json.loads(text)
     for text in ("1e999999", '{"a": [1, -2.5E+400]}', "[1e0309]"):
-        assert BIG_EXPONENT.search(text) is not None
+        assert has_big_exponent(text)
         with pytest.raises(ValueError):
             decode(text)

@@ -21,10 +21,10 @@ from resilient_parse.stages.read_fallback import JSON_REPAIR_MAX_CHARS, bracket_
 from resilient_parse.stages.read_truncation import settle_cut
 
 __all__ = [
-    "BIG_EXPONENT",
     "JSON_REPAIR_MAX_CHARS",
     "SyntaxFailure",
     "decode",
+    "has_big_exponent",
     "load_json",
     "lossy_kinds",
     "repair_syntax",
@@ -70,9 +70,16 @@ def lossy_kinds(policy: Policy) -> frozenset[str]:
 
 
 # an exponent of three digits or more (`1e999999`): how a number a text writes lies past a float's range (but for
-# a float written with over 308 digits, which only the reader's token check sees); only where the text has one is
-# each float checked as it is decoded. Public so the parser's fast path can send such a text the slow way.
-BIG_EXPONENT = re.compile(r"[eE]\+?0*+[1-9][0-9]{2}")
+# a float written with over 308 digits, which only the reader's token check sees). Two patterns with a literal
+# first character, which the regex engine searches for quickly (a character class first is four times slower).
+_BIG_EXPONENTS = (re.compile(r"e\+?0*+[1-9][0-9]{2}"), re.compile(r"E\+?0*+[1-9][0-9]{2}"))
+
+
+def has_big_exponent(text: str) -> bool:
+    """Whether the text writes an exponent of three digits or more anywhere (in a string too: a cheap, generous
+    test). Public so the parser's fast path can send such a text the slow way, where `load_json` refuses a number
+    past a float's range."""
+    return any(p.search(text) is not None for p in _BIG_EXPONENTS)
 
 
 class _OutOfRange(ValueError):
@@ -92,10 +99,12 @@ def _finite(token: str) -> float:
 
 def decode(text: str) -> Any:
     """json.loads, refusing a number out of a float's range (`1e999999`) instead of reading it as infinity (a
-    value the text never wrote). Raises `ValueError` as json.loads does, `_OutOfRange` for such a number."""
-    if BIG_EXPONENT.search(text) is None:
-        return json.loads(text)
-    return json.loads(text, parse_float=_finite)
+    value the text never wrote). Raises `ValueError` as json.loads does, `_OutOfRange` for such a number. Only a
+    text that decodes and has a big exponent is decoded a second time, each float checked."""
+    value = json.loads(text)
+    if has_big_exponent(text):
+        json.loads(text, parse_float=_finite)
+    return value
 
 
 def _out_of_range(exc: _OutOfRange, text: str) -> UnrecoverableSyntaxError:
