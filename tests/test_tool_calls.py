@@ -31,6 +31,7 @@ from resilient_parse.correction import (
 )
 from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.loop import schema_instruction
+from resilient_parse.correction.tool_calls import anthropic_tool_followup, openai_tool_followup
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -699,3 +700,22 @@ def test_a_function_returning_a_langchain_message_is_read_as_one(parser: Parser)
 
 def _usage(prompt: int, completion: int) -> Any:
     return {"input_tokens": prompt, "output_tokens": completion, "total_tokens": prompt + completion}
+
+
+# -- re-asks -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "given",
+    [[("call_1", 0), (None, 1)], [("a", 0), ("a", 1)], [(None, 0), (None, 0), ("call_0", 2), ("call_0_1", 3)]],
+    ids=["given-and-made", "twice", "taken"],
+)
+def test_every_call_of_a_turn_is_answered_under_its_own_id(given: list[tuple[str | None, int]]) -> None:
+    turn = [ToolCall("GetWeather", "{}", id=call_id, index=index) for call_id, index in given]
+    ids = [call_id for call_id, _ in given]
+    assistant, *answers = openai_tool_followup(turn, "fix it")
+    made = [c["id"] for c in assistant["tool_calls"]]
+    assert len(set(made)) == len(turn) and [m["tool_call_id"] for m in answers] == made
+    assert [given for given in made if given in ids] == [i for i in dict.fromkeys(ids) if i]  # provider ids kept
+    uses, results = anthropic_tool_followup(turn, "fix it")
+    assert [b["id"] for b in uses["content"]] == [b["tool_use_id"] for b in results["content"]] == made

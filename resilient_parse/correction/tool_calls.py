@@ -556,12 +556,39 @@ def _validate_whole(parser: Parser, target: Any, value: Any) -> Any:
 # -- answering a call (the re-ask) --------------------------------------------------------------------------------
 
 
-def _replies(calls: Sequence[ToolCall], feedback: str) -> list[tuple[ToolCall, str]]:
-    """What each call's result says: the first holds the feedback (whose paths name the calls), the others point
-    to it, so a parallel turn does not repeat the same feedback per call."""
-    first = calls[0].call_id
-    see = f"See the result of call {first}: it lists the problems with this turn's tool calls."
-    return [(call, feedback if i == 0 else see) for i, call in enumerate(calls)]
+def _answer_ids(calls: Sequence[ToolCall]) -> list[str]:
+    """The id each call of one turn is answered under, unique within the turn: the provider's id the first time it
+    appears, else `call_<index>` (with a suffix when that is taken). Ids `call_1` and None at index 1 would
+    otherwise both be `call_1`, and the API refuses the re-ask (or pairs the results wrongly)."""
+    taken: set[str] = set()
+    kept: list[bool] = []
+    for call in calls:
+        keep = bool(call.id) and call.id not in taken
+        if keep and call.id:
+            taken.add(call.id)
+        kept.append(keep)
+    suffix: dict[str, int] = {}
+    ids: list[str] = []
+    for call, keep in zip(calls, kept, strict=True):
+        if keep and call.id:
+            ids.append(call.id)
+            continue
+        base = f"call_{call.index}"
+        made = base if base not in taken else ""
+        while not made:
+            suffix[base] = suffix.get(base, 0) + 1
+            made = f"{base}_{suffix[base]}" if f"{base}_{suffix[base]}" not in taken else ""
+        taken.add(made)
+        ids.append(made)
+    return ids
+
+
+def _replies(calls: Sequence[ToolCall], feedback: str) -> list[tuple[str, ToolCall, str]]:
+    """Each call's answer id and what its result says: the first holds the feedback (whose paths name the calls),
+    the others point to it, so a parallel turn does not repeat the same feedback per call."""
+    ids = _answer_ids(calls)
+    see = f"See the result of call {ids[0]}: it lists the problems with this turn's tool calls."
+    return [(ids[i], call, feedback if i == 0 else see) for i, call in enumerate(calls)]
 
 
 def text_followup(shown: str | None, feedback: str) -> list[dict[str, Any]]:
@@ -578,16 +605,15 @@ def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "
     """OpenAI's shape: the assistant message with its `tool_calls` as made, then one `tool` message per call."""
     if not calls:
         return text_followup(text, feedback)
+    replies = _replies(calls, feedback)
     assistant: dict[str, Any] = {
         "role": "assistant",
         "content": text or None,
         "tool_calls": [
-            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+            {"id": i, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for i, c, _ in replies
         ],
     }
-    tool_messages = [
-        {"role": "tool", "tool_call_id": c.call_id, "content": said} for c, said in _replies(calls, feedback)
-    ]
+    tool_messages = [{"role": "tool", "tool_call_id": i, "content": said} for i, _, said in replies]
     return [assistant, *tool_messages]
 
 
@@ -605,12 +631,10 @@ def anthropic_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str 
     (`is_error: true`)."""
     if not calls:
         return text_followup(text, feedback)
+    replies = _replies(calls, feedback)
     blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    blocks += [{"type": "tool_use", "id": c.call_id, "name": c.name, "input": _input_of(c)} for c in calls]
-    results = [
-        {"type": "tool_result", "tool_use_id": c.call_id, "content": said, "is_error": True}
-        for c, said in _replies(calls, feedback)
-    ]
+    blocks += [{"type": "tool_use", "id": i, "name": c.name, "input": _input_of(c)} for i, c, _ in replies]
+    results = [{"type": "tool_result", "tool_use_id": i, "content": said, "is_error": True} for i, _, said in replies]
     return [{"role": "assistant", "content": blocks}, {"role": "user", "content": results}]
 
 
