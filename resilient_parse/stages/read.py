@@ -58,6 +58,7 @@ _TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
 _CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
 _KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
 _BACKTICK_CLOSE = re.compile("[`\u00b4]")
+_ENDS_A_NUMBER = frozenset(",]} \t\r\n")  # what usually follows a number: no second look
 _DIGIT_WORD = re.compile(r"(?:[0-9A-Za-z_.:+\-]|/(?![/*]))++")  # a '/' that starts no comment (`1/3`)
 _BROKEN_EXPONENT = re.compile(r"[0-9]++(?:\.[0-9]*+)?+[eE][+-]?+")
 _AFTER_DIGIT_WORD = frozenset(",}]) \t\r\n")
@@ -297,7 +298,7 @@ def _one_string_before_closers(body: str, object_value: bool) -> bool:
 
 def _runs_on(text: str, end: int) -> bool:
     """Whether the number that ends at `end` (< len(text)) runs on into a word: a letter, a digit, `.`, `_`, or
-    `-`, `:` or `/` and a digit (`10-20`, `12:30`, `1/3`)."""
+    `-`, `:` or `/` and a digit (`10-20`, `12:30`, `1/3`). One character test in the usual case."""
     c = text[end]
     return c.isalnum() or c in "._" or (c in "-:/" and end + 1 < len(text) and text[end + 1].isdigit())
 
@@ -680,7 +681,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if m is None:
                 continue
             end = m.end()
-            if end < n and _runs_on(text, end):
+            if end < n and text[end] not in _ENDS_A_NUMBER and _runs_on(text, end):
                 continue
             tok = m.group()
             if kind == "hex_number":
@@ -1089,7 +1090,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             if not stack:
                 raise fail(f"unexpected '{c}'", at)
             top = stack[-1]
-            if len(stack) == 1 and top.closer != c and c != ")" and not opened[c] and "stray_closer" in lossy:
+            if top.closer != c and len(stack) == 1 and c != ")" and not opened[c] and "stray_closer" in lossy:
                 follows = _WS.match(text, at + 1)
                 nxt = follows.end() if follows else at + 1
                 if nxt < n and text[nxt] == ",":
@@ -1145,7 +1146,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             m = _NUMBER.match(text, pos)
             if m is not None:
                 end = m.end()
-                if end < n and _runs_on(text, end):
+                if end < n and text[end] not in _ENDS_A_NUMBER and _runs_on(text, end):
                     pos = loose_number(at)
                     continue
                 begin_value(at, number=True)
