@@ -719,3 +719,24 @@ def test_every_call_of_a_turn_is_answered_under_its_own_id(given: list[tuple[str
     assert [given for given in made if given in ids] == [i for i in dict.fromkeys(ids) if i]  # provider ids kept
     uses, results = anthropic_tool_followup(turn, "fix it")
     assert [b["id"] for b in uses["content"]] == [b["tool_use_id"] for b in results["content"]] == made
+
+
+def test_a_tool_choice_forcing_a_tool_that_is_not_sent_is_refused_at_once() -> None:
+    from resilient_parse.correction import AnthropicAdapter, LiteLLMAdapter, OpenAIAdapter
+
+    written = {"type": "function", "function": {"name": "mine", "parameters": {"type": "object"}}}
+    for make in (
+        lambda choice: OpenAIAdapter(object(), model="m", tools=[GetWeather], tool_choice=choice),
+        lambda choice: AnthropicAdapter(object(), model="m", tools=[GetWeather], tool_choice=choice),
+        lambda choice: LiteLLMAdapter("m", tools=[GetWeather], tool_choice=choice),
+    ):
+        for wrong in (GetTime, "SetUser"):
+            with pytest.raises(ConfigurationError, match="not among the tools sent"):
+                make(wrong)
+        assert make(GetWeather).tool_choice and make("auto").tool_choice and make("required").tool_choice
+    assert (
+        OpenAIAdapter(object(), model="m", tools=[written], tool_choice="mine").tool_choice["function"]["name"]
+        == "mine"
+    )
+    with pytest.raises(ConfigurationError, match="'mine'"):
+        OpenAIAdapter(object(), model="m", tool_choice="GetWeather", tools=[written])

@@ -29,6 +29,7 @@ from resilient_parse.correction.tool_calls import (
     anthropic_tool_choice,
     anthropic_tool_followup,
     anthropic_tools,
+    check_tool_choice,
     openai_tool_choice,
     openai_tool_followup,
     openai_tools,
@@ -332,6 +333,14 @@ def _tool_params(tools: Sequence[ToolSpec] | None, tool_choice: Any, params: Map
         raise ConfigurationError("tool_choice= needs tools= to choose from")
 
 
+def _checked_choice(choice: Any, tools: list[dict[str, Any]] | None, params: Mapping[str, Any]) -> Any:
+    """The tool_choice as sent, refused at once when it forces a tool that is not sent."""
+    sent = tools if tools is not None else params.get("tools")
+    if choice is not None and isinstance(sent, Sequence) and all(isinstance(t, Mapping) for t in sent):
+        check_tool_choice(choice, sent)
+    return choice
+
+
 class _SDKAdapter:
     """Shared call plumbing: sync/async dispatch, turning unreadable bodies into `MalformedResponseError`, and the
     OpenAI-shaped re-ask (`followup`), which LiteLLM and every OpenAI-compatible server share."""
@@ -417,7 +426,9 @@ class OpenAIAdapter(_SDKAdapter):
         self.model = model
         self.json_mode = json_mode
         self.tools = openai_tools(tools) if tools is not None else None
-        self.tool_choice = openai_tool_choice(tool_choice) if tool_choice is not None else None
+        self.tool_choice = _checked_choice(
+            openai_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
+        )
         self.params = params
         self.name = f"openai:{model}"
 
@@ -476,7 +487,9 @@ class AnthropicAdapter(_SDKAdapter):
         self.model = model
         self.max_tokens = max_tokens
         self.tools = anthropic_tools(tools) if tools is not None else None
-        self.tool_choice = anthropic_tool_choice(tool_choice) if tool_choice is not None else None
+        self.tool_choice = _checked_choice(
+            anthropic_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
+        )
         self.params = params
         self.name = f"anthropic:{model}"
 
@@ -526,7 +539,9 @@ class LiteLLMAdapter(_SDKAdapter):
         self._acompletion = acompletion
         self.json_mode = json_mode
         self.tools = openai_tools(tools) if tools is not None else None
-        self.tool_choice = openai_tool_choice(tool_choice) if tool_choice is not None else None
+        self.tool_choice = _checked_choice(
+            openai_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
+        )
         self.params = params
         self.name = f"litellm:{model}"
 

@@ -194,6 +194,18 @@ def anthropic_tool_choice(choice: Any) -> Any:
     return copy.deepcopy(choice)
 
 
+def check_tool_choice(choice: Any, tools: Sequence[Mapping[str, Any]]) -> None:
+    """A `tool_choice` as sent (`openai_tool_choice`/`anthropic_tool_choice`) that forces a tool must force one
+    of the tools sent; otherwise the provider refuses the request, or answers with a tool the target never sees."""
+    if not isinstance(choice, Mapping):
+        return
+    function = choice.get("function")
+    name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
+    if isinstance(name, str) and name not in sent_tool_names(tools):
+        sent = ", ".join(repr(n) for n in sorted(sent_tool_names(tools))) or "none"
+        raise ConfigurationError(f"tool_choice forces the tool {name!r}, which is not among the tools sent ({sent})")
+
+
 def sent_tool_names(tools: Sequence[Mapping[str, Any]]) -> set[str]:
     """The names of tool definitions as sent (OpenAI's `function.name`, Anthropic's `name`)."""
     names = set()
@@ -645,6 +657,7 @@ __all__ = [
     "anthropic_tool_choice",
     "anthropic_tool_followup",
     "anthropic_tools",
+    "check_tool_choice",
     "check_tool_name",
     "openai_tool_choice",
     "openai_tool_followup",
