@@ -3,12 +3,13 @@
 Reasoning blocks (`<think>`…, also one whose opening tag was lost) are set apart; a tag opens a block only where a
 block can start (a `<thinking>` mentioned in a sentence is text). Markdown fences (``` and ~~~, any length, info
 string or none, unclosed at the end) and balanced `{…}`/`[…]` spans — found by one linear scan that respects
-strings, so braces in prose and fences inside JSON strings do not derail it — become candidates. Every candidate
-is returned (no cap: a dropped candidate may be the designated answer), each with its facts: whether it is inside
-reasoning (and whether that block was cut off), what the words right before it call it (`label`), and whether the
-visible prose refuses the task. Answer selection (`stages/select.py`) judges by those facts. A plugin that finds
-candidates of its own (tool calls in vendor formats) gets the same facts for them from `candidate_facts`, computed
-by the same labeller, floors and refusal search, so its candidates and the core's are judged alike.
+strings, so braces in prose and fences inside JSON strings do not derail it — become candidates; so do a Python
+tuple in a fence, and an answer ending in a closing fence marker it never opened (without the marker). Every
+candidate is returned (no cap: a dropped candidate may be the designated answer), each with its facts: whether it
+is inside reasoning (and whether that block was cut off), what the words right before it call it (`label`), and
+whether the visible prose refuses the task. Answer selection (`stages/select.py`) judges by those facts. A plugin
+that finds candidates of its own (tool calls in vendor formats) gets the same facts for them from `candidate_facts`,
+computed by the same labeller, floors and refusal search, so its candidates and the core's are judged alike.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ call it, whether it is inside reasoning, whether the visible prose refuses). Thi
 - Candidates are tried best tier first; two different values in the best tier are an ambiguity whatever their
   repairs cost (`AmbiguousMatchError` names both offsets); identical values are one answer; a piece that lies
   inside a candidate that validated is part of that answer, not a rival.
+- Brackets that do not start JSON and are glued to a word of prose (`/[a-z]_/`, `items[i]`, `[text](url)`) are
+  no candidate. When nothing else is, a text that is one value with nothing around it (`(1, 2)`, `'abc'`, `.5`,
+  `True`, an unclosed `"abc`, a JSONP call's value) is one for a target with no shape of its own (`Any`; a tuple
+  also for a list): the reader reads it or says why not; a word of prose is not a value.
 - Nothing is dropped before ranking. `Policy.max_candidates` bounds how many candidates are *tried*; when it
   leaves JSON-looking candidates of the deciding tier untried, the result is an error, never a pick.
 
