@@ -740,3 +740,12 @@ def test_a_tool_choice_forcing_a_tool_that_is_not_sent_is_refused_at_once() -> N
     )
     with pytest.raises(ConfigurationError, match="'mine'"):
         OpenAIAdapter(object(), model="m", tool_choice="GetWeather", tools=[written])
+
+
+def test_the_repairs_of_many_parallel_calls_are_kept_in_call_order(lenient: Parser) -> None:
+    # the cost is measured in benchmarks/adversarial_timing.py (16k calls, linear); this pins what is collected
+    many = [ToolCall("GetWeather", f"{{'city': 'P{i}'}}", index=i) for i in range(300)]
+    result = read_tool_calls(many, list[GetWeather], lenient)
+    assert [v.city for v in result.value] == [f"P{i}" for i in range(300)]
+    firsts = list(dict.fromkeys(r.path.split("/")[1] for r in result.repairs))
+    assert firsts == [str(i) for i in range(300)]

@@ -511,7 +511,7 @@ def read_tool_calls(
     else:
         values: list[Any] = []
         texts: list[str | None] = []
-        repairs = ()
+        found_repairs: list[Repair] = []  # one list for every call: a tuple re-made per call is quadratic
         failures: list[ParseError] = []
         for position, call in enumerate(calls):
             path = f"/{position}"
@@ -525,7 +525,7 @@ def read_tool_calls(
                 continue
             values.append(result.value)
             texts.append(result.json_text)
-            repairs = (*repairs, *found)
+            found_repairs.extend(found)
         whole = None if any(t is None for t in texts) else "[" + ",".join(t for t in texts if t is not None) + "]"
         if failures:
             first = failures[0]
@@ -535,6 +535,7 @@ def read_tool_calls(
             raise combined from first
         value = _validate_whole(parser, target, values)
         json_text = whole
+        repairs = tuple(found_repairs)
     if validators:
         from resilient_parse.stages.validate import run_semantic_checks
 
