@@ -749,3 +749,19 @@ def test_the_repairs_of_many_parallel_calls_are_kept_in_call_order(lenient: Pars
     assert [v.city for v in result.value] == [f"P{i}" for i in range(300)]
     firsts = list(dict.fromkeys(r.path.split("/")[1] for r in result.repairs))
     assert firsts == [str(i) for i in range(300)]
+
+
+def test_a_re_ask_echoes_at_most_max_echo_chars_of_the_calls(lenient: Parser) -> None:
+    from resilient_parse.correction.loop import MAX_ECHO_CHARS
+
+    huge = '{"town": "' + "a" * 1_000_000 + '"}'
+    first = calls(("GetWeather", huge), ("GetWeather", huge))
+    llm = ScriptedLLM(
+        [first, calls(("GetWeather", '{"city": "P"}'), ("GetWeather", '{"city": "Q"}'))], tool_shape="openai"
+    )
+    result = correct_result(llm, ASK, list[GetWeather], parser=lenient)
+    assert [v.city for v in result.value] == ["P", "Q"]
+    assistant, *answers = llm.calls[1][2:]
+    shown = [c["function"]["arguments"] for c in assistant["tool_calls"]]
+    assert sum(len(a) for a in shown) < MAX_ECHO_CHARS + 200 and all("characters cut" in a for a in shown)
+    assert [a["tool_call_id"] for a in answers] == ["call_0", "call_1"]  # every call still answered

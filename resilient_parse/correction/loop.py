@@ -32,7 +32,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
@@ -170,6 +170,20 @@ def _for_tool_calls(feedback: str, *, many: bool) -> str:
     if not head or not last.startswith(_TEXT_INSTRUCTION):
         return feedback
     return f"{head}\n\n{_CALL_ALL_AGAIN if many else _CALL_AGAIN}"
+
+
+def _echoed(completion: Completion) -> Completion:
+    """The reply as a re-ask shows it to the model: its text and its calls' arguments together at most
+    `MAX_ECHO_CHARS` (the text path's cap), every call kept so each can be answered; what is cut says so."""
+    left = MAX_ECHO_CHARS
+    text = escape_surrogates(excerpt(completion.text, left))
+    left = max(0, left - len(completion.text))
+    calls = []
+    for call in completion.tool_calls:
+        shown = escape_surrogates(excerpt(call.arguments, left))
+        left = max(0, left - len(call.arguments))
+        calls.append(call if shown is call.arguments else replace(call, arguments=shown))
+    return replace(completion, text=text, tool_calls=tuple(calls))
 
 
 def _tools_of(adapter: LLMAdapter) -> list[dict[str, Any]] | None:
@@ -376,7 +390,7 @@ class _Loop:
         self.failure = failure
         if isinstance(failure, MalformedResponseError):
             return  # nothing new was said: send the same request again
-        self.answered = answered
+        self.answered = _echoed(answered) if answered is not None else None
         # the model's own output, up to MAX_ECHO_CHARS: the repaired candidate when there is one, else what it said
         said = failure.candidate or (raw_text.strip() if raw_text else None)
         self.shown = escape_surrogates(excerpt(said, MAX_ECHO_CHARS)) if said else None
