@@ -765,3 +765,26 @@ def test_a_re_ask_echoes_at_most_max_echo_chars_of_the_calls(lenient: Parser) ->
     shown = [c["function"]["arguments"] for c in assistant["tool_calls"]]
     assert sum(len(a) for a in shown) < MAX_ECHO_CHARS + 200 and all("characters cut" in a for a in shown)
     assert [a["tool_call_id"] for a in answers] == ["call_0", "call_1"]  # every call still answered
+
+
+def test_models_sharing_a_tool_name_are_refused_before_a_request_when_tools_are_sent(parser: Parser) -> None:
+    class First(BaseModel):
+        model_config = ConfigDict(title="Weather")
+        city: str
+
+    class Second(BaseModel):
+        model_config = ConfigDict(title="Weather")
+        town: str
+
+    class Adapter(ScriptedLLM):
+        tools: ClassVar[list[dict[str, Any]]] = [{"type": "function", "function": {"name": "Weather"}}]
+
+    sent = Adapter([calls(("Weather", '{"city": "x"}'))])
+    with pytest.raises(ConfigurationError, match="'Weather'"):
+        correct_result(sent, ASK, First | Second, parser=parser)
+    assert sent.calls == []
+    unsent = ScriptedLLM([calls(("Weather", '{"city": "x"}'))])  # no tools sent: found out from the reply
+    with pytest.raises(ConfigurationError) as info:
+        correct_result(unsent, ASK, First | Second, parser=parser)
+    (attempt,) = info.value.attempts  # type: ignore[attr-defined]
+    assert attempt.error_kind == "configuration_error" and attempt.usage is not None and attempt.tool_calls == 1

@@ -268,6 +268,8 @@ class _Loop:
         try:
             self.tool_target = tool_target(target)
         except ConfigurationError as exc:  # e.g. two models under one tool name: fine for text answers
+            if any(_tools_of(adapter) is not None for adapter in self.chain):
+                raise  # tools are sent, so calls are expected: say it before a request is paid for
             self.tool_target_error = exc
         self._check_tools_sent()
         if instructions not in (None, "schema"):
@@ -408,8 +410,6 @@ class _Loop:
         that is one call and no text, for another target, is read from that call's arguments when the call names the
         target's class, or the target names none)."""
         calls = completion.tool_calls
-        if calls and self.tool_target_error is not None:
-            raise self.tool_target_error
         if calls and self.tool_target is not None:
             called = read_tool_calls(
                 calls,
@@ -630,6 +630,9 @@ class _Loop:
             )
             self.failure = refused
             return self._record(Attempt(**base, error_kind=refused.kind, errors=refused.details)), None
+        if completion.tool_calls and self.tool_target_error is not None:  # calls no tool target can read
+            self._record(Attempt(**base, error_kind="configuration_error", note=str(self.tool_target_error)[:200]))
+            raise _with_attempts(self.tool_target_error, tuple(self.attempts), self._totals())
         try:
             parsed = self._parse_completion(completion, adapter)
         except ParseError as exc:
