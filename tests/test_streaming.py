@@ -11,6 +11,7 @@ import asyncio
 import enum
 import itertools
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any, Literal
 
@@ -735,7 +736,7 @@ def loosely_written(draw: st.DrawFn, tree: Any) -> str:
             members = []
             for key, item in node.items():
                 quote = draw(st.sampled_from(["double", "single", "bare"]))
-                if quote == "bare":
+                if quote == "bare" and re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", key):
                     written = key
                 elif quote == "single" and not _unsafe_in_quotes(key):
                     written = f"'{key}'"
@@ -830,3 +831,31 @@ def test_a_long_comment_near_the_start_does_not_make_the_answer_look_like_prose(
     updates = run(STRICT, [text[:400], *split(text[400:], 9)], Plan)
     assert _read_past(updates), partials(updates)
     assert value(updates) == STRICT.parse(text, Plan)
+
+
+_json_tree: st.SearchStrategy[Any] = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), _text),
+    lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(_text, kids, max_size=4)),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(_text, _json_tree, max_size=4), st.data())
+def test_any_document_read_prefix_by_prefix_resumed_or_not(tree: dict[str, Any], data: st.DataObject) -> None:
+    """For any document written with lossless repairs, read as it grows (at random points), every prefix reads the
+    same resumed or from the start (the same tree, the same paths asked about for a string being written), and the
+    whole text reads as the document."""
+    text = data.draw(loosely_written(tree))
+    resume = None
+    last: Any = None
+    ends = sorted({*data.draw(st.lists(st.integers(1, len(text)), max_size=25)), len(text)})  # reads, chunk by chunk
+    for end in ends:
+        whole_asked: list[list[Any]] = []
+        resumed_asked: list[list[Any]] = []
+        whole = read_prefix(text[:end], lossy=frozenset(), max_depth=400, keep_string=_asking(whole_asked))
+        resumed = read_prefix(
+            text[:end], lossy=frozenset(), max_depth=400, keep_string=_asking(resumed_asked), resume=resume
+        )
+        assert resumed.tree == whole.tree and resumed_asked == whole_asked, (text[:end], resume)
+        resume, last = resumed.resume, resumed.tree
+    assert last == json.loads(json.dumps({"action": "answer", **tree}))

@@ -97,9 +97,11 @@ class _Body:
         return offset - self.shift + (self.resume.at if self.resume is not None else 0)
 
     def index(self, frame: Frame, depth: int) -> int:
-        """The list index of the frame's current item in the whole text."""
+        """The list index of the frame's current item in the whole text (a list the opening JSON reopened counts
+        on from where it was; one opened in the text read counts from 0)."""
         shifts = self.resume.index_shift if self.resume is not None else ()
-        return frame.index + (shifts[depth] if depth < len(shifts) else 0)
+        reopened = depth < len(shifts) and frame.opened_at < self.shift
+        return frame.index + (shifts[depth] if reopened else 0)
 
     def whole(self, json_text: str) -> str:
         """JSON for the whole text from JSON for the body."""
@@ -197,7 +199,11 @@ def _resume_point(reading: Reading, body: _Body) -> Resume | None:
     written = body.whole("".join(reading.out[: here.last_comma + 1]))
     opened = "".join("{" + (f.key or "") + ":" if f.is_object else "[" for f in open_there[:-1])
     opened += "{" if here.is_object else "["
-    shifts = tuple(0 if f.is_object else body.index(f, i) + (1 if f is here else 0) for i, f in enumerate(open_there))
+    # the list index of the item after that ',': it has begun (its index is counted) unless the text ends there
+    after = 1 if here is stack[-1] and reading.cut.state == "member" else 0
+    shifts = tuple(
+        0 if f.is_object else body.index(f, i) + (after if f is here else 0) for i, f in enumerate(open_there)
+    )
     return Resume(body.offset_in_text(here.last_comma_at) + 1, written, opened, shifts)
 
 
