@@ -8,10 +8,10 @@ import dataclasses
 import itertools
 import json
 import logging
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from resilient_parse import Parser
@@ -788,3 +788,40 @@ def test_models_sharing_a_tool_name_are_refused_before_a_request_when_tools_are_
         correct_result(unsent, ASK, First | Second, parser=parser)
     (attempt,) = info.value.attempts  # type: ignore[attr-defined]
     assert attempt.error_kind == "configuration_error" and attempt.usage is not None and attempt.tool_calls == 1
+
+
+class ParseEvents:
+    rp_name = "parse_events"
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    @hookimpl
+    def rp_on_event(self, event: Event, ctx: Any) -> None:
+        if event.name.startswith("parse_"):
+            self.events.append(event)
+
+
+@pytest.mark.parametrize(
+    ("found", "target", "truncated", "kind"),
+    [
+        ([ToolCall("Nope", '{"city": "x"}')], GetWeather, False, "schema"),
+        ([], GetWeather, False, "no_candidate"),
+        ([ToolCall("GetWeather", '{"city": "x"}')] * 2, GetWeather, False, "ambiguous"),
+        ([ToolCall("GetWeather", '{"city": "x"}')], GetWeather, True, "truncated"),
+        ([ToolCall("GetWeather", '{"city": "x"}')], Annotated[list[GetWeather], Field(min_length=2)], False, None),
+    ],
+    ids=["wrong-tool", "no-call", "two-calls", "cut-off", "whole-refused"],
+)
+def test_every_failed_read_of_tool_calls_fires_parse_failed(
+    found: list[ToolCall], target: Any, truncated: bool, kind: str | None
+) -> None:
+    observer = ParseEvents()
+    parser = Parser(mode="lenient", entrypoints=False)
+    parser.host.add_observer(observer, name="parse-events")
+    with pytest.raises(ParseError) as info:
+        read_tool_calls(found, target, parser, truncated=truncated)
+    failed = [e for e in observer.events if e.name == "parse_failed"]
+    assert failed and failed[-1].data["kind"] == (kind or info.value.kind) == info.value.kind
+    assert failed[-1].data["mode"] == "lenient" and failed[-1].data["details"] == len(info.value.details)
+    assert [e.name for e in observer.events].count("parse_started") == len(observer.events) // 2

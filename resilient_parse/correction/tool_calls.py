@@ -18,6 +18,7 @@ import copy
 import dataclasses
 import json
 import re
+import time
 import types
 import typing
 from collections.abc import Collection, Mapping, Sequence
@@ -437,6 +438,32 @@ def _truncated(call: ToolCall, path: str) -> TruncatedOutputError:
     )
 
 
+def _tell_failed(
+    parser: Parser, target: Any, aliases: Mapping[str, str] | None, error: ParseError, started: float, length: int
+) -> None:
+    """`parse_started` + `parse_failed` for a read that failed before (or after) any argument text was parsed — a
+    wrong tool, no call, several calls, a cut-off call, the whole target refused — so observers see every parse
+    attempt, as `Parser.parse_result` reports its own."""
+    if not parser.host.observed:
+        return
+    try:
+        ctx = parser.context(target, aliases)
+        name = parser.plan(target).name
+    except ConfigurationError:
+        ctx, name = None, ""
+    parser.host.emit("parse_started", ctx, length=length)
+    parser.host.emit(
+        "parse_failed",
+        ctx,
+        kind=error.kind,
+        details=len(error.details),
+        repairs=len(error.repairs),
+        duration_s=time.perf_counter() - started,
+        target=name,
+        mode=parser.policy.name,
+    )
+
+
 def _read_one(
     call: ToolCall,
     tools: ToolTarget,
@@ -444,16 +471,38 @@ def _read_one(
     path: str,
     aliases: Mapping[str, str] | None,
     sent: Collection[str],
+    target: Any,
 ) -> tuple[ParseResult[Any], tuple[Repair, ...]]:
-    model, renamed = _pick_tool(call, tools, parser, path, sent)
+    started = time.perf_counter()
     try:
-        result = parser.parse_result(call.arguments, model, aliases=aliases)
+        model, renamed = _pick_tool(call, tools, parser, path, sent)
+    except ParseError as error:
+        _tell_failed(parser, target, aliases, error, started, len(call.arguments))
+        raise
+    try:
+        result = parser.parse_result(call.arguments, model, aliases=aliases)  # reports its own events
     except ParseError as error:
         if not path:
             raise
         raise _under(path, error, f"tool call {path[1:]} ({_shown(call.name)}): {error.message}") from None
     repairs = tuple(replace(r, path=path + r.path) for r in result.repairs) if path else result.repairs
     return result, (*renamed, *repairs)
+
+
+def _call_count_error(calls: tuple[ToolCall, ...], tools: ToolTarget, truncated: bool) -> ParseError | None:
+    """What is wrong with the calls for a single-object target before any is read: none, several, or cut off."""
+    if not calls:
+        return NoCandidateError(
+            "the model made no tool call",
+            [ErrorDetail(path="", kind="no_tool_call", message=f"call the tool {next(iter(tools.models))!r}")],
+        )
+    if len(calls) > 1:
+        names = ", ".join(repr(c.name) for c in calls)
+        return AmbiguousMatchError(
+            f"{len(calls)} tool calls ({names}) for a target that takes one",
+            [ErrorDetail(path="", kind="ambiguous_tool_calls", message="make exactly one tool call", got=len(calls))],
+        )
+    return _truncated(calls[0], "") if truncated else None
 
 
 def read_tool_calls(
@@ -473,7 +522,11 @@ def read_tool_calls(
     were cut off, and completing them would invent data. A single-object target takes exactly one call.
     `sent_names`: the names of the tools the request sent (`sent_tool_names`); a call to one of them that is not
     the target's is a wrong tool, and no typo is repaired toward the target when one of them is as close.
+    Observers (`rp_on_event`) hear of every read: each call's arguments are parsed by `parser.parse_result`, and
+    a failure no parse reports (a wrong tool, no call, several, a cut-off call, the whole target refused) fires
+    `parse_started` + `parse_failed` too.
     """
+    started = time.perf_counter()
     tools = tool_target(target)
     if tools is None:
         raise ConfigurationError(
@@ -485,28 +538,15 @@ def read_tool_calls(
     for call in calls:
         if not isinstance(call, ToolCall):
             raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
+    length = sum(len(c.arguments) for c in calls)
     if not tools.many:
-        if not calls:
-            raise NoCandidateError(
-                "the model made no tool call",
-                [ErrorDetail(path="", kind="no_tool_call", message=f"call the tool {next(iter(tools.models))!r}")],
-            )
-        if len(calls) > 1:
-            names = ", ".join(repr(c.name) for c in calls)
-            raise AmbiguousMatchError(
-                f"{len(calls)} tool calls ({names}) for a target that takes one",
-                [
-                    ErrorDetail(
-                        path="", kind="ambiguous_tool_calls", message="make exactly one tool call", got=len(calls)
-                    )
-                ],
-            )
-        if truncated:
-            raise _truncated(calls[0], "")
-        result, repairs = _read_one(calls[0], tools, parser, "", aliases, sent)
+        problem = _call_count_error(calls, tools, truncated)
+        if problem is not None:
+            _tell_failed(parser, target, aliases, problem, started, length)
+            raise problem
+        result, repairs = _read_one(calls[0], tools, parser, "", aliases, sent, target)
         value = result.value
-        if _strip_annotated(target) is not next(iter(tools.models.values())) or len(tools.models) > 1:
-            value = _validate_whole(parser, target, value)
+        whole_check = _strip_annotated(target) is not next(iter(tools.models.values())) or len(tools.models) > 1
         json_text = result.json_text
     else:
         values: list[Any] = []
@@ -517,8 +557,10 @@ def read_tool_calls(
             path = f"/{position}"
             try:
                 if truncated and position == len(calls) - 1:
-                    raise _truncated(call, path)
-                result, found = _read_one(call, tools, parser, path, aliases, sent)
+                    cut = _truncated(call, path)
+                    _tell_failed(parser, target, aliases, cut, time.perf_counter(), len(call.arguments))
+                    raise cut
+                result, found = _read_one(call, tools, parser, path, aliases, sent, target)
             except ParseError as error:
                 failures.append(error)
                 texts.append(error.candidate)
@@ -533,13 +575,18 @@ def read_tool_calls(
             message = first.message if len(failures) == 1 else f"{len(failures)} of {len(calls)} tool calls failed"
             combined = type(first)(message, details, candidate=whole, repairs=[r for f in failures for r in f.repairs])
             raise combined from first
-        value = _validate_whole(parser, target, values)
-        json_text = whole
+        value, whole_check, json_text = values, True, whole
         repairs = tuple(found_repairs)
-    if validators:
-        from resilient_parse.stages.validate import run_semantic_checks
+    try:
+        if whole_check:
+            value = _validate_whole(parser, target, value)
+        if validators:
+            from resilient_parse.stages.validate import run_semantic_checks
 
-        run_semantic_checks(validators, value, json_text)
+            run_semantic_checks(validators, value, json_text)
+    except ParseError as error:
+        _tell_failed(parser, target, aliases, error, started, length)
+        raise
     return ParseResult(value=value, repairs=repairs, candidate=json_text, json_text=json_text, mode=parser.policy.name)
 
 
