@@ -825,3 +825,22 @@ def test_every_failed_read_of_tool_calls_fires_parse_failed(
     assert failed and failed[-1].data["kind"] == (kind or info.value.kind) == info.value.kind
     assert failed[-1].data["mode"] == "lenient" and failed[-1].data["details"] == len(info.value.details)
     assert [e.name for e in observer.events].count("parse_started") == len(observer.events) // 2
+
+
+@pytest.mark.parametrize("counts", [(-5, 3), (5, -1), ("7", 3), (True, 3), (5, None)])
+def test_a_count_that_is_no_count_is_unreported_usage_estimated_not_zero(
+    parser: Parser, counts: tuple[Any, Any]
+) -> None:
+    prompt, completion = counts
+    reply = {
+        "choices": [{"message": {"content": '{"city": "P"}'}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion},
+    }
+    assert completion_from_openai(reply).usage is None
+    anthropic = {"content": [{"type": "text", "text": "{}"}], "stop_reason": "end_turn"}
+    assert (
+        completion_from_anthropic({**anthropic, "usage": {"input_tokens": prompt, "output_tokens": completion}}).usage
+        is None
+    )
+    result = correct_result(lambda m: reply, ASK, GetWeather, parser=parser)
+    assert result.attempts[0].usage is not None and result.attempts[0].usage.estimated and result.usage.estimated

@@ -66,9 +66,10 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
         return default
 
 
-def _int(value: Any) -> int:
-    """A token count as the provider reported it; anything but a non-negative int counts as 0."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+def _count(value: Any) -> int | None:
+    """A token count as the provider reported it; None for anything but a non-negative int (a negative count,
+    a string, a bool is no report at all)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _malformed(what: str, detail: str = "", usage: Usage | None = None) -> MalformedResponseError:
@@ -80,11 +81,16 @@ def _malformed(what: str, detail: str = "", usage: Usage | None = None) -> Malfo
 
 
 def _usage_of(response: Any, prompt: str, completion: str) -> Usage | None:
-    """The provider's token counts (read first: an unreadable reply was still paid for)."""
+    """The provider's token counts (read first: an unreadable reply was still paid for); None — unreported, so the
+    loop estimates it and marks it estimated — when either count is missing or not a count (a negative number is
+    not clamped to 0: that would book an unknown cost as free and reported)."""
     usage_obj = _get(response, "usage")
     if usage_obj is None:
         return None
-    return Usage(_int(_get(usage_obj, prompt)), _int(_get(usage_obj, completion)))
+    prompt_tokens, completion_tokens = _count(_get(usage_obj, prompt)), _count(_get(usage_obj, completion))
+    if prompt_tokens is None or completion_tokens is None:
+        return None
+    return Usage(prompt_tokens, completion_tokens)
 
 
 def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
