@@ -723,10 +723,20 @@ def _unsafe_in_quotes(s: str) -> bool:
     return any(c in s for c in "'\"\\") or any(ord(c) < 0x20 for c in s)
 
 
+_BARE_WORDS = re.compile(r"[A-Za-z][A-Za-z ]*[A-Za-z]")
+_LITERAL_WORDS = {"true", "false", "null", "none", "nan", "infinity", "undefined"}
+
+
+def _bare_ok(words: str) -> bool:
+    """Whether unquoted words read as a string (not a literal in any case, not a Mongo-style call)."""
+    return not any(w.lower() in _LITERAL_WORDS for w in words.split())
+
+
 @st.composite
-def loosely_written(draw: st.DrawFn, tree: Any) -> str:
+def loosely_written(draw: st.DrawFn, tree: Any, unquoted: bool = False) -> str:
     """`tree` written with the lossless repairs models make (repairs.KINDS): bare or single-quoted keys,
-    single-quoted strings, Python literals, trailing commas, comments between members."""
+    single-quoted strings, Python literals, trailing commas, comments between members; with `unquoted`, also
+    lenient's guess of a bare word value read as a string (`"k": some words,`)."""
 
     def gap() -> str:
         return draw(st.sampled_from(["", " ", "", " /* c */ ", " // c\n", "\n# c\n"]))
@@ -751,6 +761,14 @@ def loosely_written(draw: st.DrawFn, tree: Any) -> str:
             items = [gap() + write(v) for v in node]
             trailing = "," if draw(st.booleans()) and items else ""
             return "[" + ", ".join(items) + trailing + "]"
+        if (
+            isinstance(node, str)
+            and unquoted
+            and _BARE_WORDS.fullmatch(node)
+            and _bare_ok(node)
+            and draw(st.booleans())
+        ):
+            return node
         if isinstance(node, str) and not _unsafe_in_quotes(node) and draw(st.booleans()):
             return f"'{node}'"
         if isinstance(node, bool) or node is None:
@@ -859,3 +877,22 @@ def test_any_document_read_prefix_by_prefix_resumed_or_not(tree: dict[str, Any],
         assert resumed.tree == whole.tree and resumed_asked == whole_asked, (text[:end], resume)
         resume, last = resumed.resume, resumed.tree
     assert last == json.loads(json.dumps({"action": "answer", **tree}))
+
+
+_words = st.from_regex(r"[A-Za-z][A-Za-z ]{0,8}[A-Za-z]", fullmatch=True)
+
+
+@given(st.dictionaries(_text, st.recursive(_words, lambda kids: st.lists(kids, max_size=3), max_leaves=6)), st.data())
+def test_lenient_guesses_read_the_same_resumed_or_not(tree: dict[str, Any], data: st.DataObject) -> None:
+    """The same with unquoted string values, which only lenient reads (a guess): resumed or from the start, every
+    prefix gives the same tree, and the whole text the document."""
+    text = data.draw(loosely_written(tree, unquoted=True))
+    lossy = lossy_kinds(LENIENT.policy)
+    resume = None
+    ends = sorted({*data.draw(st.lists(st.integers(1, len(text)), max_size=25)), len(text)})
+    for end in ends:
+        whole = read_prefix(text[:end], lossy=lossy, max_depth=400)
+        resumed = read_prefix(text[:end], lossy=lossy, max_depth=400, resume=resume)
+        assert resumed.tree == whole.tree, (text[:end], resume)
+        resume = resumed.resume
+    assert resumed.tree == json.loads(json.dumps({"action": "answer", **tree}))
