@@ -162,9 +162,26 @@ def kind_info(name: str) -> RepairKind | None:
 _ATOM_TYPES = frozenset({str, int, float, bool, type(None)})  # what the reader records: no copy needed
 _new = object.__new__
 _set = object.__setattr__
-# per kind, what `make` fills in: (stage, lossless, note); unknown kinds are a plugin's, lossy
-_MADE = {k.name: (k.stage, k.lossless, k.description) for k in KINDS.values()}
-_UNKNOWN_MADE = ("plugin", False, "")
+
+
+def _fields_of(kind: str, stage: str, lossless: bool, note: str) -> dict[str, Any]:
+    """A repair's fields, in declaration order, as `make` fills them for a kind (path, values, offset to come)."""
+    return {
+        "kind": kind,
+        "path": "",
+        "before": None,
+        "after": None,
+        "stage": stage,
+        "lossless": lossless,
+        "confidence": 1.0,
+        "offset": None,
+        "note": note,
+    }
+
+
+# per kind, the fields `make` fills in from the registry; unknown kinds are a plugin's, lossy
+_MADE = {k.name: _fields_of(k.name, k.stage, k.lossless, k.description) for k in KINDS.values()}
+_UNKNOWN_MADE = _fields_of("", "plugin", False, "")
 _SEVERITY = {k.name: k.severity for k in KINDS.values()}
 _KIND_OF = operator.attrgetter("kind")
 _CONFIDENCE_OF = operator.attrgetter("confidence")
@@ -210,27 +227,24 @@ class Repair:
         step (the dataclass `__init__` sets them one by one through the frozen `__setattr__`), and `before` /
         `after` are copied only when they are not immutable atoms — the same fields, values and copies as
         `Repair(...)` gives."""
-        stage, lossless, description = _MADE.get(kind, _UNKNOWN_MADE)
         if type(before) not in _ATOM_TYPES:
             before = detached(before)
         if type(after) not in _ATOM_TYPES:
             after = detached(after)
+        made = _MADE.get(kind)
+        if made is None:
+            made = {**_UNKNOWN_MADE, "kind": kind}
+        fields = made.copy()  # a copy of the kind's fields, then the repair's own (faster than building one)
+        fields["path"] = path
+        fields["before"] = before
+        fields["after"] = after
+        fields["offset"] = offset
+        if confidence != 1.0:
+            fields["confidence"] = confidence
+        if note:
+            fields["note"] = note
         repair = _new(cls)
-        _set(
-            repair,
-            "__dict__",
-            {
-                "kind": kind,
-                "path": path,
-                "before": before,
-                "after": after,
-                "stage": stage,
-                "lossless": lossless,
-                "confidence": confidence,
-                "offset": offset,
-                "note": note or description,
-            },
-        )
+        _set(repair, "__dict__", fields)
         return repair
 
     @property
