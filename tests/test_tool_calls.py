@@ -844,3 +844,12 @@ def test_a_count_that_is_no_count_is_unreported_usage_estimated_not_zero(
     )
     result = correct_result(lambda m: reply, ASK, GetWeather, parser=parser)
     assert result.attempts[0].usage is not None and result.attempts[0].usage.estimated and result.usage.estimated
+
+
+def test_an_anthropic_re_ask_shows_an_input_that_is_no_object_as_text_not_as_a_made_up_object() -> None:
+    turn = [ToolCall("GetWeather", "[1, 2]", id="a"), ToolCall("GetWeather", '{"town": "P"}', id="b", index=1)]
+    uses, results = anthropic_tool_followup(turn, "fix it")
+    assert [b["input"] for b in uses["content"]] == [{}, {"town": "P"}]
+    first, second = results["content"]
+    assert "not a JSON object" in first["content"] and "[1, 2]" in first["content"] and "fix it" in first["content"]
+    assert "not a JSON object" not in second["content"]

@@ -677,24 +677,39 @@ def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "
     return [assistant, *tool_messages]
 
 
-def _input_of(call: ToolCall) -> dict[str, Any]:
-    """A call's arguments as the object Anthropic's `tool_use.input` must be (the text when it is no object)."""
+def _input_of(call: ToolCall) -> dict[str, Any] | None:
+    """A call's arguments as the object Anthropic's `tool_use.input` must be; None when they are no object."""
     try:
         value = json.loads(call.arguments)
     except (ValueError, RecursionError):
-        value = None
-    return value if isinstance(value, dict) else {"arguments": call.arguments}
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def anthropic_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
     """Anthropic's shape: the assistant's `tool_use` blocks as made, then one user turn of `tool_result` blocks
-    (`is_error: true`)."""
+    (`is_error: true`). An input that is no JSON object cannot be shown as `tool_use.input` (which must be one):
+    the block gets `{}` and its result says, as text, what the model sent — no object is made up for it."""
     if not calls:
         return text_followup(text, feedback)
     replies = _replies(calls, feedback)
+    inputs = [_input_of(c) for c in calls]
     blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    blocks += [{"type": "tool_use", "id": i, "name": c.name, "input": _input_of(c)} for i, c, _ in replies]
-    results = [{"type": "tool_result", "tool_use_id": i, "content": said, "is_error": True} for i, _, said in replies]
+    blocks += [
+        {"type": "tool_use", "id": i, "name": c.name, "input": {} if obj is None else obj}
+        for (i, c, _), obj in zip(replies, inputs, strict=True)
+    ]
+    results = [
+        {
+            "type": "tool_result",
+            "tool_use_id": i,
+            "content": said
+            if obj is not None
+            else f"The input of this call is not a JSON object; you sent:\n{c.arguments}\n\n{said}",
+            "is_error": True,
+        }
+        for (i, c, said), obj in zip(replies, inputs, strict=True)
+    ]
     return [{"role": "assistant", "content": blocks}, {"role": "user", "content": results}]
 
 
