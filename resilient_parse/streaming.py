@@ -76,6 +76,8 @@ from typing_extensions import is_typeddict
 from resilient_parse.conform import Conformer
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError, InvalidInputError
+from resilient_parse.policy import Policy
+from resilient_parse.repairs import KINDS
 from resilient_parse.schema import AnyView, DictView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.stages.extract import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
 from resilient_parse.stages.read_prefix import Prefix, Resume, read_prefix
@@ -293,6 +295,12 @@ def partial_type(target: Any) -> Any:
 
 
 # -- reading the text -----------------------------------------------------------------------------------------------
+
+
+def _refused_kinds(policy: Policy) -> frozenset[str]:
+    """The reader's repairs this policy refuses (a lossless one it forbids, which the reader makes anyway): the final
+    parse refuses an answer with one, so the partials stop where it is."""
+    return frozenset(k.name for k in KINDS.values() if k.stage == "syntax" and not policy.allows(k.name, k.lossless))
 
 
 def _openers_for(view: TypeView) -> str:
@@ -911,6 +919,7 @@ class _Stream:
         self.fast_reads = True  # whether pydantic-core's partial parser can still read the answer
         self.resume: Resume | None = None  # where the reader's next read of the answer may start
         self.lossy = lossy_kinds(parser.policy)
+        self.refused = _refused_kinds(parser.policy)
         self.max_depth = parser.policy.max_depth
         self.memo: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
         self.shown: Any = None
@@ -1078,7 +1087,7 @@ class _Stream:
             if failure is None or tree or self.shown is not None:
                 read_by_reader = True
                 break
-            if failure.offset < len(doc) and failure.kind != "comment_at_end":
+            if failure.offset < len(doc) and failure.kind not in ("comment_at_end", "repair_not_allowed"):
                 # not JSON after all ("{"a" x} …"): look further on
                 self._restart(self.start + 1)
                 continue
@@ -1133,7 +1142,9 @@ class _Stream:
         """The tree so far by the reader's rules; a string still being written is shown as far as it goes where
         `strings` and the target wants a `str` there (as `_hide_unfinished_string` decides for the fast read)."""
         keep = functools.partial(_wants_text, self.plan.view) if strings else None
-        return read_prefix(doc, lossy=self.lossy, max_depth=self.max_depth, keep_string=keep, resume=resume)
+        return read_prefix(
+            doc, lossy=self.lossy, max_depth=self.max_depth, keep_string=keep, resume=resume, refused=self.refused
+        )
 
     def _hide_unfinished_string(self, tree: Any, doc: str) -> None:
         """A string still being written is shown only where the target wants a `str`: a half-written "12" must

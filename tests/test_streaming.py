@@ -896,3 +896,18 @@ def test_lenient_guesses_read_the_same_resumed_or_not(tree: dict[str, Any], data
         assert resumed.tree == whole.tree, (text[:end], resume)
         resume = resumed.resume
     assert resumed.tree == json.loads(json.dumps({"action": "answer", **tree}))
+
+
+def test_a_repair_the_policy_forbids_stops_the_partials_as_it_stops_the_final_parse() -> None:
+    # the reader makes lossless repairs whatever the policy; one the policy forbids is refused by the final parse,
+    # so the partials show only what precedes it
+    no_comments = Parser(Policy(allow_lossy=False, forbidden_kinds=frozenset({"comment"})))
+    text = '{"action": "answer", "title": "t", /* note */ "steps": [{"tool": "a", "n": 1}], "done": true}'
+    updates: list[StreamUpdate[Any]] = []
+    with pytest.raises(ParseError):
+        for update in no_comments.stream(split(text, 5), Plan):
+            updates.append(update)
+    shown = partials(updates)
+    assert any(s["title"] == "t" for s in shown)
+    assert all(s["steps"] is None and s["done"] is None for s in shown), shown
+    assert _read_past(run(STRICT, split(text, 5), Plan))  # the same text, comments allowed

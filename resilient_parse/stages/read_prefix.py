@@ -18,8 +18,9 @@ Otherwise a double-quoted string, or a container that has closed, is complete.
 
 Each call reads the text at most twice (once more up to where the reader stopped), so it is linear in the text;
 and a read of a longer prefix of the same text may start where the last one left off (`Resume`: after the last
-',' of the innermost open container, with JSON that reopens the containers around it read first), so a growing
-answer is not read from its start every time.
+',' of the innermost open container that has one, with JSON that reopens the containers around it read first),
+so a growing answer is not read by the reader from its start every time (the JSON written for it so far is loaded
+whole, at C speed).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from resilient_parse.repairs import Repair
 from resilient_parse.stages.read import Frame, ReadFailure, Reading, decode_key, fix_string, read
 
 PathPart = str | int
@@ -130,26 +132,32 @@ def read_prefix(
     max_depth: int,
     keep_string: KeepString | None = None,
     resume: Resume | None = None,
+    refused: frozenset[str] = frozenset(),
 ) -> Prefix:
     """The tree so far of `text`, a prefix of a JSON answer, read with the lossless repairs and the lossy kinds in
     `lossy`. `keep_string(path)` says whether a string still being written at `path` (keys as written, list
     indices) is shown as far as it goes; without it, such a string is left out. `resume`, from the `Prefix` of a
-    shorter prefix of the same text, lets the read start where that one left off."""
+    shorter prefix of the same text, lets the read start where that one left off. A repair of a kind in `refused`
+    (one the policy forbids, though the reader makes it) stops the read there, as the final parse refuses it."""
     try:
-        return _read(_Body(text, resume), lossy, max_depth, keep_string)
+        return _read(_Body(text, resume), lossy, max_depth, keep_string, refused)
     except _Diverged:
-        return _read(_Body(text, None), lossy, max_depth, keep_string)
+        return _read(_Body(text, None), lossy, max_depth, keep_string, refused)
 
 
-def _read(body: _Body, lossy: frozenset[str], max_depth: int, keep_string: KeepString | None) -> Prefix:
+def _read(
+    body: _Body, lossy: frozenset[str], max_depth: int, keep_string: KeepString | None, refused: frozenset[str]
+) -> Prefix:
     text = body.text
-    chars = len(text)
     try:
         reading = read(text, lossy=lossy, max_depth=max_depth)
     except ReadFailure as failure:
-        head = text[: failure.offset]
-        chars += len(head)
-        return Prefix(body.tree(_json_before(head, lossy, max_depth, body)), body.failure(failure), chars, body.resume)
+        return _stopped(body, failure, lossy, max_depth)
+    first = min((r for r in reading.repairs if r.kind in refused and r.offset is not None), default=None, key=_at)
+    if first is not None:
+        message = f"a {first.kind} repair the policy does not allow"
+        return _stopped(body, ReadFailure(message, _at(first), first.path, "repair_not_allowed"), lossy, max_depth)
+    chars = len(text)
     guessed = _guessed_closing_quote(reading, text)
     if guessed is not None:
         # `{"a": "b}`: a string that never closes, read as closed right before the closers — in a prefix, the
@@ -163,6 +171,17 @@ def _read(body: _Body, lossy: frozenset[str], max_depth: int, keep_string: KeepS
         return Prefix(body.tree(_settled(reading, head, None, body)), None, chars, body.resume)
     later = _resume_point(reading, body) or body.resume  # before `_settled` changes the reading
     return Prefix(body.tree(_settled(reading, text, keep_string, body)), None, chars, later)
+
+
+def _at(repair: Repair) -> int:
+    return repair.offset or 0
+
+
+def _stopped(body: _Body, failure: ReadFailure, lossy: frozenset[str], max_depth: int) -> Prefix:
+    """The tree of what precedes the place the reader stopped at (or a repair the policy refuses)."""
+    head = body.text[: failure.offset]
+    chars = len(body.text) + len(head)
+    return Prefix(body.tree(_json_before(head, lossy, max_depth, body)), body.failure(failure), chars, body.resume)
 
 
 def _json_before(head: str, lossy: frozenset[str], max_depth: int, body: _Body) -> str | None:
