@@ -378,6 +378,127 @@ CASES += (
         entrypoints=True,
     ),
 )
+
+# issue 12's new reader paths (each a repair made once per item, so a rescan would show at once); target Any
+CASES += tuple(
+    Case(name, make, n, Any)
+    for name, make, n in (
+        ("h4_digit_words", lambda n: "[" + "1.2.3, " * n + "1]", 2_000),
+        ("h4_backtick_strings", lambda n: "[" + "`a\u00b4, " * n + "`b\u00b4]", 2_000),
+        ("h4_unclosed_backticks", lambda n: "[" + "`a, " * n, 2_000),
+        ("h4_missing_quote_commas", lambda n: '{"a": "' + "quick brown, fox " * n + "end}", 4_000),
+        ("h4_stray_closers", lambda n: "[" + "{}}, " * n + "1]", 2_000),
+        ("h4_inner_quote_paren", lambda n: '{"a": "x("' + 'y") z(" ' * n + 'w")"}', 4_000),
+        ("h4_escaped_json", lambda n: '{\\"a\\": [' + '\\"b\\", ' * n + "1]}", 4_000),
+        ("h4_whole_tuple", lambda n: "(" + "1, " * n + "2)", 4_000),
+        ("h4_big_exponents", lambda n: "[" + "1.5e100, " * n + "1,]", 4_000),
+        ("h4_glued_spans", lambda n: "x[a]y " * n, 1_000),
+        ("h4_top_string_inner_quotes", lambda n: '"a {b"} ' + "c " * n + '"', 4_000),
+        ("h4_jsonp_unclosed", lambda n: "cb(" * n + "1", 1_000),
+    )
+)
+
+
+class Weather(BaseModel):
+    city: str
+    unit: Literal["c", "f"] = "c"
+
+
+def tool_calls(parser: Parser, text: Input, target: Any) -> None:
+    """A chat completion's JSON as the SDK would hand it over: its tool calls read into `target`."""
+    import json
+
+    from resilient_parse.correction.adapters import completion_from_openai
+    from resilient_parse.correction.tool_calls import read_tool_calls
+
+    assert isinstance(text, str)
+    read_tool_calls(completion_from_openai(json.loads(text)).tool_calls, target, parser)
+
+
+def streamed_tool_calls(parser: Parser, chunks: Input, target: Any) -> None:
+    """Streamed chunks (each one chunk's JSON, as the SDK reads it off the wire) through `stream_tool_calls`."""
+    import json
+
+    from resilient_parse.tool_streaming import stream_tool_calls
+
+    assert not isinstance(chunks, str | bytes)
+    for _ in stream_tool_calls(parser, (json.loads(c) for c in chunks), target):
+        pass
+
+
+def _completion(calls: str) -> str:
+    return '{"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [' + calls + "]}}]}"
+
+
+def _call(i: int, arguments: str, name: str = "Weather") -> str:
+    import json
+
+    return json.dumps({"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": arguments}})
+
+
+def _delta(i: int, name: str | None = None, arguments: str = "") -> str:
+    import json
+
+    function: dict[str, str] = {"arguments": arguments}
+    if name is not None:
+        function["name"] = name
+    call = {"index": i, "id": f"c{i}", "type": "function", "function": function}
+    return json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+
+
+# issue 15: tool calls read from completions and from streamed deltas (attack and helpers' shapes)
+CASES += (
+    Case(
+        "tool_parallel_repaired_calls",
+        lambda n: _completion(", ".join(_call(i, "{'City': 'x', 'unit': 'C',}") for i in range(n))),
+        500,
+        list[Weather],
+        modes=("lenient",),
+        run=tool_calls,
+    ),
+    Case(
+        "tool_huge_arguments",
+        lambda n: _completion(_call(0, '{"city": "' + "a" * n + '",}')),
+        200_000,
+        Weather,
+        run=tool_calls,
+    ),
+    Case("tool_long_name", lambda n: _completion(_call(0, '{"city": "a"}', "x" * n)), 200_000, Weather, run=tool_calls),
+    Case(
+        "tool_stream_one_char_deltas",
+        lambda n: [_delta(0, "Weather")] + [_delta(0, arguments=c) for c in '{"city": "' + "a" * n + '"}'],
+        4_000,
+        Weather,
+        run=streamed_tool_calls,
+    ),
+    Case(
+        "tool_stream_parallel_interleaved",
+        lambda n: (
+            [_delta(i, "Weather") for i in range(n)]
+            + [_delta(i, arguments=c) for c in '{"city": "p"}' for i in range(n)]
+        ),
+        500,
+        list[Weather],
+        modes=("lenient",),
+        run=streamed_tool_calls,
+    ),
+)
+# issue 12's cheaper duplicate-key guard and loose-list rewrite (H5's shapes)
+CASES += (
+    Case(
+        "dup_guard_colons",
+        lambda n: "[" + ", ".join(['{"a": "' + ":" * 50 + '", "b": 1}'] * n) + "]",
+        2_000,
+        list[dict[str, Any]],
+    ),
+    Case("loose_list_numbers", lambda n: "{'x': [" + ", ".join(["1", "'a'"] * n) + ",]}", 20_000, Any, ("lenient",)),
+    Case(
+        "wide_single_quoted",
+        lambda n: "{" + ", ".join(f"'k{i}': 'v'" for i in range(n)) + "}",
+        20_000,
+        dict[str, str],
+    ),
+)
 CASES_BY_NAME = {c.name: c for c in CASES}
 FLOOR_S = 0.010
 """A parse at the base size must take at least this long (CPU time) for its growth to mean anything."""
