@@ -156,8 +156,10 @@ def rp_on_event(event: Event, ctx: CallContext | None) -> None:
     text itself, "fence", … —, `path`: "fast" for valid JSON taken as it stands or "repaired", `duration_s`,
     `target`: a short type name like ``list[Record]``, `mode`: the policy's name) or ``parse_failed`` (`kind`: the
     error's kind, `details`: how many error details, `repairs`, `duration_s`, `target`, `mode`). The correction
-    loop emits ``attempt_finished``, ``correction_requested``, ``fallback_started``, ``correction_succeeded`` and
-    ``corrections_exhausted``. `event.data` holds the details, never the raw text. Events are built only while an
+    loop emits ``correction_started``, then ``attempt_finished`` per model call (the attempt's summary: usage,
+    latency, outcome), ``correction_requested`` before each re-ask, ``fallback_started``, and one of
+    ``correction_succeeded`` / ``corrections_exhausted`` (calls, tokens, `duration_s`, outcome). `event.data`
+    holds counts, kinds and hashes, never the raw text. Events are built only while an
     observer is registered, so without one they cost a parse one attribute check. Called for every registered
     observer; return values are ignored, and an observer that raises is logged, not allowed to break the parse.
     `ctx` is None for events outside one parse call (and for a parse whose target cannot be planned).
