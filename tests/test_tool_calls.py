@@ -853,3 +853,15 @@ def test_an_anthropic_re_ask_shows_an_input_that_is_no_object_as_text_not_as_a_m
     first, second = results["content"]
     assert "not a JSON object" in first["content"] and "[1, 2]" in first["content"] and "fix it" in first["content"]
     assert "not a JSON object" not in second["content"]
+
+
+def test_an_openai_custom_tool_call_is_read_as_a_call_and_replayed_as_one(lenient: Parser) -> None:
+    custom = {"id": "ct1", "type": "custom", "custom": {"name": "GetWeather", "input": '{"town": "P"}'}}
+    reply = {"choices": [{"message": {"content": None, "tool_calls": [custom]}, "finish_reason": "tool_calls"}]}
+    (call,) = completion_from_openai(reply).tool_calls
+    assert (call.name, call.arguments, call.id, call.kind) == ("GetWeather", '{"town": "P"}', "ct1", "custom")
+    fixed = Completion(text="", tool_calls=(ToolCall("GetWeather", '{"city": "P"}', kind="custom"),))
+    llm = ScriptedLLM([completion_from_openai(reply), fixed], tool_shape="openai")
+    assert correct_result(llm, ASK, GetWeather, parser=lenient).value == GetWeather(city="P")
+    assistant, answer = llm.calls[1][2:]
+    assert assistant["tool_calls"] == [custom] and answer["tool_call_id"] == "ct1"

@@ -104,6 +104,9 @@ def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
         raise _malformed("the message's tool_calls is not a list", usage=usage)
     calls = []
     for index, item in enumerate(raw):
+        if _get(item, "type") == "custom":  # a custom (free-form) tool: its input is the argument text
+            calls.append(_custom_call(item, index, usage))
+            continue
         function = _get(item, "function")
         name = _get(function, "name")
         if not isinstance(name, str):
@@ -112,6 +115,16 @@ def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
         arguments = "" if arguments is None else arguments
         calls.append(_tool_call(name, arguments, _get(item, "id"), index, usage, text=True))
     return tuple(calls)
+
+
+def _custom_call(item: Any, index: int, usage: Usage | None) -> ToolCall:
+    custom = _get(item, "custom")
+    name, text = _get(custom, "name"), _get(custom, "input")
+    if not isinstance(name, str) or not isinstance(text, str | None):
+        raise _malformed(f"custom tool call {index} has no name or no text input", usage=usage)
+    call_id = _get(item, "id")
+    identifier = call_id if isinstance(call_id, str) and call_id else None
+    return ToolCall(name, text or "", id=identifier, index=index, kind="custom")
 
 
 def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None, *, text: bool) -> ToolCall:

@@ -58,15 +58,20 @@ class ToolCall:
 
     `arguments` is OpenAI's `function.arguments` as sent (possibly broken JSON); an already-decoded object
     (Anthropic's `tool_use.input`, LangChain's `args`) is kept as its JSON text (`ToolCall.decoded`). `id` is the
-    provider's call id (needed to answer the call); `index` the call's position in the reply.
+    provider's call id (needed to answer the call); `index` the call's position in the reply; `kind` "custom" for
+    an OpenAI custom (free-form) tool's call, whose `custom.input` text is the arguments and which a re-ask
+    replays as a custom call.
     """
 
     name: str
     arguments: str
     id: str | None = None
     index: int = 0
+    kind: typing.Literal["function", "custom"] = "function"  # "custom": an OpenAI free-form tool's call
 
     def __post_init__(self) -> None:
+        if self.kind not in ("function", "custom"):
+            raise ConfigurationError(f"ToolCall.kind must be 'function' or 'custom', not {self.kind!r}")
         if not isinstance(self.name, str):
             raise ConfigurationError(f"ToolCall.name must be a str, not {type(self.name).__name__}")
         if not isinstance(self.arguments, str):
@@ -200,7 +205,7 @@ def check_tool_choice(choice: Any, tools: Sequence[Mapping[str, Any]]) -> None:
     of the tools sent; otherwise the provider refuses the request, or answers with a tool the target never sees."""
     if not isinstance(choice, Mapping):
         return
-    function = choice.get("function")
+    function = choice.get("function", choice.get("custom"))
     name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
     if isinstance(name, str) and name not in sent_tool_names(tools):
         sent = ", ".join(repr(n) for n in sorted(sent_tool_names(tools))) or "none"
@@ -211,7 +216,7 @@ def sent_tool_names(tools: Sequence[Mapping[str, Any]]) -> set[str]:
     """The names of tool definitions as sent (OpenAI's `function.name`, Anthropic's `name`)."""
     names = set()
     for tool in tools:
-        function = tool.get("function")
+        function = tool.get("function", tool.get("custom"))  # a function tool, or an OpenAI custom tool
         name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
         if isinstance(name, str):
             names.add(name)
@@ -661,6 +666,13 @@ def text_followup(shown: str | None, feedback: str) -> list[dict[str, Any]]:
     return extra
 
 
+def _openai_call(call_id: str, call: ToolCall) -> dict[str, Any]:
+    """A call as the assistant message replays it: a function call, or a custom tool's call with its input."""
+    if call.kind == "custom":
+        return {"id": call_id, "type": "custom", "custom": {"name": call.name, "input": call.arguments}}
+    return {"id": call_id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+
+
 def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
     """OpenAI's shape: the assistant message with its `tool_calls` as made, then one `tool` message per call."""
     if not calls:
@@ -669,9 +681,7 @@ def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "
     assistant: dict[str, Any] = {
         "role": "assistant",
         "content": text or None,
-        "tool_calls": [
-            {"id": i, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for i, c, _ in replies
-        ],
+        "tool_calls": [_openai_call(i, c) for i, c, _ in replies],
     }
     tool_messages = [{"role": "tool", "tool_call_id": i, "content": said} for i, _, said in replies]
     return [assistant, *tool_messages]
