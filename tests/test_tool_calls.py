@@ -865,3 +865,19 @@ def test_an_openai_custom_tool_call_is_read_as_a_call_and_replayed_as_one(lenien
     assert correct_result(llm, ASK, GetWeather, parser=lenient).value == GetWeather(city="P")
     assistant, answer = llm.calls[1][2:]
     assert assistant["tool_calls"] == [custom] and answer["tool_call_id"] == "ct1"
+
+
+def test_with_the_length_limit_only_a_call_that_stops_mid_value_is_blamed(parser: Parser) -> None:
+    middle = [
+        ToolCall("GetWeather", '{"city": "Paris"}'),
+        ToolCall("GetWeather", '{"city": "Ro', index=1),
+        ToolCall("GetWeather", '{"city": "Oslo"}', index=2),
+    ]
+    with pytest.raises(TruncatedOutputError) as cut:
+        read_tool_calls(middle, list[GetWeather], parser, truncated=True)
+    assert [d.path for d in cut.value.details] == ["/1"] and "were cut off" in cut.value.message
+    complete = [ToolCall("GetWeather", '{"city": "Paris"}'), ToolCall("GetWeather", '{"city": "Rome"}', index=1)]
+    with pytest.raises(TruncatedOutputError) as unsure:  # nothing shows the cut: more calls may be missing
+        read_tool_calls(complete, list[GetWeather], parser, truncated=True)
+    assert [d.path for d in unsure.value.details] == ["/1"]
+    assert "its arguments are complete" in unsure.value.message and "may have been cut off" in unsure.value.message

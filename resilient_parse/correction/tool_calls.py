@@ -430,7 +430,19 @@ def _under(prefix: str, error: ParseError, message: str) -> ParseError:
     return moved
 
 
-def _truncated(call: ToolCall, path: str) -> TruncatedOutputError:
+def _truncated(call: ToolCall, path: str, *, complete: bool = False) -> TruncatedOutputError:
+    if complete:  # nothing shows where the cut was: the turn may have had more calls than it shows
+        return TruncatedOutputError(
+            f"the output length limit was reached after the call to {_shown(call.name)}: its arguments are "
+            "complete, but calls after it may have been cut off, so the calls cannot be read as the whole answer",
+            [
+                ErrorDetail(
+                    path=path,
+                    kind="truncated",
+                    message="the output length limit was reached after this call; more calls may have been cut off",
+                )
+            ],
+        )
     return TruncatedOutputError(
         f"the arguments of the call to {_shown(call.name)} were cut off by the output length limit",
         [
@@ -441,6 +453,21 @@ def _truncated(call: ToolCall, path: str) -> TruncatedOutputError:
             )
         ],
     )
+
+
+def _looks_cut(arguments: str) -> bool:
+    """Whether JSON argument text stops mid-value (an unterminated string, or the text ends where more must
+    follow). Text that is broken elsewhere (single quotes …) is left to the parser, which finds a cut itself."""
+    text = arguments.rstrip()
+    if not text:
+        return True
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.msg.startswith("Unterminated string") or exc.pos >= len(text)
+    except (ValueError, RecursionError):
+        return False
+    return False
 
 
 def _tell_failed(
@@ -523,8 +550,10 @@ def read_tool_calls(
     """The target read from the model's tool calls, with every repair (paths under the call: `/0/city` for the
     first call's `city` in a `list[...]` target), or a `ParseError` naming what is wrong and where.
 
-    `truncated=True` (the provider said the output hit its length limit) refuses the last call: its arguments
-    were cut off, and completing them would invent data. A single-object target takes exactly one call.
+    `truncated=True` (the provider said the output hit its length limit) refuses the cut call: its arguments were
+    cut off, and completing them would invent data. For a list, the calls whose arguments stop mid-value are the
+    cut ones; when every call is complete, the last is refused all the same, saying so (more calls may have
+    been cut off). A single-object target takes exactly one call.
     `sent_names`: the names of the tools the request sent (`sent_tool_names`); a call to one of them that is not
     the target's is a wrong tool, and no typo is repaired toward the target when one of them is as close.
     Observers (`rp_on_event`) hear of every read: each call's arguments are parsed by `parser.parse_result`, and
@@ -558,11 +587,17 @@ def read_tool_calls(
         texts: list[str | None] = []
         found_repairs: list[Repair] = []  # one list for every call: a tuple re-made per call is quadratic
         failures: list[ParseError] = []
+        # with the length limit reached, the calls whose arguments stop mid-value are the cut ones; when none
+        # does, the cut fell after the last call, which is refused for the calls that may be missing
+        cut_at = {i for i, c in enumerate(calls) if _looks_cut(c.arguments)} if truncated else set()
+        unsure = truncated and bool(calls) and not cut_at
+        if unsure:
+            cut_at = {len(calls) - 1}
         for position, call in enumerate(calls):
             path = f"/{position}"
             try:
-                if truncated and position == len(calls) - 1:
-                    cut = _truncated(call, path)
+                if position in cut_at:
+                    cut = _truncated(call, path, complete=unsure)
                     _tell_failed(parser, target, aliases, cut, time.perf_counter(), len(call.arguments))
                     raise cut
                 result, found = _read_one(call, tools, parser, path, aliases, sent, target)
