@@ -97,6 +97,9 @@ _FREE_READER_CHARS = 512  # the same for the text the reader reads, which costs 
 _MAX_DROP_ROUNDS = 4
 _PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
 _PROBE_MARGIN = 64  # an error this close to the window's end may be the window's own cut, so it does not count
+# where the reader stops for these, the text may still be the answer: a comment still open, a repair the policy
+# refuses (the final parse says so)
+_UNDECIDED = frozenset({"comment_at_end", "repair_not_allowed"})
 
 
 # -- the update -----------------------------------------------------------------------------------------------------
@@ -1047,8 +1050,8 @@ class _Stream:
                     prefix = self._read_prefix(window, strings=False)
                     if prefix.failure is None:
                         return False
-                    # a comment the window cuts off says nothing yet: a longer window tells
-                    if prefix.failure.offset <= size - _PROBE_MARGIN and prefix.failure.kind != "comment_at_end":
+                    # a comment the window cuts off says nothing yet: a longer window tells (`_UNDECIDED`)
+                    if prefix.failure.offset <= size - _PROBE_MARGIN and prefix.failure.kind not in _UNDECIDED:
                         return self.shown is None and not prefix.tree
             size *= 2
 
@@ -1087,7 +1090,7 @@ class _Stream:
             if failure is None or tree or self.shown is not None:
                 read_by_reader = True
                 break
-            if failure.offset < len(doc) and failure.kind not in ("comment_at_end", "repair_not_allowed"):
+            if failure.offset < len(doc) and failure.kind not in _UNDECIDED:
                 # not JSON after all ("{"a" x} …"): look further on
                 self._restart(self.start + 1)
                 continue
