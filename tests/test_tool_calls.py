@@ -881,3 +881,12 @@ def test_with_the_length_limit_only_a_call_that_stops_mid_value_is_blamed(parser
         read_tool_calls(complete, list[GetWeather], parser, truncated=True)
     assert [d.path for d in unsure.value.details] == ["/1"]
     assert "its arguments are complete" in unsure.value.message and "may have been cut off" in unsure.value.message
+
+
+def test_prose_beside_a_call_is_not_parsed_as_a_second_answer() -> None:
+    observer = ParseEvents()
+    parser = Parser(mode="lenient", entrypoints=False)
+    parser.host.add_observer(observer, name="parse-events")
+    reply = Completion(text="Let me check that.", tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
+    assert correct_result(ScriptedLLM([reply]), ASK, GetWeather, parser=parser).value == GetWeather(city="Paris")
+    assert [e.name for e in observer.events] == ["parse_started", "parse_succeeded"]  # no failed parse of the prose

@@ -420,7 +420,7 @@ class _Loop:
                 truncated=completion.finish_reason in _CUT_OFF,
                 sent_names=sent_tool_names(_tools_of(adapter) or ()),
             )
-            if completion.text.strip():
+            if "{" in completion.text or "[" in completion.text:  # prose with no JSON in it is no second answer
                 self._check_text_agrees(completion.text, called)
             return called
         if len(calls) == 1 and not completion.text.strip():
