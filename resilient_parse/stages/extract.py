@@ -729,11 +729,18 @@ class _Labeller:
         self._previous = ""
         self._previous_end = -1
         self._announced = False  # the words that gave the previous candidate its label announced a list
+        # the words before a start and what they call it, by (start, floor, after an example): a fence body and
+        # the span inside it start at the same place, and their words are read once
+        self._read: dict[tuple[int, int, bool], tuple[str, bool, str]] = {}
 
     def label(self, start: int, end: int, floor: int) -> str:
         text = self._text
-        words, whole = words_before(text, start, floor)
-        label = _label_words(words, 0 <= self._example_end <= start)
+        key = (start, floor, 0 <= self._example_end <= start)
+        known = self._read.get(key)
+        if known is None:
+            words, whole = words_before(text, start, floor)
+            known = self._read[key] = (words, whole, _label_words(words, key[2]))
+        words, whole, label = known
         listed = (
             self._previous in _LISTED_LABELS
             and 0 < floor == self._previous_end
