@@ -856,7 +856,10 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
                 raw.append((region.start + lead, end, "open_fence", kind, region.start, False))
                 marker_cut = (region.start + lead, end)
             else:
-                raw.append((region.start + lead, region.start + lead + len(body), "whole", kind, region.start, False))
+                whole_end = region.start + lead + len(body)
+                if body[:1] in _OPENERS and body[-1:] not in _CLOSERS:
+                    whole_end = region.end  # open-ended: it keeps its trailing white space, as a cut-off span does
+                raw.append((region.start + lead, whole_end, "whole", kind, region.start, False))
             if body[:1] == '"':
                 literals.append((region.start + lead, region.start + lead + len(body)))
         literals.sort()
