@@ -610,3 +610,60 @@ def test_a_closing_fence_marker_with_no_opening_one_ends_the_candidate() -> None
     assert Parser("lenient", entrypoints=False).parse('{"key": "value}```', Any) == {"key": "value"}
     with pytest.raises(TruncatedOutputError):  # cut before its '}': the marker does not close the object
         Parser("lenient", entrypoints=False).parse('{"key": "value, value2"```', Any)
+
+
+def _walked(text: str) -> list[tuple[int, int, bool, int]]:
+    """The spans the bracket-by-bracket walk finds (the C scanner's shortcut for valid values switched off)."""
+    from unittest import mock
+
+    from resilient_parse.stages import extract
+
+    with mock.patch.object(extract, "valid_value_end", lambda _text, _at: (-1, len(_text))):
+        return [tuple(s) for s in extract.scan_spans(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Here: {"a": "}{", "b": [1, {"c": "]\\"["}]} and [1, 2] then {"x": 1',
+        'x [1, 2] {bad} {"a": [1, 2}, "b": 3} [{"k": "v"}]',
+        '[1, 2]\n\n{"a": 1e999}\n[' + '{"n": 1}, ' * 50 + "]",
+        '{"a": "b"}{"c": "d"}',
+        '[{"a": 1}, {"b": 2}',
+    ],
+)
+def test_valid_values_read_in_one_call_are_the_spans_the_walk_finds(text: str) -> None:
+    assert [tuple(s) for s in scan_spans(text)] == _walked(text)
+
+
+def test_an_open_ended_answer_with_trailing_white_space_is_one_candidate_not_two() -> None:
+    from typing import Any
+
+    from pydantic import BaseModel
+
+    from resilient_parse import Parser, TruncatedOutputError
+
+    class Counted(BaseModel):
+        records: list[int]
+        count: int
+
+    text = '{"records": [1, 2], "count": 30\n'
+    # kept whole, newline and all ("30\n" is a complete number), once: not again as the span cut off at the end
+    assert [t for t in candidate_texts(text) if t.startswith("{")] == [text]
+    parser = Parser("lenient", entrypoints=False)
+    calls: list[str] = []
+    original = Parser._attempt
+
+    def spy(self: Parser, cand: Any, *args: Any) -> Any:
+        calls.append(cand.text)
+        return original(self, cand, *args)
+
+    from unittest import mock
+
+    with mock.patch.object(Parser, "_attempt", spy):
+        assert parser.parse(text, Counted) == Counted(records=[1, 2], count=30)
+        assert calls.count(text) == 1
+        calls.clear()
+        with pytest.raises(TruncatedOutputError):
+            parser.parse('{"records": [1, 2], "note": "cut\n', dict[str, list[int]])
+        assert calls == ['{"records": [1, 2], "note": "cut\n']

@@ -25,6 +25,7 @@ import regex  # type: ignore[import-untyped]
 
 from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
+from resilient_parse.stages.read import valid_value_end
 
 REASONING_TAGS = (
     "think",
@@ -80,6 +81,7 @@ _LITERAL_ENDS = ("true", "false", "null", "True", "False", "None")
 # full-width brackets are read as JSON syntax by the syntax stage, so they open and close spans here too
 _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
+_ASCII_OPENERS = frozenset("{[")
 _CLOSERS = frozenset("}]\uff5d\uff3d")
 # what may follow an opener that starts real JSON (a value, a quoted or bare key, a literal the reader knows), as
 # opposed to prose like "[see below]" or "{first_name}"
@@ -348,6 +350,7 @@ def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]
     pos = start
     sq_hopeless = csq_hopeless = False
     find_opener = _OPENER.search
+    decode_floor = start  # the C scanner is not tried again before the offset where it last failed
     while True:
         if not openers:  # in prose: only an opener matters
             m = find_opener(text, pos, end)
@@ -355,6 +358,17 @@ def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]
                 break
             at = m.start()
             ch = _BRACKET.get(m.group(), m.group())
+            if at >= decode_floor and m.group() in _ASCII_OPENERS:
+                # a valid JSON value is balanced, its strings skipped, nothing inside it a maximal span: one C call
+                try:
+                    value_end, failed_at = valid_value_end(text, at)
+                except ValueError:  # an integer too long to convert: read it bracket by bracket
+                    value_end, failed_at = -1, end
+                if 0 <= value_end <= end:
+                    top_level.append(Span(at, value_end, True))
+                    pos = value_end
+                    continue
+                decode_floor = max(failed_at, value_end)
         else:
             at = inside(text, pos, end).end()
             if fast and at > pos and _ASCII_OPENER.search(text, pos, at) is not None:
