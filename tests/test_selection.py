@@ -462,3 +462,25 @@ def test_a_jsonp_call_gives_the_value_inside_its_padding(mode: str, text: str, v
 def test_a_call_on_code_or_prose_in_parentheses_is_not_jsonp(mode: str, text: str) -> None:
     with pytest.raises(ParseError):
         Parser(mode, entrypoints=False).parse(text, Any)
+
+
+def test_one_success_is_chosen_without_serialising_it_and_two_different_ones_are_compared() -> None:
+    from resilient_parse.stages.select import Success, choose_answer
+
+    class CountingAdapter:
+        def __init__(self) -> None:
+            self.dumps = 0
+
+        def dump_json(self, value: Any) -> bytes:
+            self.dumps += 1
+            return repr(value).encode()
+
+    first = Candidate('{"a": 1}', 0, 8, "span", 0, 0, ())
+    second = Candidate('{"a": 2}', 20, 28, "span", 0, 1, ())
+    adapter = CountingAdapter()
+    one = Success(first, {"a": 1}, (), first.text, 0.0)
+    assert choose_answer([one], adapter) is one  # type: ignore[arg-type]
+    assert adapter.dumps == 0
+    with pytest.raises(AmbiguousMatchError):
+        choose_answer([one, Success(second, {"a": 2}, (), second.text, 0.0)], adapter)  # type: ignore[arg-type]
+    assert adapter.dumps == 2

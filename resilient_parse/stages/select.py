@@ -156,13 +156,15 @@ def choose_answer(successes: Sequence[Success], adapter: TypeAdapter[Any], untri
     top = max(s.candidate.tier for s in successes)
     group = [s for s in successes if s.candidate.tier == top]
     group = [s for s in group if not any(_contains(o.candidate, s.candidate) for o in group)]
-    distinct: list[Success] = []
-    dumped: list[bytes] = []
-    for s in group:
-        key = adapter.dump_json(s.value)
-        if key not in dumped:
-            dumped.append(key)
-            distinct.append(s)
+    distinct: list[Success] = group[:1]
+    if len(group) > 1:  # one success needs no comparison (a dump of a large value costs a full serialisation)
+        distinct = []
+        dumped: list[bytes] = []
+        for s in group:
+            key = adapter.dump_json(s.value)
+            if key not in dumped:
+                dumped.append(key)
+                distinct.append(s)
     if len(distinct) > 1:
         offsets = ", ".join(str(s.candidate.start) for s in distinct)
         raise AmbiguousMatchError(
