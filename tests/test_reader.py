@@ -908,3 +908,13 @@ def test_a_text_that_is_one_string_with_inner_quotes_is_read_in_lenient(text: st
 def test_two_strings_side_by_side_are_not_one_string(mode: str, text: str) -> None:
     with pytest.raises(UnrecoverableSyntaxError):
         PARSERS[mode].parse(text, Any)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_key_written_twice_in_repaired_text_is_found_when_a_string_holds_a_colon(mode: str) -> None:
+    # the reader's output is checked against the tree json.loads built; a colon in a string sends it to jiter
+    with pytest.raises(AmbiguousMatchError) as info:
+        load_json("{'action': 'http://x:80', action: 'delete_all',}", ctx(mode, ToolCall))
+    assert info.value.errors[0]["path"] == "/action"
+    result = load_json("{'action': 'http://x:80', 'b': 1,}", ctx(mode, ToolCall))
+    assert result.tree == {"action": "http://x:80", "b": 1}

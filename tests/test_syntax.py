@@ -645,3 +645,14 @@ def test_decode_refuses_a_float_past_its_range_and_reads_everything_else_as_json
         assert has_big_exponent(text)
         with pytest.raises(ValueError):
             decode(text)
+
+
+def test_the_lossy_kinds_a_policy_allows_are_the_same_for_equal_policies_and_differ_by_mode() -> None:
+    from resilient_parse.policy import LENIENT, STRICT
+    from resilient_parse.stages.syntax import lossy_kinds
+
+    assert lossy_kinds(STRICT) == frozenset()
+    assert lossy_kinds(LENIENT)  # the reader's guesses: lenient allows them
+    narrowed = replace(LENIENT, forbidden_kinds=frozenset(lossy_kinds(LENIENT)))
+    assert lossy_kinds(narrowed) == frozenset()
+    assert lossy_kinds(replace(narrowed)) == lossy_kinds(narrowed)

@@ -6,6 +6,7 @@ last resort for what the reader cannot read (`read_fallback.py`). Duplicate keys
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -64,8 +65,9 @@ def _refuse_too_many_digits(exc: ValueError) -> None:
         raise as_error(ReadFailure(message, 0, "", "number_too_long")) from None
 
 
+@functools.lru_cache(maxsize=64)
 def lossy_kinds(policy: Policy) -> frozenset[str]:
-    """The reader's lossy repairs this policy allows."""
+    """The reader's lossy repairs this policy allows; once per policy (a frozen value), not once per parse."""
     return frozenset(k for k in _READER_LOSSY if policy.allows(k))
 
 
@@ -176,7 +178,7 @@ def _escaped_json(text: str) -> str | None:
 
 def _checked(tree: object, json_text: str, repairs: list[Repair]) -> LoadResult:
     """The load result, once duplicate keys are ruled out (or merged, when both values are the same)."""
-    if has_duplicate_keys(json_text):
+    if has_duplicate_keys(json_text, tree):
         tree, merged = find_duplicates(json_text)
         if merged:
             repairs = [*repairs, *merged]
