@@ -890,3 +890,15 @@ def test_prose_beside_a_call_is_not_parsed_as_a_second_answer() -> None:
     reply = Completion(text="Let me check that.", tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
     assert correct_result(ScriptedLLM([reply]), ASK, GetWeather, parser=parser).value == GetWeather(city="Paris")
     assert [e.name for e in observer.events] == ["parse_started", "parse_succeeded"]  # no failed parse of the prose
+
+
+def test_a_wrong_tool_for_a_dataclass_target_fires_parse_failed() -> None:
+    observer = ParseEvents()
+    parser = Parser(mode="lenient", entrypoints=False)
+    parser.host.add_observer(observer, name="parse-events")
+    with pytest.raises(CorrectionsExhaustedError):
+        correct_result(ScriptedLLM([calls(("SendEmail", "{}"))]), ASK, WeatherRecord, parser=parser, max_corrections=0)
+    assert [(e.name, e.data.get("kind")) for e in observer.events] == [
+        ("parse_started", None),
+        ("parse_failed", "schema"),
+    ]

@@ -424,7 +424,7 @@ class _Loop:
                 self._check_text_agrees(completion.text, called)
             return called
         if len(calls) == 1 and not completion.text.strip():
-            check_tool_name(calls[0], self.target)
+            check_tool_name(calls[0], self.target, self.parser)
             return self._parse(calls[0].arguments)
         return self._parse(completion.text)
 

@@ -295,12 +295,17 @@ def _class_name(tp: Any) -> str | None:
     return None
 
 
-def check_tool_name(call: ToolCall, target: Any) -> None:
+def check_tool_name(call: ToolCall, target: Any, parser: Parser | None = None) -> None:
     """A call read as the answer to a target that is not a tool target (a dataclass, a TypedDict, `Model | int`)
-    must name one of the classes the target is made of; a target naming none (`dict[str, int]`) takes any call."""
+    must name one of the classes the target is made of; a target naming none (`dict[str, int]`) takes any call.
+    With `parser`, a refusal is reported to its observers as a failed parse."""
+    started = time.perf_counter()
     names = [n for n in map(_class_name, _members(target)) if n is not None]
     if names and call.name not in names:
-        raise _wrong_tool(call, "", ", ".join(map(repr, names)))
+        error = _wrong_tool(call, "", ", ".join(map(repr, names)))
+        if parser is not None:
+            _tell_failed(parser, target, None, error, started, len(call.arguments))
+        raise error
 
 
 # -- reading calls ------------------------------------------------------------------------------------------------
