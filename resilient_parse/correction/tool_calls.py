@@ -3,9 +3,10 @@
 A model that answers through tool calling (OpenAI `tool_calls`, Anthropic `tool_use`, LangChain
 `AIMessage.tool_calls`) puts the object in the call's arguments and says which object it is by the tool's name.
 `read_tool_calls` reads those arguments through the whole parsing pipeline against the argument model the name
-picks: one model, a union of models (picked by name), or `list[...]` of either for parallel calls. Names are
-matched exactly; a case/separator variant or a one-letter typo is a lossy repair (recorded, refused in strict);
-a name that names no tool of the target is an error listing the expected tools.
+picks: one model, a union of models (`None` among them allowed, picked by name), or `list[...]` of either for
+parallel calls. Names are matched exactly; a case/separator variant, or a typo within one word of the name
+(`get_wether`), is a lossy repair (recorded, refused in strict); a name that names no tool of the target — or
+names exactly another tool that was sent (`SetUser` is never `GetUser`) — is an error listing the expected tools.
 
 The re-ask builders answer each call the way its API expects: OpenAI wants the assistant's `tool_calls` followed
 by one `tool` message per call; Anthropic wants the `tool_use` blocks followed by one user turn of `tool_result`
