@@ -579,10 +579,13 @@ def test_an_optional_model_is_a_tool_target(parser: Parser) -> None:
     assert read_tool_calls([ToolCall("GetWeather", '{"city": "P"}')], GetWeather | None, parser).value == GetWeather(
         city="P"
     )
-    llm = ScriptedLLM([calls(("DeleteAll", '{"city": "Paris"}'))])
-    with pytest.raises(CorrectionsExhaustedError) as info:
-        correct_result(llm, ASK, GetWeather | None, parser=parser, max_corrections=0)
-    assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
+    for target in (GetWeather | None, list[GetWeather] | None):
+        llm = ScriptedLLM([calls(("DeleteAll", '{"city": "Paris"}'))])
+        with pytest.raises(CorrectionsExhaustedError) as info:
+            correct_result(llm, ASK, target, parser=parser, max_corrections=0)
+        assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
+    listed = read_tool_calls([ToolCall("GetWeather", '{"city": "P"}')], list[GetWeather] | None, parser)
+    assert listed.value == [GetWeather(city="P")]
 
 
 @pytest.mark.parametrize("target", [WeatherRecord, WeatherDict, WeatherRecord | int])

@@ -253,10 +253,20 @@ def _models_of(tp: Any) -> tuple[type[BaseModel], ...] | None:
     return None
 
 
+def _without_none(tp: Any) -> Any:
+    """`X | None` as `X` (`list[Model] | None` is read from calls as `list[Model]`); anything else as it is."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(rest) == 1 and len(rest) < len(typing.get_args(tp)):
+            return _strip_annotated(rest[0])
+    return tp
+
+
 def tool_target(target: Any) -> ToolTarget | None:
     """The tool-call reading of `target` — an argument model, a union of them (`None` allowed among them), or
-    `list[...]` of either — or None when the target is something else (its answer is read from the text)."""
-    inner = _strip_annotated(target)
+    `list[...]` of either (itself optional) — or None when the target is something else (its answer is read from
+    the text)."""
+    inner = _without_none(_strip_annotated(target))
     many = typing.get_origin(inner) is list
     if many:
         args = typing.get_args(inner)
@@ -276,7 +286,7 @@ def tool_target(target: Any) -> ToolTarget | None:
 
 
 def _members(target: Any) -> list[Any]:
-    tp = _strip_annotated(target)
+    tp = _without_none(_strip_annotated(target))
     if typing.get_origin(tp) is list and len(typing.get_args(tp)) == 1:
         tp = _strip_annotated(typing.get_args(tp)[0])
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
