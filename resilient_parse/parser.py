@@ -47,6 +47,7 @@ from resilient_parse.schema import (
     schema_facts,
 )
 from resilient_parse.stages.read_duplicates import KeyCounter, has_duplicate_keys, key_counter, members_match
+from resilient_parse.stages.syntax import refuse_out_of_range
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -459,6 +460,9 @@ class Parser:
         The guard costs a count of the text's colons against the members the value was built from when the
         target allows that proof, else a second parse (`has_duplicate_keys`).
 
+        A number past a float's range (`1e999999`) validates as infinity, a value the text never wrote: refused here
+        as the syntax stage refuses it (`syntax.refuse_out_of_range`; one test for the letter `e` on most texts).
+
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
         `arguments`, or `Action` beside `action` with another value — and return a different object than the
         model meant. Such a document takes the repair path, where the stray key is aligned, refused or dropped
@@ -477,6 +481,8 @@ class Parser:
                 value = plan.adapter.validate_json(json_text)
         except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
             return INVALID
+        if not read:
+            refuse_out_of_range(json_text)  # `1e999999` validates as inf, a value the text never wrote
         if guard and not pydantic_guards and not self._keys_all_known(json_text, facts):
             return INVALID
         for keys in facts.quoted_spellings:

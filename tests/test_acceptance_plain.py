@@ -464,11 +464,6 @@ def test_json_in_the_text_is_read_as_json_not_as_words() -> None:
     assert "plain_list" not in [r.kind for r in result.repairs]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the reader and the syntax stage refuse 1e999999 (number_out_of_range), but valid JSON never reaches them: "
-    "Parser's fast path (parser.py, TypeAdapter.validate_json) reads it as inf first",
-)
 @pytest.mark.parametrize("mode", PARSERS)
 def test_a_float_out_of_range_is_refused(mode: str) -> None:
     with pytest.raises(ParseError):

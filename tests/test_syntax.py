@@ -656,3 +656,36 @@ def test_the_lossy_kinds_a_policy_allows_are_the_same_for_equal_policies_and_dif
     narrowed = replace(LENIENT, forbidden_kinds=frozenset(lossy_kinds(LENIENT)))
     assert lossy_kinds(narrowed) == frozenset()
     assert lossy_kinds(replace(narrowed)) == lossy_kinds(narrowed)
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("1e999999", float),
+        ('{"a": [1.5, -2E+400]}', dict[str, list[float]]),
+        ("[1e0309]", Any),
+        ('Here it is:\n```json\n{"a": 1e999}\n```', dict[str, float]),
+    ],
+)
+def test_valid_json_with_a_number_past_a_float_s_range_is_refused_not_read_as_inf(
+    mode: str, text: str, target: Any
+) -> None:
+    parser = Parser(mode, entrypoints=False)
+    for call in (parser.parse, parser.parse_result):
+        with pytest.raises(UnrecoverableSyntaxError) as info:
+            call(text, target)
+        assert info.value.errors[0]["kind"] == "number_out_of_range"
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_an_exponent_written_in_a_string_or_in_range_is_read_as_it_stands(mode: str) -> None:
+    from resilient_parse.stages.syntax import refuse_out_of_range
+
+    parser = Parser(mode, entrypoints=False)
+    text = '{"id": "4e567ab", "note": "1e999", "x": 1e300, "y": 2E-400}'
+    result = parser.parse_result(text, dict[str, Any])
+    assert result.value == {"id": "4e567ab", "note": "1e999", "x": 1e300, "y": 0.0}
+    assert result.repairs == ()
+    refuse_out_of_range(text)  # the generous test matches; the exact one finds every float finite
+    refuse_out_of_range("{bad json 1e999")  # not JSON: left to the syntax stage

@@ -28,6 +28,7 @@ __all__ = [
     "has_big_exponent",
     "load_json",
     "lossy_kinds",
+    "refuse_out_of_range",
     "repair_syntax",
 ]
 
@@ -113,6 +114,21 @@ def _out_of_range(exc: _OutOfRange, text: str) -> UnrecoverableSyntaxError:
     at = text.find(exc.token)
     message = f"the number {exc.token[:40]!r} is out of a float's range: read as a float it would be infinity"
     return as_error(ReadFailure(message, max(at, 0), "", "number_out_of_range"))
+
+
+def refuse_out_of_range(text: str) -> None:
+    """Raise `UnrecoverableSyntaxError` (number_out_of_range) when valid JSON text writes a number past a float's
+    range (`1e999999`, which float() and Pydantic make infinity), as `load_json` does. For the parser's fast path:
+    a cheap, generous test first (`has_big_exponent`, behind a test for the letter), then the exact one — a second
+    C-speed parse with each float checked — only for the texts that write such an exponent somewhere."""
+    if ("e" not in text and "E" not in text) or not has_big_exponent(text):
+        return
+    try:
+        json.loads(text, parse_float=_finite)
+    except _OutOfRange as exc:
+        raise _out_of_range(exc, text) from None
+    except (ValueError, RecursionError):
+        return
 
 
 def load_json(text: str, ctx: CallContext) -> LoadResult:
