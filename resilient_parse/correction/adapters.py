@@ -122,16 +122,18 @@ def _custom_call(item: Any, index: int, usage: Usage | None) -> ToolCall:
     name, text = _get(custom, "name"), _get(custom, "input")
     if not isinstance(name, str) or not isinstance(text, str | None):
         raise _malformed(f"custom tool call {index} has no name or no text input", usage=usage)
-    call_id = _get(item, "id")
-    identifier = call_id if isinstance(call_id, str) and call_id else None
-    return ToolCall(name, text or "", id=identifier, index=index, kind="custom")
+    return ToolCall(name, text or "", id=_call_id(_get(item, "id")), index=index, kind="custom")
+
+
+def _call_id(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None, *, text: bool) -> ToolCall:
     """One call read from a response. `text`: the API sends the arguments as the model wrote them (OpenAI's
     `function.arguments`), so a str is kept as it is; otherwise (Anthropic's `tool_use.input`) whatever the SDK
     decoded is encoded back as JSON, a str included."""
-    identifier = call_id if isinstance(call_id, str) and call_id else None
+    identifier = _call_id(call_id)
     if isinstance(arguments, str):  # decoded, a str is a JSON string: a double-encoded input, refused as such
         return ToolCall(
             name, arguments if text else json.dumps(arguments, ensure_ascii=False), id=identifier, index=index
@@ -352,12 +354,18 @@ def _tool_params(tools: Sequence[ToolSpec] | None, tool_choice: Any, params: Map
         raise ConfigurationError("tool_choice= needs tools= to choose from")
 
 
-def _checked_choice(choice: Any, tools: list[dict[str, Any]] | None, params: Mapping[str, Any]) -> Any:
-    """The tool_choice as sent, refused at once when it forces a tool that is not sent."""
+def _sent_choice(
+    choice: Any, shape: Callable[[Any], Any], tools: list[dict[str, Any]] | None, params: Mapping[str, Any]
+) -> Any:
+    """The tool_choice in the API's shape (None when not given), refused at once when it forces a tool that is not
+    sent (the adapter's tools, or tools= in the call parameters)."""
+    if choice is None:
+        return None
+    sent_choice = shape(choice)
     sent = tools if tools is not None else params.get("tools")
-    if choice is not None and isinstance(sent, Sequence) and all(isinstance(t, Mapping) for t in sent):
-        check_tool_choice(choice, sent)
-    return choice
+    if isinstance(sent, Sequence) and all(isinstance(t, Mapping) for t in sent):
+        check_tool_choice(sent_choice, sent)
+    return sent_choice
 
 
 class _SDKAdapter:
@@ -445,9 +453,7 @@ class OpenAIAdapter(_SDKAdapter):
         self.model = model
         self.json_mode = json_mode
         self.tools = openai_tools(tools) if tools is not None else None
-        self.tool_choice = _checked_choice(
-            openai_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
-        )
+        self.tool_choice = _sent_choice(tool_choice, openai_tool_choice, self.tools, params)
         self.params = params
         self.name = f"openai:{model}"
 
@@ -506,9 +512,7 @@ class AnthropicAdapter(_SDKAdapter):
         self.model = model
         self.max_tokens = max_tokens
         self.tools = anthropic_tools(tools) if tools is not None else None
-        self.tool_choice = _checked_choice(
-            anthropic_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
-        )
+        self.tool_choice = _sent_choice(tool_choice, anthropic_tool_choice, self.tools, params)
         self.params = params
         self.name = f"anthropic:{model}"
 
@@ -558,9 +562,7 @@ class LiteLLMAdapter(_SDKAdapter):
         self._acompletion = acompletion
         self.json_mode = json_mode
         self.tools = openai_tools(tools) if tools is not None else None
-        self.tool_choice = _checked_choice(
-            openai_tool_choice(tool_choice) if tool_choice is not None else None, self.tools, params
-        )
+        self.tool_choice = _sent_choice(tool_choice, openai_tool_choice, self.tools, params)
         self.params = params
         self.name = f"litellm:{model}"
 
