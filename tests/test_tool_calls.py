@@ -905,3 +905,11 @@ def test_a_wrong_tool_for_a_dataclass_target_fires_parse_failed() -> None:
         ("parse_started", None),
         ("parse_failed", "schema"),
     ]
+
+
+def test_decoded_arguments_are_encoded_back_as_they_are_a_str_included(strict: Parser) -> None:
+    assert json.loads(ToolCall.decoded("GetWeather", {"city": "P"}).arguments) == {"city": "P"}
+    twice = ToolCall.decoded("GetWeather", '{"city": "Paris"}')
+    assert json.loads(twice.arguments) == '{"city": "Paris"}'
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls([twice], GetWeather, strict)

@@ -134,10 +134,8 @@ def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage
     `function.arguments`), so a str is kept as it is; otherwise (Anthropic's `tool_use.input`) whatever the SDK
     decoded is encoded back as JSON, a str included."""
     identifier = _call_id(call_id)
-    if isinstance(arguments, str):  # decoded, a str is a JSON string: a double-encoded input, refused as such
-        return ToolCall(
-            name, arguments if text else json.dumps(arguments, ensure_ascii=False), id=identifier, index=index
-        )
+    if text and isinstance(arguments, str):
+        return ToolCall(name, arguments, id=identifier, index=index)
     try:
         return ToolCall.decoded(name, arguments, id=identifier, index=index)
     except ParseError as exc:  # nested too deeply to write as JSON text

@@ -87,10 +87,13 @@ class ToolCall:
 
     @classmethod
     def decoded(cls, name: str, arguments: Any, *, id: str | None = None, index: int = 0) -> ToolCall:
-        """A call whose arguments the SDK already decoded (a dict): kept as its JSON text (`UnrecoverableSyntaxError`,
-        kind too_deep, when they nest too deeply to write)."""
+        """A call whose arguments the SDK already decoded (Anthropic's `tool_use.input`, LangChain's `args`): kept as
+        their JSON text. Whatever was decoded is encoded back as it is — a str is a JSON string, not argument text,
+        so a double-encoded input meets the same refusal as OpenAI's double encoding; argument text as the model
+        wrote it is `ToolCall(name, text)`. `UnrecoverableSyntaxError` (kind too_deep) when the arguments nest too
+        deeply to write."""
         try:
-            text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+            text = json.dumps(arguments, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"the arguments of tool call {name!r} are not JSON data: {exc}") from exc
         except RecursionError:  # nested deeper than JSON text can be written: refused as the same text would be
