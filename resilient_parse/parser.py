@@ -47,7 +47,7 @@ from resilient_parse.schema import (
     schema_facts,
 )
 from resilient_parse.stages.read_duplicates import KeyCounter, has_duplicate_keys, key_counter, members_match
-from resilient_parse.stages.syntax import refuse_out_of_range
+from resilient_parse.stages.syntax import NOT_JSON, refuse_out_of_range
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -60,6 +60,27 @@ INVALID: Any = object()
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 _JSON_SPACE = " \t\r\n"  # the white space JSON allows around a value (str.strip() would take more)
+# Pydantic's json_invalid messages that json.loads agrees with (never "recursion limit exceeded", a lone
+# surrogate's escape or a number out of range: json.loads reads those texts, or refuses them its own way)
+_NOT_JSON_MESSAGES = (
+    "Invalid JSON: EOF while parsing",
+    "Invalid JSON: expected",
+    "Invalid JSON: trailing c",
+    "Invalid JSON: key must be a string",
+    "Invalid JSON: control character",
+    "Invalid JSON: invalid number",
+    "Invalid JSON: invalid escape",
+)
+
+
+def _certainly_not_json(exc: ValidationError) -> bool:
+    """Whether Pydantic refused the text as JSON in a way json.loads refuses it too (one json_invalid error)."""
+    if exc.error_count() != 1:
+        return False
+    error = exc.errors(include_url=False, include_context=False, include_input=False)[0]
+    return error["type"] == "json_invalid" and error["msg"].startswith(_NOT_JSON_MESSAGES)
+
+
 _NAME_LIMIT = 80
 _KIND_AND_LOSSLESS = operator.attrgetter("kind", "lossless")
 log = logging.getLogger(__name__)
@@ -237,10 +258,11 @@ class Parser:
             # the hot path of a valid answer, without building a ParseResult nobody reads (an observer is told
             # about every parse, so with one the full path below runs)
             plan: TargetPlan | None = None
+            memo: dict[str, Any] = {}
             try:
                 plan = self.plan(target)
                 if not _needs_finishing(text, plan, plan.validators):
-                    value = self._validate_exact(text, plan)
+                    value = self._validate_exact(text, plan, memo=memo)
                     if value is not INVALID:
                         return value
                 else:
@@ -249,7 +271,7 @@ class Parser:
                 plan = None
             if plan is not None:
                 # not valid as it stands: straight to the repair path (the fast path would only validate it again)
-                return self._guarded(text, plan, plan.validators, {}, fast_failed=True)[0].value
+                return self._guarded(text, plan, plan.validators, {}, fast_failed=True, memo=memo)[0].value
         return self.parse_result(text, target, aliases=aliases).value
 
     @overload
@@ -358,14 +380,17 @@ class Parser:
         call_aliases: Mapping[str, str],
         *,
         fast_failed: bool = False,
+        memo: dict[str, Any] | None = None,
     ) -> tuple[ParseResult[Any], str, str]:
         """The result, the source of the answer and the path it took ("fast" or "repaired"); only our own
-        exceptions leave. `fast_failed`: the caller already found `text` not valid as it stands."""
+        exceptions leave. `fast_failed`: the caller already found `text` not valid as it stands (and noted in
+        `memo` what it learnt doing so)."""
+        memo = {} if memo is None else memo
         try:
-            fast = None if fast_failed else self._fast_path(text, plan, checks)
+            fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
                 return fast, "whole", "fast"
-            return self._slow_path(text, plan, checks, call_aliases)
+            return self._slow_path(text, plan, checks, call_aliases, memo)
         except (ParseError, ConfigurationError):
             raise
         except RecursionError:
@@ -451,8 +476,13 @@ class Parser:
             )
         return text
 
-    def _validate_exact(self, json_text: str, plan: TargetPlan, *, read: bool = False) -> Any:
+    def _validate_exact(
+        self, json_text: str, plan: TargetPlan, *, read: bool = False, memo: dict[str, Any] | None = None
+    ) -> Any:
         """Validate as Pydantic would, or return `INVALID` (None is a valid value of many targets).
+
+        Given `memo` (the call's `CallContext.memo`, or what becomes it), a text that is certainly not JSON is noted
+        there under `NOT_JSON`, so the syntax stage does not scan it with json.loads again.
 
         Pydantic keeps the last of two values written under one key; a document that writes a key twice takes the
         repair path, where the reader refuses two different values and merges identical ones
@@ -479,7 +509,11 @@ class Parser:
                 value = plan.adapter.validate_json(json_text, extra="forbid")
             else:
                 value = plan.adapter.validate_json(json_text)
-        except (ValidationError, ValueError):  # ValueError: e.g. lone surrogates Pydantic cannot encode
+        except ValidationError as exc:
+            if memo is not None and _certainly_not_json(exc):
+                memo[NOT_JSON] = json_text  # the syntax stage need not ask json.loads again (`syntax.load_json`)
+            return INVALID
+        except ValueError:  # e.g. lone surrogates Pydantic cannot encode
             return INVALID
         if not read:
             refuse_out_of_range(json_text)  # `1e999999` validates as inf, a value the text never wrote
@@ -515,8 +549,10 @@ class Parser:
         """The slower stray-key check, for when Pydantic cannot be asked (old Pydantic, extra="allow" models)."""
         return not facts.open_keys and all(k in facts.known_keys for k in _KEY_PATTERN.findall(json_text))
 
-    def _fast_path(self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> ParseResult[Any] | None:
-        value = self._validate_exact(text, plan)
+    def _fast_path(
+        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], memo: dict[str, Any]
+    ) -> ParseResult[Any] | None:
+        value = self._validate_exact(text, plan, memo=memo)
         if value is INVALID:
             return None
         repairs: list[Repair] = []
@@ -552,9 +588,11 @@ class Parser:
         plan: TargetPlan,
         checks: Sequence[SemanticValidator],
         call_aliases: Mapping[str, str],
+        memo: dict[str, Any],
     ) -> tuple[ParseResult[Any], str, str]:
         aliases = self._merge_aliases(call_aliases) if call_aliases else self._base_aliases
         ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=aliases, text=text)
+        ctx.memo.update(memo)
         found = self.host.extract_candidates(text, ctx)
         candidates = self.host.select_candidates(text, found, ctx)
         from resilient_parse.stages.select import explain_no_answer, select_answer
@@ -590,7 +628,7 @@ class Parser:
         repairs = list(cand.repairs)
         if cand.text != ctx.text and cand.text != ctx.text.strip(_JSON_SPACE):
             # (the text itself was found not valid as it stands; with only JSON white space around, nor is this)
-            quick = self._validate_exact(cand.text, plan)
+            quick = self._validate_exact(cand.text, plan, memo=ctx.memo)
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, cand.text, checks, plan)
                 return Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))

@@ -689,3 +689,26 @@ def test_an_exponent_written_in_a_string_or_in_range_is_read_as_it_stands(mode: 
     assert result.repairs == ()
     refuse_out_of_range(text)  # the generous test matches; the exact one finds every float finite
     refuse_out_of_range("{bad json 1e999")  # not JSON: left to the syntax stage
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_a_text_pydantic_found_not_json_is_not_scanned_by_json_loads_again(mode: str) -> None:
+    from unittest import mock
+
+    from resilient_parse.stages import syntax
+
+    seen: list[str] = []
+    real = syntax.decode
+
+    def spy(text: str) -> Any:
+        seen.append(text)
+        return real(text)
+
+    parser = Parser(mode, entrypoints=False)
+    broken = '{"a": [1, 2], "b": "x",}'
+    with mock.patch.object(syntax, "decode", spy):
+        assert parser.parse(broken, dict[str, Any]) == {"a": [1, 2], "b": "x"}
+        assert parser.parse_result(f"Here:\n```json\n{broken}\n```", dict[str, Any]).value == {"a": [1, 2], "b": "x"}
+        with pytest.raises(TruncatedOutputError):
+            parser.parse('{"a": [1, 2], "b": "x"', dict[str, Any])  # cut before its '}'
+    assert seen and all(text.startswith('{"a": [1, 2], "b": "x"}') for text in seen)  # only the reader's output

@@ -23,6 +23,7 @@ from resilient_parse.stages.read_truncation import settle_cut
 
 __all__ = [
     "JSON_REPAIR_MAX_CHARS",
+    "NOT_JSON",
     "SyntaxFailure",
     "decode",
     "has_big_exponent",
@@ -31,6 +32,12 @@ __all__ = [
     "refuse_out_of_range",
     "repair_syntax",
 ]
+
+NOT_JSON = "syntax.not_json"
+"""The `CallContext.memo` key under which the parser notes a text it found certainly not JSON (Pydantic's
+`json_invalid`, of a kind json.loads refuses too), so `load_json` goes straight to the reader."""
+
+_JSON_SPACE = " \t\r\n"
 
 SyntaxFailure = ReadFailure
 """The reader's failure under the name this module has always used."""
@@ -132,18 +139,20 @@ def refuse_out_of_range(text: str) -> None:
 
 
 def load_json(text: str, ctx: CallContext) -> LoadResult:
-    """The built-in loader: json.loads, then the reader (and its truncation rules), then (lenient) json-repair."""
-    try:
-        return _checked(decode(text), text, [])
-    except _OutOfRange as exc:
-        raise _out_of_range(exc, text) from None
-    except RecursionError:
-        depth = bracket_depth(text)
-        if depth > ctx.policy.max_depth:
-            message = f"nesting {depth} levels deep, over the limit of {ctx.policy.max_depth} (Policy.max_depth)"
-            raise as_error(ReadFailure(message, 0, "", "too_deep")) from None
-    except ValueError as exc:
-        _refuse_too_many_digits(exc)
+    """The built-in loader: json.loads, then the reader (and its truncation rules), then (lenient) json-repair.
+    json.loads is skipped for a text the parser already found certainly not JSON (`NOT_JSON` in `ctx.memo`)."""
+    if not _known_not_json(text, ctx.memo.get(NOT_JSON)):
+        try:
+            return _checked(decode(text), text, [])
+        except _OutOfRange as exc:
+            raise _out_of_range(exc, text) from None
+        except RecursionError:
+            depth = bracket_depth(text)
+            if depth > ctx.policy.max_depth:
+                message = f"nesting {depth} levels deep, over the limit of {ctx.policy.max_depth} (Policy.max_depth)"
+                raise as_error(ReadFailure(message, 0, "", "too_deep")) from None
+        except ValueError as exc:
+            _refuse_too_many_digits(exc)
     policy = ctx.policy
     unescaped = _escaped_json(text) if policy.allows("decode_json_string") else None
     if unescaped is not None:
@@ -177,6 +186,13 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
     except (ValueError, RecursionError) as exc:  # pragma: no cover - the reader writes valid JSON
         raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None
     return _checked(tree, fixed, reading.repairs)
+
+
+def _known_not_json(text: str, known: str | None) -> bool:
+    """Whether `text` is the text noted as not JSON, or that text without the JSON white space around it."""
+    if known is None or len(text) > len(known):
+        return False
+    return text == known or (len(text) < len(known) and known.strip(_JSON_SPACE) == text)
 
 
 def _escaped_json(text: str) -> str | None:
