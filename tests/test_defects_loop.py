@@ -571,4 +571,5 @@ def test_a_providers_odd_token_counts_do_not_break_the_loop() -> None:
         "choices": [{"message": {"content": '{"action": "x"}'}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": -3, "completion_tokens": True},
     }
-    assert completion_from_openai(response).usage == Usage(0, 0)
+    # issue 15: counts a provider got wrong are not counts; the loop estimates them (marked) instead of counting 0
+    assert completion_from_openai(response).usage is None
