@@ -11,7 +11,8 @@ from uuid import UUID
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import Parser, correct_result
+from resilient_parse import ConfigurationError, Parser, correct_result
+from resilient_parse.correction import Usage
 from resilient_parse.streaming import partial_type
 
 pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
@@ -387,3 +388,21 @@ def test_the_async_path_calls_ainvoke() -> None:
     reply = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Lima"})])
     result = asyncio.run(acorrect_result(ChatModelAdapter(_model(reply)), ASK, GetWeather))
     assert result.value == GetWeather(city="Lima")
+
+
+def test_a_chat_models_odd_token_counts_are_unreported_usage_not_free_calls() -> None:
+    """A negative count is no count: the loop estimates the call (marked) rather than booking it as 0 tokens."""
+    from resilient_parse.correction.langchain import completion_from_message
+
+    message = AIMessage(content="{}", usage_metadata={"input_tokens": -5, "output_tokens": 3, "total_tokens": -2})
+    assert completion_from_message(message).usage is None
+    fine = AIMessage(content="{}", usage_metadata={"input_tokens": 5, "output_tokens": 3, "total_tokens": 8})
+    assert completion_from_message(fine).usage == Usage(5, 3)
+
+
+def test_tool_choice_must_force_a_tool_that_is_bound() -> None:
+    class Other(BaseModel):
+        x: int
+
+    with pytest.raises(ConfigurationError):
+        ChatModelAdapter(ToolCallingFake(messages=iter([])), tools=[GetWeather], tool_choice=Other)

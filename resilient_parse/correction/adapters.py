@@ -87,10 +87,15 @@ def _usage_of(response: Any, prompt: str, completion: str) -> Usage | None:
     usage_obj = _get(response, "usage")
     if usage_obj is None:
         return None
-    prompt_tokens, completion_tokens = _count(_get(usage_obj, prompt)), _count(_get(usage_obj, completion))
-    if prompt_tokens is None or completion_tokens is None:
+    return usage_from_counts(_get(usage_obj, prompt), _get(usage_obj, completion))
+
+
+def usage_from_counts(prompt_tokens: Any, completion_tokens: Any) -> Usage | None:
+    """Two token counts as a provider reported them: a `Usage`, or None (unreported) unless both are counts."""
+    prompt_count, completion_count = _count(prompt_tokens), _count(completion_tokens)
+    if prompt_count is None or completion_count is None:
         return None
-    return Usage(prompt_tokens, completion_tokens)
+    return Usage(prompt_count, completion_count)
 
 
 def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:

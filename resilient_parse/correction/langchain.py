@@ -49,9 +49,12 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
 
 from resilient_parse.api import default_parser
+from resilient_parse.correction.adapters import usage_from_counts
 from resilient_parse.correction.tool_calls import (
     ToolCall,
     ToolSpec,
+    check_tool_choice,
+    openai_tool_choice,
     openai_tool_followup,
     openai_tools,
     read_tool_calls,
@@ -60,7 +63,7 @@ from resilient_parse.correction.tool_calls import (
     tool_name,
     tool_target,
 )
-from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
+from resilient_parse.correction.types import Completion, MalformedResponseError
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -462,10 +465,8 @@ def completion_from_message(message: Any, model: str | None = None) -> Completio
             f"the chat model returned {type(message).__name__}, not a message",
             [ErrorDetail(path="", kind="malformed_response", message=f"got {type(message).__name__}")],
         )
-    usage = None
     meta = getattr(message, "usage_metadata", None)
-    if meta:
-        usage = Usage(max(0, int(meta.get("input_tokens") or 0)), max(0, int(meta.get("output_tokens") or 0)))
+    usage = usage_from_counts(meta.get("input_tokens"), meta.get("output_tokens")) if meta else None
     name = message.response_metadata.get("model_name") or message.response_metadata.get("model") or model
     try:
         calls = message_tool_calls(message)
@@ -503,6 +504,8 @@ class ChatModelAdapter:
             raise ConfigurationError("tool_choice= needs tools= to choose from")
         self.chat_model = chat_model
         self.tools = openai_tools(tools) if tools is not None else None  # what is sent (the loop estimates with it)
+        if self.tools is not None and tool_choice is not None:
+            check_tool_choice(openai_tool_choice(tool_choice), self.tools)
         if self.tools is not None:
             options = {} if tool_choice is None else {"tool_choice": _choice(tool_choice)}
             self.runnable = chat_model.bind_tools(self.tools, **options)
