@@ -120,6 +120,51 @@ class TargetPlan:
     repairers: tuple[ValueRepairer, ...] = ()
     name: str = ""  # the target's short type name, for events (`list[Record]`, `Person | None`)
     count_members: KeyCounter | None = None  # `read_duplicates.key_counter` for the target, when it has one
+    reads_floats: bool = True  # whether a JSON number may validate as a float somewhere (`reads_floats`)
+
+
+# core-schema nodes that never turn a JSON number into a float (a decimal refuses infinity, an int a float past
+# its range), or that only hold other nodes; any other node (float, any, a function validator, a type this list
+# does not know) may, and `reads_floats` says so
+_FLOATLESS_NODES = frozenset(
+    {
+        "str", "int", "bool", "none", "decimal", "uuid", "url", "multi-host-url", "bytes", "literal", "enum",
+        "list", "set", "frozenset", "dict", "tuple", "nullable", "default", "model", "model-fields", "model-field",
+        "typed-dict", "typed-dict-field", "dataclass", "dataclass-args", "dataclass-field", "union",
+        "tagged-union", "definitions", "definition-ref", "lax-or-strict", "json-or-python", "chain",
+        "function-after", "custom-error",
+    }
+)  # fmt: skip
+_NOT_SCHEMA_KEYS = frozenset({"metadata", "serialization", "cls", "config", "ref"})
+
+
+def reads_floats(core_schema: Any) -> bool:
+    """Whether a target may validate a JSON number as a float (so `1e999999` could become infinity): a node of
+    its core schema outside `_FLOATLESS_NODES`, a float among a literal's or an enum's values, or an object that
+    keeps extra members of any type. Conservative: what it does not know reads floats. Iterative walk."""
+    stack: list[Any] = [core_schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("type")
+        if isinstance(kind, str):
+            if kind not in _FLOATLESS_NODES:
+                return True
+            if kind == "literal" and any(isinstance(v, float) for v in node.get("expected", ())):
+                return True
+            if kind == "enum" and node.get("sub_type") not in ("str", "int"):
+                return True
+            config = node.get("config")
+            if node.get("extra_behavior") == "allow" or (
+                isinstance(config, dict) and config.get("extra_fields_behavior") == "allow"
+            ):
+                return True  # extra members are kept, of any type
+        stack.extend(v for k, v in node.items() if k not in _NOT_SCHEMA_KEYS and isinstance(v, dict | list | tuple))
+    return False
 
 
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
@@ -244,6 +289,7 @@ class Parser:
             repairers,
             type_name(target),
             key_counter(adapter.core_schema),
+            reads_floats(adapter.core_schema),
         )
 
     # -- public API ----------------------------------------------------------------------------------------------
@@ -491,7 +537,7 @@ class Parser:
         target allows that proof, else a second parse (`has_duplicate_keys`).
 
         A number past a float's range (`1e999999`) validates as infinity, a value the text never wrote: refused here
-        as the syntax stage refuses it (`syntax.refuse_out_of_range`; one test for the letter `e` on most texts).
+        as the syntax stage refuses it (`syntax.refuse_out_of_range`, for targets that read floats at all).
 
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
         `arguments`, or `Action` beside `action` with another value — and return a different object than the
@@ -515,7 +561,7 @@ class Parser:
             return INVALID
         except ValueError:  # e.g. lone surrogates Pydantic cannot encode
             return INVALID
-        if not read:
+        if not read and plan.reads_floats:
             refuse_out_of_range(json_text)  # `1e999999` validates as inf, a value the text never wrote
         if guard and not pydantic_guards and not self._keys_all_known(json_text, facts):
             return INVALID

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from resilient_parse import Parser, TruncatedOutputError, UnrecoverableSyntaxError
+from resilient_parse import ParseError, Parser, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.context import CallContext
 from resilient_parse.stages.syntax import JSON_REPAIR_MAX_CHARS, SyntaxFailure, load_json, repair_syntax
 
@@ -712,3 +712,32 @@ def test_a_text_pydantic_found_not_json_is_not_scanned_by_json_loads_again(mode:
         with pytest.raises(TruncatedOutputError):
             parser.parse('{"a": [1, 2], "b": "x"', dict[str, Any])  # cut before its '}'
     assert seen and all(text.startswith('{"a": [1, 2], "b": "x"}') for text in seen)  # only the reader's output
+
+
+def test_the_out_of_range_test_runs_only_for_targets_that_read_floats() -> None:
+    from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+    from resilient_parse.parser import reads_floats
+
+    class Plain(BaseModel):
+        a: int
+        b: list[str] = []
+
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        a: int
+
+    class Scored(BaseModel):
+        a: int
+        score: float | None = None
+
+    floatless: list[Any] = [int, str, Plain, list[Plain], dict[str, int], tuple[int, str], int | None]
+    floaty: list[Any] = [float, Any, Loose, Scored, list[Scored], dict[str, Any], complex]
+    assert [reads_floats(TypeAdapter(t).core_schema) for t in floatless] == [False] * len(floatless)
+    assert [reads_floats(TypeAdapter(t).core_schema) for t in floaty] == [True] * len(floaty)
+    for mode in ("strict", "lenient"):
+        parser = Parser(mode, entrypoints=False)
+        for text, target in (('{"a": 1e999}', Plain), ('{"a": 1, "x": 1e999}', Loose), ("[1e999]", list[int])):
+            with pytest.raises(ParseError):  # an int never holds it; extra members of any type may
+                parser.parse(text, target)
+        assert parser.parse('{"a": 1, "b": ["1e999"]}', Plain) == Plain(a=1, b=["1e999"])
