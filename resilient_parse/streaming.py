@@ -1105,28 +1105,30 @@ class _Stream:
         """pydantic-core's partial read of `doc`: ("offer", partial) validated straight from the text, ("tree",
         tree), ("same", None) when nothing is new, or ("stopped", None) when it stopped short of the end at a
         syntax strict JSON does not have (the reader takes over)."""
-        unchanged = False
         if self.exact_ok and not self.partial_strings:
             shown = self._exact(doc)
-            if shown is not None and (self.shown is None or not _same(shown, self.shown)):
-                return "offer", shown
-            unchanged = shown is not None
+            if shown is not None:
+                if self.shown is None or not _same(shown, self.shown):
+                    return "offer", shown
+                return self._checked(doc)
         try:
             tree = from_json(doc, allow_partial=self.mode)
         except ValueError:
             self.fast_reads = False  # its partial mode reads any cut: this is a syntax error, in the text for good
             return "stopped", None
-        if not unchanged and _fingerprint(tree) != self.last_read:
+        if _fingerprint(tree) != self.last_read:
             return "tree", tree
-        # nothing new — or the partial read stopped at a syntax error as if the text ended there (it reads
-        # `{"a": 1 "b": 2` as `{"a": 1}` for good): a whole read fails at the end only if the text is JSON so far
+        return self._checked(doc)
+
+    def _checked(self, doc: str) -> tuple[str, Any]:
+        """A partial read that brings nothing new: there may be nothing new, or pydantic-core's partial modes
+        stopped at a syntax error as if the text ended there (they read `{"a": 1 "b": 2` as `{"a": 1}` for good).
+        A whole read tells: it fails at the end ("EOF while parsing…") only if the text is JSON so far, or after
+        the answer ("trailing characters": complete, what follows is not part of it)."""
         try:
             from_json(doc)
         except ValueError as exc:
-            message = str(exc)
-            # "EOF while parsing…": JSON so far; "trailing characters": the answer is complete, what follows is not
-            # part of it
-            if not message.startswith(("EOF", "trailing characters")):
+            if not str(exc).startswith(("EOF", "trailing characters")):
                 self.fast_reads = False
                 return "stopped", None
         return "same", None
