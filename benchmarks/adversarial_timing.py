@@ -499,6 +499,43 @@ CASES += (
         dict[str, str],
     ),
 )
+
+
+class StreamStep(BaseModel):
+    tool: str
+    n: int
+
+
+class StreamPlan(BaseModel):
+    action: str
+    title: str
+    steps: list[StreamStep] = []
+
+
+def _streamed_items(n: int, head: str, item: str) -> list[str]:
+    """`head` + n items in 7-character chunks, then the closers."""
+    return [*chunked(head + ", ".join(item.format(i=i) for i in range(n)), 7), "]}"]
+
+
+# issue 12's "prefixes too": streaming partials read through the reader's repairs (H6's shapes), 7-char chunks
+_HEAD = '{"action": "a", "title": "t", "steps": ['
+CASES += tuple(
+    Case(name, make, n, StreamPlan, run=stream)
+    for name, make, n in (
+        ("stream_trailing_comma_items", lambda n: _streamed_items(n, _HEAD, '{{"tool": "t{i}", "n": {i},}}'), 1_000),
+        (
+            "stream_single_quoted_items",
+            lambda n: _streamed_items(n, "{\"action\": 'a', 'title': 't', 'steps': [", "{{'tool': 't{i}', 'n': {i}}}"),
+            1_000,
+        ),
+        (
+            "stream_refused_word_then_items",
+            lambda n: _streamed_items(n, _HEAD.replace('"t"', "hello"), '{{"tool": "t{i}", "n": {i}}}'),
+            1_000,
+        ),
+        ("stream_comment_never_closed", lambda n: chunked('{"action": "a", "title": "t", /* ' + "x" * n, 7), 20_000),
+    )
+)
 CASES_BY_NAME = {c.name: c for c in CASES}
 FLOOR_S = 0.010
 """A parse at the base size must take at least this long (CPU time) for its growth to mean anything."""
