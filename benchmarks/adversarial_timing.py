@@ -451,7 +451,7 @@ CASES += (
     Case(
         "tool_parallel_repaired_calls",
         lambda n: _completion(", ".join(_call(i, "{'City': 'x', 'unit': 'C',}") for i in range(n))),
-        500,
+        50,
         list[Weather],
         modes=("lenient",),
         run=tool_calls,
@@ -477,7 +477,7 @@ CASES += (
             [_delta(i, "Weather") for i in range(n)]
             + [_delta(i, arguments=c) for c in '{"city": "p"}' for i in range(n)]
         ),
-        500,
+        100,
         list[Weather],
         modes=("lenient",),
         run=streamed_tool_calls,
@@ -491,11 +491,11 @@ CASES += (
         2_000,
         list[dict[str, Any]],
     ),
-    Case("loose_list_numbers", lambda n: "{'x': [" + ", ".join(["1", "'a'"] * n) + ",]}", 20_000, Any, ("lenient",)),
+    Case("loose_list_numbers", lambda n: "{'x': [" + ", ".join(["1", "'a'"] * n) + ",]}", 2_500, Any, ("lenient",)),
     Case(
         "wide_single_quoted",
         lambda n: "{" + ", ".join(f"'k{i}': 'v'" for i in range(n)) + "}",
-        20_000,
+        2_500,
         dict[str, str],
     ),
 )
