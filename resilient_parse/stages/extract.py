@@ -580,7 +580,7 @@ def _label_words(words: str, after_example: bool) -> str:
         return verdict
     if _ALTERNATIVE_WORDS.search(clause):
         return "alternative"
-    if _labels_example(window):
+    if clause != window and _labels_example(window):  # (the clause itself was asked above)
         return "example"
     return ""
 
@@ -626,6 +626,8 @@ def _designation(clause: str, after_example: bool) -> str:
         return "designated"
     if clause.rstrip(" \t:,-").lower().endswith(_REJECTING_ENDS):
         return "rejected"
+    if _NEGATION.search(clause) is None:
+        return ""  # no word of it negates (a negation in a word is one in the clause)
     words = clause.split()
     for i, word in enumerate(words):
         if _NEGATION.search(word) is not None and any(_USE_WORDS.fullmatch(w) for w in words[i + 1 : i + 3]):
@@ -672,7 +674,10 @@ def _negated(before: str) -> bool:
     """Whether one of the last few words before a designation word negates it ("would NOT be correct", "Do not
     use the updated"), and no "but" turns it round after the negation. A comma ends the reach: "I can't access
     live data, so here it is:" hedges, it does not reject."""
-    near = before.rsplit(",", 1)[-1].split()[-4:]
+    reach = before.rsplit(",", 1)[-1]
+    if _NEGATION.search(reach) is None:
+        return False  # none of its words negates
+    near = reach.split()[-4:]
     for i, word in enumerate(near):
         if _NEGATION.search(word) is not None:
             return "but" not in (w.lower() for w in near[i + 1 :])
