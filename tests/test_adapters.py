@@ -84,9 +84,12 @@ def test_a_function_may_return_text_bytes_a_completion_or_an_sdk_response(result
     assert to_completion(result).text == text
 
 
-def test_a_function_returning_something_else_is_a_malformed_response() -> None:
-    with pytest.raises(MalformedResponseError):
-        to_completion(42)
+def test_a_function_returning_something_else_is_a_configuration_error() -> None:
+    """None, a number, a dict of the answer's fields: a bug in the caller's function, reported at once (as the
+    README promises), not a model's slip to re-ask about."""
+    for returned in (42, None, {"city": "Oslo"}, object()):
+        with pytest.raises(ConfigurationError, match="not text"):
+            to_completion(returned)
 
 
 # -- errors ---------------------------------------------------------------------------------------------------------

@@ -350,13 +350,50 @@ def test_an_adapter_without_followup_gets_the_arguments_echoed_as_text(parser: P
     replies = iter([calls(("GetWeather", '{"town": "Paris"}')), calls(("GetWeather", '{"city": "Paris"}'))])
     seen: list[list[dict[str, Any]]] = []
 
+    class Bare:  # the LLMAdapter protocol and nothing more
+        name = "bare"
+
+        def complete(self, messages: list[dict[str, Any]]) -> Completion:
+            seen.append(messages)
+            return next(replies)
+
+        async def acomplete(self, messages: list[dict[str, Any]]) -> Completion:
+            return self.complete(messages)
+
+    result = correct_result(Bare(), ASK, GetWeather, parser=parser, max_corrections=1)
+    assert result.value == GetWeather(city="Paris")
+    assert seen[1][2] == {"role": "assistant", "content": '{"town": "Paris"}'} and seen[1][3]["role"] == "user"
+
+
+def test_a_plain_function_is_re_asked_in_the_openai_tool_shape(parser: Parser) -> None:
+    """A function speaking chat messages gets its calls answered as the OpenAI API would: the assistant turn keeps
+    the tool names and ids, and each call gets its own `tool` message (found by a new user)."""
+    replies = iter([calls(("GetWeather", '{"town": "Paris"}')), calls(("GetWeather", '{"city": "Paris"}'))])
+    seen: list[list[dict[str, Any]]] = []
+
     def llm(messages: list[dict[str, Any]]) -> Completion:
         seen.append(messages)
         return next(replies)
 
     result = correct_result(FunctionAdapter(llm), ASK, GetWeather, parser=parser, max_corrections=1)
     assert result.value == GetWeather(city="Paris")
-    assert seen[1][2] == {"role": "assistant", "content": '{"town": "Paris"}'} and seen[1][3]["role"] == "user"
+    assistant, answer = seen[1][2], seen[1][3]
+    assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["function"]["name"] == "GetWeather"
+    assert answer["role"] == "tool" and answer["tool_call_id"] == assistant["tool_calls"][0]["id"]
+    assert "/city" in answer["content"] or "city" in answer["content"]
+
+
+def test_a_declared_tool_name_is_the_name_sent_and_read(parser: Parser) -> None:
+    """`__rp_tool_name__` names the tool for calls as it does for text envelopes (found by a new user)."""
+
+    class Named(BaseModel):
+        __rp_tool_name__ = "get_weather"
+        city: str
+
+    assert openai_tools([Named])[0]["function"]["name"] == "get_weather"
+    llm = FunctionAdapter(lambda messages: calls(("get_weather", '{"city": "Oslo"}')))
+    result = correct_result(llm, ASK, Named, parser=parser)
+    assert result.value == Named(city="Oslo") and not result.repairs
 
 
 def test_arguments_cut_by_length_are_re_asked_with_the_cut_off_note(lenient: Parser) -> None:

@@ -230,7 +230,11 @@ def to_completion(result: Any) -> Completion:
         return completion_from_openai(result)
     if _get(result, "content") is not None and _get(result, "stop_reason", "") != "":
         return completion_from_anthropic(result)
-    raise _malformed(f"the llm returned {type(result).__name__}, not text")
+    # None, a dict of the answer's fields, any other object: a bug in the caller's function, not a model's slip
+    raise ConfigurationError(
+        f"the llm returned {type(result).__name__}, not text: a plain function returns the model's text (a str), "
+        "a Completion, or the SDK's response object"
+    )
 
 
 # -- classifying errors -------------------------------------------------------------------------------------------
@@ -315,8 +319,18 @@ def _need_sync(result: Any, where: str) -> None:
         raise ConfigurationError(f"{where} is async; use acorrect() (or an async driver) with it")
 
 
+def openai_followup(completion: Completion, shown: str | None, feedback: str) -> Messages:
+    """The messages that answer `completion` with `feedback` in the OpenAI chat shape: a `tool` message per call
+    when it made calls, else the previous answer as the assistant's turn and the feedback as the user's."""
+    if completion.tool_calls:
+        return openai_tool_followup(completion.tool_calls, feedback, completion.text)
+    return text_followup(shown, feedback)
+
+
 class FunctionAdapter:
-    """Any callable taking chat messages and returning text (or a `Completion`), sync or async."""
+    """Any callable taking chat messages and returning text (or a `Completion`), sync or async. Re-asks after tool
+    calls come in the OpenAI chat shape (an assistant turn with `tool_calls`, a `tool` message per call), the
+    shape plain chat-message functions most often speak."""
 
     kind = "function"
 
@@ -328,6 +342,9 @@ class FunctionAdapter:
 
     def __repr__(self) -> str:
         return f"FunctionAdapter({self.name!r})"
+
+    def followup(self, completion: Completion, shown: str | None, feedback: str) -> Messages:
+        return openai_followup(completion, shown, feedback)
 
     def complete(self, messages: Messages) -> Completion:
         result = self.fn(copy_messages(messages))
@@ -382,11 +399,7 @@ class _SDKAdapter:
     tool_choice: Any = None
 
     def followup(self, completion: Completion, shown: str | None, feedback: str) -> Messages:
-        """The messages that answer `completion` with `feedback`: a `tool` message per call when it made calls,
-        else the previous answer as the assistant's turn and the feedback as the user's."""
-        if completion.tool_calls:
-            return openai_tool_followup(completion.tool_calls, feedback, completion.text)
-        return text_followup(shown, feedback)
+        return openai_followup(completion, shown, feedback)
 
     def _with_tools(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         if self.tools is not None:

@@ -43,6 +43,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
+from resilient_parse.stages.envelopes import TOOL_NAME_ATTRIBUTE
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
@@ -117,9 +118,13 @@ def _is_model(obj: Any) -> bool:
 
 
 def tool_name(model: type[BaseModel]) -> str:
-    """The name a Pydantic model is sent under: its class name, unless `model_config["title"]` says otherwise."""
+    """The name a Pydantic model is sent under: the name it declares (`__rp_tool_name__`, as text envelopes read
+    it), else `model_config["title"]`, else its class name."""
     if not _is_model(model):
         raise ConfigurationError(f"a tool is a Pydantic model class, not {model!r}")
+    declared = getattr(model, TOOL_NAME_ATTRIBUTE, None)
+    if isinstance(declared, str) and declared:
+        return declared
     title = model.model_config.get("title")
     return title if isinstance(title, str) and title else model.__name__
 
