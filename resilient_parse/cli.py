@@ -211,9 +211,10 @@ def cmd_speed(args: argparse.Namespace) -> int:
 
 
 class _ArgumentParser(argparse.ArgumentParser):
+    """Usage mistakes are one line with exit 2, like every other failure to start (the usage is `--help`)."""
+
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -157,6 +157,7 @@ def test_missing_target_is_a_usage_error(workdir: Path) -> None:
     done = cli("parse", stdin="{}", cwd=workdir)
     assert done.returncode == 2
     assert "--target" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1  # one line, like every other usage error (issue 15)
 
 
 def test_an_unimportable_target_is_a_usage_error(workdir: Path) -> None:
