@@ -43,6 +43,7 @@ from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter
 from resilient_parse.correction.tool_calls import (
     ToolTarget,
     check_tool_name,
+    for_tool_calls,
     read_tool_calls,
     sent_tool_names,
     text_followup,
@@ -153,23 +154,6 @@ def _with_instruction(messages: Messages, instruction: str) -> Messages:
             messages[position] = {**message, "content": f"{message['content']}\n\n{instruction}"}
             return messages
     return [{"role": "system", "content": instruction}, *messages]
-
-
-_TEXT_INSTRUCTION = "Reply with the complete corrected "
-_CALL_AGAIN = "Call the tool again with the complete corrected arguments."
-_CALL_ALL_AGAIN = (
-    "Paths start with the call's position (/0 is your first call). Make all the tool calls again, each with its "
-    "complete corrected arguments."
-)
-
-
-def _for_tool_calls(feedback: str, *, many: bool) -> str:
-    """The built-in feedback ends by asking for a JSON reply; an answer given as tool calls is asked to call the
-    tool again instead (a plugin's own closing paragraph is left as it wrote it)."""
-    head, _, last = feedback.rpartition("\n\n")
-    if not head or not last.startswith(_TEXT_INSTRUCTION):
-        return feedback
-    return f"{head}\n\n{_CALL_ALL_AGAIN if many else _CALL_AGAIN}"
 
 
 def _echoed(completion: Completion) -> Completion:
@@ -400,7 +384,7 @@ class _Loop:
         # (a plugin that needs it reads `failure.candidate`)
         feedback = self.parser.host.build_feedback(failure, None, self.ctx)
         if answered is not None and answered.tool_calls and self.tool_target is not None:
-            feedback = _for_tool_calls(feedback, many=self.tool_target.many)
+            feedback = for_tool_calls(feedback, many=self.tool_target.many)
         if finish_reason in _CUT_OFF:
             feedback = f"{_CUT_OFF_NOTE}\n\n{feedback}"
         self.feedback = escape_surrogates(feedback)

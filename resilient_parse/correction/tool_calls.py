@@ -715,6 +715,23 @@ def _replies(calls: Sequence[ToolCall], feedback: str) -> list[tuple[str, ToolCa
     return [(ids[i], call, feedback if i == 0 else see) for i, call in enumerate(calls)]
 
 
+_TEXT_INSTRUCTION = "Reply with the complete corrected "
+_CALL_AGAIN = "Call the tool again with the complete corrected arguments."
+_CALL_ALL_AGAIN = (
+    "Paths start with the call's position (/0 is your first call). Make all the tool calls again, each with its "
+    "complete corrected arguments."
+)
+
+
+def for_tool_calls(feedback: str, *, many: bool) -> str:
+    """The built-in feedback ends by asking for a JSON reply; an answer given as tool calls is asked to call the
+    tool again instead (a plugin's own closing paragraph is left as it wrote it)."""
+    head, _, last = feedback.rpartition("\n\n")
+    if not head or not last.startswith(_TEXT_INSTRUCTION):
+        return feedback
+    return f"{head}\n\n{_CALL_ALL_AGAIN if many else _CALL_AGAIN}"
+
+
 def text_followup(shown: str | None, feedback: str) -> list[dict[str, Any]]:
     """The plain re-ask: the previous answer as the assistant's turn (when there was one), the feedback as the
     user's."""

@@ -42,6 +42,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import is_typeddict
 
 from resilient_parse.api import default_parser
+from resilient_parse.correction.tool_calls import for_tool_calls
 from resilient_parse.errors import ParseError
 from resilient_parse.parser import Parser
 from resilient_parse.stages.read_duplicates import has_duplicate_keys
@@ -55,8 +56,11 @@ def _writes_fields(tp: Any) -> bool:
     return isinstance(tp, type) and (issubclass(tp, BaseModel) or dataclasses.is_dataclass(tp) or is_typeddict(tp))
 
 
-def _feedback(parser: Parser, error: ParseError, target: Any) -> ModelRetry:
-    return ModelRetry(parser.feedback(error, target))
+def _feedback(parser: Parser, error: ParseError, target: Any, *, tool: bool = False) -> ModelRetry:
+    """Our feedback as pydantic-ai's retry prompt; an answer given as a tool call is asked to call the tool again
+    (pydantic-ai sends the prompt as that call's tool return), not to reply with JSON text."""
+    feedback = parser.feedback(error, target)
+    return ModelRetry(for_tool_calls(feedback, many=False) if tool else feedback)
 
 
 @dataclass
@@ -106,7 +110,7 @@ class ResilientOutput(AbstractCapability[Any]):
         try:
             value = parser.parse_result(text, target, aliases=self.aliases).value
         except ParseError as exc:
-            raise _feedback(parser, exc, target) from exc
+            raise _feedback(parser, exc, target, tool=output_context.tool_def is not None) from exc
         return parser.plan(target).adapter.dump_json(value, by_alias=True).decode()
 
     async def wrap_output_validate(

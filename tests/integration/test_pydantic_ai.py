@@ -92,6 +92,9 @@ def test_an_unrecoverable_answer_is_retried_with_our_feedback_then_succeeds() ->
     assert result.output == GetWeather(city="Paris")
     feedback = _retry_prompts(script)
     assert len(feedback) == 1 and "/city" in feedback[0] and "/unit" in feedback[0]
+    # the answer was a tool call, and the prompt goes back as its tool return: call the tool again, not "reply JSON"
+    assert feedback[0].rstrip().endswith("Call the tool again with the complete corrected arguments.")
+    assert "no code fences" not in feedback[0]
     responses = [m for m in result.all_messages() if isinstance(m, ModelResponse)]
     assert result.usage.requests == 2 == len(responses)
     assert result.usage.input_tokens == sum(r.usage.input_tokens for r in responses)
