@@ -13,12 +13,13 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import math
 import operator
 import re
 import threading
 import time
 import typing
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin, overload
@@ -121,6 +122,7 @@ class TargetPlan:
     name: str = ""  # the target's short type name, for events (`list[Record]`, `Person | None`)
     count_members: KeyCounter | None = None  # `read_duplicates.key_counter` for the target, when it has one
     reads_floats: bool = True  # whether a JSON number may validate as a float somewhere (`reads_floats`)
+    inf_probe: InfinityProbe | None = None  # `inf_probe` for the target, when it has one
 
 
 # core-schema nodes that never turn a JSON number into a float (a decimal refuses infinity, an int a float past
@@ -165,6 +167,72 @@ def reads_floats(core_schema: Any) -> bool:
                 return True  # extra members are kept, of any type
         stack.extend(v for k, v in node.items() if k not in _NOT_SCHEMA_KEYS and isinstance(v, dict | list | tuple))
     return False
+
+
+InfinityProbe = Callable[[Any], bool]
+"""Whether a validated value holds an infinite float somewhere (`inf_probe`)."""
+
+
+def _no_float(value: Any) -> bool:
+    return False
+
+
+def inf_probe(node: Any) -> InfinityProbe | None:
+    """A check of a validated value for an infinite float, for the core-schema shapes it knows (float, nullable,
+    default, list/set/frozenset, dict values, plain models), walking only where floats can be; None for any
+    other shape (the text is tested instead). Cheaper than searching a long text for a big exponent: one
+    attribute read per model, C-level iteration over lists."""
+    kind = node.get("type") if isinstance(node, dict) else None
+    if kind == "float":
+        return math.isinf if node.get("allow_inf_nan", True) else _no_float
+    if kind in ("str", "int", "bool", "none", "decimal"):
+        return _no_float
+    if kind in ("nullable", "default"):
+        inner = inf_probe(node.get("schema"))
+        if inner is None or inner is _no_float:
+            return inner
+        return lambda v: v is not None and inner(v)
+    if kind in ("list", "set", "frozenset", "dict"):
+        items = inf_probe(node.get("values_schema" if kind == "dict" else "items_schema"))
+        if items is None or items is _no_float:
+            return items
+        if kind == "dict":
+            return lambda v: any(map(items, v.values()))
+        return lambda v: any(map(items, v))
+    if kind == "model" and not node.get("root_model") and not node.get("custom_init"):
+        fields = node.get("schema")
+        config = node.get("config")
+        if not isinstance(fields, dict) or fields.get("type") != "model-fields" or fields.get("extras_schema"):
+            return None
+        if fields.get("extra_behavior") == "allow" or (
+            isinstance(config, dict) and config.get("extra_fields_behavior") == "allow"
+        ):
+            return None
+        probes: list[tuple[str, InfinityProbe]] = []
+        for name, field in fields.get("fields", {}).items():
+            probe = inf_probe(field.get("schema") if isinstance(field, dict) else None)
+            if probe is None:
+                return None
+            if probe is not _no_float:
+                probes.append((name, probe))
+        if not probes:
+            return _no_float
+        if len(probes) == 1:
+            ((name, probe),) = probes
+            return lambda v: probe(getattr(v, name))
+        return lambda v: any(probe(getattr(v, name)) for name, probe in probes)
+    return None
+
+
+def _holds_infinity(value: Any, plan: TargetPlan) -> bool:
+    """Whether the value may hold an infinite float: its plan's probe says so, or there is no probe."""
+    probe = plan.inf_probe
+    if probe is None:
+        return True
+    try:
+        return probe(value)
+    except Exception:  # a value the probe did not foresee: the text decides
+        return True
 
 
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
@@ -290,6 +358,7 @@ class Parser:
             type_name(target),
             key_counter(adapter.core_schema),
             reads_floats(adapter.core_schema),
+            inf_probe(adapter.core_schema),
         )
 
     # -- public API ----------------------------------------------------------------------------------------------
@@ -537,7 +606,8 @@ class Parser:
         target allows that proof, else a second parse (`has_duplicate_keys`).
 
         A number past a float's range (`1e999999`) validates as infinity, a value the text never wrote: refused here
-        as the syntax stage refuses it (`syntax.refuse_out_of_range`, for targets that read floats at all).
+        as the syntax stage refuses it (`syntax.refuse_out_of_range`, for targets that read floats at all, when the
+        value holds an infinity or its shape has no `inf_probe`).
 
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional
         `arguments`, or `Action` beside `action` with another value — and return a different object than the
@@ -561,7 +631,7 @@ class Parser:
             return INVALID
         except ValueError:  # e.g. lone surrogates Pydantic cannot encode
             return INVALID
-        if not read and plan.reads_floats:
+        if not read and plan.reads_floats and _holds_infinity(value, plan):
             refuse_out_of_range(json_text)  # `1e999999` validates as inf, a value the text never wrote
         if guard and not pydantic_guards and not self._keys_all_known(json_text, facts):
             return INVALID

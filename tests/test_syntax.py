@@ -741,3 +741,29 @@ def test_the_out_of_range_test_runs_only_for_targets_that_read_floats() -> None:
             with pytest.raises(ParseError):  # an int never holds it; extra members of any type may
                 parser.parse(text, target)
         assert parser.parse('{"a": 1, "b": ["1e999"]}', Plain) == Plain(a=1, b=["1e999"])
+
+
+def test_a_validated_value_is_probed_for_infinity_where_its_schema_holds_floats() -> None:
+    from pydantic import BaseModel, TypeAdapter
+
+    from resilient_parse.parser import inf_probe
+
+    class Row(BaseModel):
+        a: float
+        b: float | None = None
+        c: list[float] = []
+        d: dict[str, float] = {}
+        name: str = ""
+
+    probe = inf_probe(TypeAdapter(list[Row]).core_schema)
+    assert probe is not None
+    inf = float("inf")
+    assert not probe([Row(a=1.0), Row(a=2.0, b=3.0, c=[4.0], d={"x": 5.0})])
+    for row in (Row(a=inf), Row(a=1.0, b=-inf), Row(a=1.0, c=[1.0, inf]), Row(a=1.0, d={"x": inf})):
+        assert probe([Row(a=1.0), row])
+    assert inf_probe(TypeAdapter(Any).core_schema) is None  # unknown shapes: the text is tested instead
+    for mode in ("strict", "lenient"):
+        parser = Parser(mode, entrypoints=False)
+        with pytest.raises(UnrecoverableSyntaxError):
+            parser.parse('[{"a": 1.5}, {"a": 2, "c": [1, 1e999]}]', list[Row])
+        assert parser.parse('[{"a": 1.5, "name": "1e999"}]', list[Row]) == [Row(a=1.5, name="1e999")]
