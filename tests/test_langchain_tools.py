@@ -239,8 +239,8 @@ def test_text_beside_the_call_that_gives_the_same_answer_or_only_prose_is_fine()
 
 
 def test_a_call_to_another_bound_tool_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
-    other = {"type": "function", "function": {"name": "GetWeathers", "parameters": {"type": "object"}}}
-    reply = AIMessage(content="", tool_calls=[_call("GetWeathers", {"city": "Oslo"})])
+    other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
+    reply = AIMessage(content="", tool_calls=[_call("GetWeathar", {"city": "Oslo"})])
     assert ResilientOutputParser(target=GetWeather).invoke(reply) == GetWeather(city="Oslo")  # one edit off
     bound = ResilientOutputParser(target=GetWeather, tools=[GetWeather, other])
     with pytest.raises(LangChainParseError) as info:

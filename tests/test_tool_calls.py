@@ -11,7 +11,7 @@ import logging
 from typing import Annotated, Any, ClassVar
 
 import pytest
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from typing_extensions import TypedDict
 
 from resilient_parse import Parser
@@ -147,14 +147,33 @@ def test_a_union_is_chosen_by_the_tool_name_even_when_the_arguments_fit_both(par
 
 
 def test_two_equally_close_tool_names_are_ambiguous(lenient: Parser) -> None:
-    class Probe1(BaseModel):
+    class Probale(BaseModel):
         x: int
 
-    class Probe2(BaseModel):
+    class Probile(BaseModel):
         x: int
 
     with pytest.raises(AmbiguousMatchError):
-        read_tool_calls([ToolCall("Probe3", '{"x": 1}')], Probe1 | Probe2, lenient)
+        read_tool_calls([ToolCall("Probole", '{"x": 1}')], Probale | Probile, lenient)
+
+
+def test_a_changed_prefix_ending_digit_or_script_is_another_tool_never_a_typo(lenient: Parser) -> None:
+    pairs = [
+        ("Unsubscribe", "Subscribe"), ("ActivateUser", "DeactivateUser"), ("InstallPackage", "UninstallPackage"),
+        ("decrement_counter", "increment_counter"), ("Publish", "Unpublish"), ("UnloadFile", "UploadFile"),
+        ("Step2", "Step1"), ("GetTop20", "GetTop10"), ("GetWeather2", "GetWeather"), ("ReadFiles", "ReadFile"),
+        ("LastUsers", "ListUsers"), ("Probe3", "Probe1"), ("Удалить_GetWeather", "GetWeather"),
+        ("Get天Weather", "GetWeather"), ("GetWeath\u0435r", "GetWeather"),
+    ]  # fmt: skip
+    for called, tool in pairs:
+        model = create_model(tool, x=(int, 0))
+        with pytest.raises(SchemaMismatchError, match="wrong tool"):
+            read_tool_calls([ToolCall(called, '{"x": 1}')], model, lenient)
+    for called, tool in [("get_wether", "get_weather"), ("GetWaether", "GetWeather"), ("SendEmial", "SendEmail")]:
+        model = create_model(tool, x=(int, 0))
+        assert [r.kind for r in read_tool_calls([ToolCall(called, '{"x": 1}')], model, lenient).repairs] == [
+            "enum_fuzzy"
+        ]
 
 
 def test_one_edit_from_a_very_short_name_is_another_tool_not_a_typo(lenient: Parser) -> None:
@@ -584,10 +603,10 @@ def test_a_typo_stays_within_one_word(lenient: Parser) -> None:
 
 
 def test_no_typo_is_repaired_when_another_sent_tool_is_as_close(lenient: Parser) -> None:
-    call = [ToolCall("GetWeathes", '{"city": "P"}')]
+    call = [ToolCall("GetWeathar", '{"city": "P"}')]
     assert read_tool_calls(call, GetWeather, lenient, sent_names={"GetWeather"}).repairs[0].kind == "enum_fuzzy"
-    with pytest.raises(AmbiguousMatchError, match="GetWeathers"):
-        read_tool_calls(call, GetWeather, lenient, sent_names={"GetWeather", "GetWeathers"})
+    with pytest.raises(AmbiguousMatchError, match="GetWeathor"):
+        read_tool_calls(call, GetWeather, lenient, sent_names={"GetWeather", "GetWeathor"})
 
 
 def test_the_loop_re_asks_a_call_to_another_sent_tool(lenient: Parser) -> None:

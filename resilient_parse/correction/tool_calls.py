@@ -4,9 +4,14 @@ A model that answers through tool calling (OpenAI `tool_calls`, Anthropic `tool_
 `AIMessage.tool_calls`) puts the object in the call's arguments and says which object it is by the tool's name.
 `read_tool_calls` reads those arguments through the whole parsing pipeline against the argument model the name
 picks: one model, a union of models (`None` among them allowed, picked by name), or `list[...]` of either for
-parallel calls. Names are matched exactly; a case/separator variant, or a typo within one word of the name
-(`get_wether`), is a lossy repair (recorded, refused in strict); a name that names no tool of the target — or
-names exactly another tool that was sent (`SetUser` is never `GetUser`) — is an error listing the expected tools.
+parallel calls. Names are matched exactly; a case/separator variant (`get_weather` for `GetWeather`), or a typo
+— exactly one edit (a letter inserted, deleted or substituted, or two neighbours swapped) inside one word of at
+least 5 ASCII letters, never its first letter or its last, an insert/delete/substitution never in its first two,
+no digit involved, every other word identical (`get_wether`, `SendEmial`, `GetWaether`) — is a lossy repair
+(recorded, refused in strict). Anything else is another name: `Unsubscribe`/`Subscribe`, `UnloadFile`/
+`UploadFile`, `ReadFiles`/`ReadFile`, `Step2`/`Step1`, `Get天Weather`/`GetWeather` (letters of every script count).
+A name that names no tool of the target — or names exactly another tool that was sent (`SetUser` is never
+`GetUser`) — is an error listing the expected tools; two tools (target's or sent) equally close is ambiguous.
 
 The re-ask builders answer each call the way its API expects: OpenAI wants the assistant's `tool_calls` followed
 by one `tool` message per call; Anthropic wants the `tool_use` blocks followed by one user turn of `tool_result`
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import re
 import time
@@ -28,7 +34,6 @@ from typing import Any
 
 import typing_extensions
 from pydantic import BaseModel, ValidationError
-from rapidfuzz.distance import OSA
 
 from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import (
@@ -49,8 +54,8 @@ ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
-_MIN_FUZZY_WORD = 4  # one edit away from a short word is another word (Get/Set), not a typo
-_SEPARATORS = re.compile(r"[^0-9a-z]+")
+_MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
+_SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
 _CHOICE_WORDS = frozenset({"auto", "required", "none", "any"})
 
 
@@ -336,7 +341,8 @@ def _shown(name: str) -> str:
 
 
 def _spelling(name: str) -> str:
-    """A tool name without case and separators: get_weather, GetWeather and get-weather read the same."""
+    """A tool name without case and separators: get_weather, GetWeather and get-weather read the same. Letters of
+    any script are kept (`Get天Weather` is another name, not a variant of GetWeather)."""
     return _SEPARATORS.sub("", name.casefold())
 
 
@@ -363,26 +369,83 @@ def _words(name: str) -> list[str]:
     return [w.casefold() for w in words]
 
 
-def _closeness(called: str, tool: str) -> int | None:
+@dataclass(frozen=True)
+class _Name:
+    """A name's spelling and words, worked out once per name (not once per name compared against)."""
+
+    spelling: str
+    words: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str) -> _Name:
+        return cls(_spelling(name), tuple(_words(name)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _tool_name_parts(name: str) -> _Name:
+    """A sent or target tool name's parts (the same few names recur on every call)."""
+    return _Name.of(name)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _common_suffix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[-1 - i] == b[-1 - i]:
+        i += 1
+    return i
+
+
+def _is_typo(said: str, meant: str) -> bool:
+    """Whether `said` is `meant` with exactly one slip: a letter inserted, deleted or substituted at or after the
+    third letter and before the last, or two neighbouring letters swapped (never the first letter, never the last).
+    Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long: the first letters and the last are
+    where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the word's meaning, and a digit changed is
+    another step or version (`Step1`/`Step2`), never a slip."""
+    if len(meant) < _MIN_FUZZY_WORD or not (_ascii_letters(said) and _ascii_letters(meant)):
+        return False
+    if said == meant or said[0] != meant[0] or said[-1] != meant[-1]:
+        return False
+    p, s = _common_prefix(said, meant), _common_suffix(said, meant)
+    if len(said) == len(meant):
+        size = len(meant)
+        if p + s == size - 1:  # one letter substituted, at index p
+            return 2 <= p <= size - 2
+        if p + s == size - 2:  # two neighbouring letters swapped, at p and p + 1
+            return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
+        return False
+    longer, shorter = (said, meant) if len(said) > len(meant) else (meant, said)
+    if len(longer) != len(shorter) + 1 or p + s < len(shorter):
+        return False
+    # the extra letter of `longer` can sit at any index in [len(shorter) - s, p]: one of them must be inside
+    return max(len(shorter) - s, 2) <= min(p, len(longer) - 2)
+
+
+def _ascii_letters(word: str) -> bool:
+    return word.isascii() and word.isalpha()
+
+
+def _closeness(called: _Name, tool: str) -> int | None:
     """How far a called name is from a tool's name, when it can only be a slip of that name: 0 for a case or
-    separator variant; else the edits in the one word that differs (the others all equal, that word of the tool at
-    least `_MIN_FUZZY_WORD` letters, 1 edit off — 2 for words over 8 letters; swapping two neighbouring letters is
-    one edit, `emial` for `email`). None when it is another name:
-    `SetUser` is not `GetUser` (a whole short word changed), `get_wether` is `get_weather`."""
-    if _spelling(called) and _spelling(called) == _spelling(tool):
+    separator variant; 1 for a typo (`_is_typo`) in the one word that differs, every other word the same. None when
+    it is another name: `SetUser` is not `GetUser` (a short word changed), `ReadFiles` not `ReadFile` (an ending),
+    `Unpublish` not `Publish`, `Step2` not `Step1`; `get_wether` is `get_weather`."""
+    meant = _tool_name_parts(tool)
+    if called.spelling and called.spelling == meant.spelling:
         return 0
-    said, meant = _words(called), _words(tool)
-    if len(said) != len(meant):
+    if len(called.words) != len(meant.words):
         return None
-    differ = [(a, b) for a, b in zip(said, meant, strict=True) if a != b]
+    differ = [(a, b) for a, b in zip(called.words, meant.words, strict=True) if a != b]
     if len(differ) != 1:
         return None
-    word, right = differ[0]
-    if len(right) < _MIN_FUZZY_WORD:
-        return None
-    limit = 1 if len(right) <= 8 else 2
-    distance = OSA.distance(word, right, score_cutoff=limit)
-    return distance if distance <= limit else None
+    return 1 if _is_typo(*differ[0]) else None
 
 
 def _wrong_tool(
@@ -414,12 +477,13 @@ def _pick_tool(
         raise _wrong_tool(call, path, expected, "another tool that was sent, not one of the target's")
     if len(call.name) > _MAX_FUZZY_NAME:
         raise _wrong_tool(call, path, expected)
-    scored = [(d, n) for n in tools.models if (d := _closeness(call.name, n)) is not None]
+    called = _Name.of(call.name)  # once per call, not once per tool compared against
+    scored = [(d, n) for n in tools.models if (d := _closeness(called, n)) is not None]
     if not scored:
         raise _wrong_tool(call, path, expected)
     best = min(d for d, _ in scored)
     variants = [n for d, n in scored if d == best]
-    rivals = [n for n in sent if n not in tools.models and (d := _closeness(call.name, n)) is not None and d <= best]
+    rivals = [n for n in sent if n not in tools.models and (d := _closeness(called, n)) is not None and d <= best]
     if len(variants) > 1 or rivals:
         close = [*variants, *sorted(rivals)]
         raise AmbiguousMatchError(

@@ -135,8 +135,8 @@ def test_a_misspelt_tool_name_shows_no_partials_for_a_single_model_target_and_th
 
 
 def test_a_call_to_another_tool_the_request_sent_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
-    other = {"type": "function", "function": {"name": "GetWeathers", "parameters": {"type": "object"}}}
-    script = tool_call_stream([("GetWeathers", ['{"city": "Oslo"}'])])
+    other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
+    script = tool_call_stream([("GetWeathar", ['{"city": "Oslo"}'])])
     guessed = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather))  # one edit off
     assert guessed[-1].result is not None and [r.kind for r in guessed[-1].result.repairs] == ["enum_fuzzy"]
     with pytest.raises(SchemaMismatchError) as info:
