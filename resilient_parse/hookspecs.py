@@ -159,9 +159,10 @@ def rp_on_event(event: Event, ctx: CallContext | None) -> None:
     loop emits ``correction_started``, then ``attempt_finished`` per model call (the attempt's summary: usage,
     latency, outcome), ``correction_requested`` before each re-ask, ``fallback_started``, and one of
     ``correction_succeeded`` / ``corrections_exhausted`` (calls, tokens, `duration_s`, outcome). `event.data`
-    never holds the raw text: only its hash and length, and an attempt's repairs with their before/after pieces. Events are built only while an
-    observer is registered, so without one they cost a parse one attribute check. Called for every registered
-    observer; return values are ignored, and an observer that raises is logged, not allowed to break the parse.
+    never holds the raw text: only its hash and length, and an attempt's repairs with their before/after pieces.
+    Events are built only while an observer is registered, so without one they cost a parse one attribute check.
+    Called for every registered observer; return values are ignored, and an observer that raises is logged, not
+    allowed to break the parse.
     `ctx` is None for events outside one parse call (and for a parse whose target cannot be planned).
     """
 
