@@ -26,6 +26,7 @@ from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader
 from resilient_parse.correction.tool_calls import (
     ToolCall,
     ToolSpec,
+    check_text_agrees,
     openai_tools,
     read_tool_calls,
     sent_tool_names,
@@ -205,6 +206,7 @@ class _ToolStream:
                 truncated=self.finish_reason in _CUT_OFF,  # as a non-streamed reply: cut-off arguments are refused
                 sent_names=self.sent_names,
             )
+            check_text_agrees(text, result, self.target, self.parser, aliases=self.aliases)  # as a whole reply's
         else:
             result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
         return ToolStreamUpdate(

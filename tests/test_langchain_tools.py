@@ -238,6 +238,14 @@ def test_text_beside_the_call_that_gives_the_same_answer_or_only_prose_is_fine()
         ResilientOutputParser(target=list[GetWeather]).invoke(listed)
 
 
+@pytest.mark.parametrize("text", ['Either {"city": "Rome"} or {"city": "Oslo"}.', '{"city": "Rome", "city": "Oslo"}'])
+def test_text_that_is_two_readings_itself_beside_the_call_is_ambiguous_not_prose(text: str) -> None:
+    reply = AIMessage(content=text, tool_calls=[_call("GetWeather", {"city": "Paris"})])
+    with pytest.raises(LangChainParseError) as info:
+        ResilientOutputParser(target=GetWeather).invoke(reply)
+    assert info.value.kind == "ambiguous" and info.value.details[0].kind == "ambiguous_answer"
+
+
 def test_a_call_to_another_bound_tool_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
     other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
     reply = AIMessage(content="", tool_calls=[_call("GetWeathar", {"city": "Oslo"})])

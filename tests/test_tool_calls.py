@@ -31,7 +31,7 @@ from resilient_parse.correction import (
 )
 from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.loop import schema_instruction
-from resilient_parse.correction.tool_calls import anthropic_tool_followup, openai_tool_followup
+from resilient_parse.correction.tool_calls import anthropic_tool_followup, check_text_agrees, openai_tool_followup
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -660,6 +660,27 @@ def test_a_call_answers_a_dataclass_or_typeddict_only_under_its_name(parser: Par
 
 
 # -- text beside a call ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ['Either {"city": "Rome"} or {"city": "Oslo"}.', '{"city": "Rome", "city": "Oslo"}'])
+def test_text_that_is_two_readings_itself_beside_a_call_is_ambiguous_not_prose(parser: Parser, text: str) -> None:
+    both = Completion(text=text, tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(ScriptedLLM([both]), ASK, GetWeather, parser=parser, max_corrections=0)
+    assert isinstance(info.value.__cause__, AmbiguousMatchError)
+    assert {d.kind for d in info.value.details} == {"ambiguous_answer"}
+
+
+def test_null_beside_a_call_for_an_optional_target_is_a_second_answer(lenient: Parser) -> None:
+    called = read_tool_calls([ToolCall("GetWeather", '{"city": "Paris"}')], GetWeather | None, lenient)
+    with pytest.raises(AmbiguousMatchError):
+        check_text_agrees("null", called, GetWeather | None, lenient)
+    check_text_agrees("Calling the weather tool now.", called, GetWeather | None, lenient)  # prose
+    check_text_agrees('{"city": "Paris"}', called, GetWeather | None, lenient)  # the same answer
+    both = Completion(text="null", tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(ScriptedLLM([both]), ASK, GetWeather | None, parser=lenient, max_corrections=0)
+    assert isinstance(info.value.__cause__, AmbiguousMatchError)
 
 
 def test_a_text_answer_that_disagrees_with_the_call_is_ambiguous(parser: Parser) -> None:

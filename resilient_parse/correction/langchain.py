@@ -24,7 +24,7 @@ LangChain's own retry and fixing parsers work unchanged.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 try:
@@ -46,13 +46,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "ResilientOutputParser needs langchain-core: pip install 'resilient-parse[langchain]'"
     ) from exc
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from resilient_parse.api import default_parser
 from resilient_parse.correction.adapters import usage_from_counts
 from resilient_parse.correction.tool_calls import (
     ToolCall,
     ToolSpec,
+    check_text_agrees,
     check_tool_choice,
     openai_tool_choice,
     openai_tool_followup,
@@ -65,7 +66,6 @@ from resilient_parse.correction.tool_calls import (
 )
 from resilient_parse.correction.types import Completion, MalformedResponseError
 from resilient_parse.errors import (
-    AmbiguousMatchError,
     ConfigurationError,
     ErrorDetail,
     InputTooLargeError,
@@ -222,32 +222,6 @@ class _Collected:
         return tuple(calls)
 
 
-_NO_ANSWER: Any = object()
-
-
-def _same_answer(adapter: TypeAdapter[Any], text_value: Any, call_value: Any, call_json: str | None) -> None:
-    """Raise `AmbiguousMatchError` naming both when the text beside the calls answers the target differently."""
-    in_text, in_calls = adapter.dump_json(text_value).decode(), adapter.dump_json(call_value).decode()
-    if in_text == in_calls:
-        return
-    raise AmbiguousMatchError(
-        f"the text answers {_clipped(in_text)} but the tool calls answer {_clipped(in_calls)}: the message does not "
-        "say which it means",
-        [
-            ErrorDetail(
-                path="",
-                kind="ambiguous_answer",
-                message="the text and the tool calls give different answers; give the answer once, in the tool call",
-            )
-        ],
-        candidate=call_json,
-    )
-
-
-def _clipped(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 # -- the output parser --------------------------------------------------------------------------------------------
 
 
@@ -309,9 +283,9 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
     def _fail(self, parser: Parser, error: ParseError, llm_output: str) -> LangChainParseError:
         return LangChainParseError(error, llm_output, parser.feedback(error, self.target))
 
-    def _from_calls(self, calls: Sequence[ToolCall], finish_reason: str | None, text_answer: Callable[[], Any]) -> T:
-        """The target read from the calls; `text_answer()` is what the text beside them answers (`_NO_ANSWER` for
-        prose), which must be the same object: a message saying two things does not say which it means."""
+    def _from_calls(self, calls: Sequence[ToolCall], finish_reason: str | None, text: str) -> T:
+        """The target read from the calls; the text beside them must give the same answer, if any
+        (`check_text_agrees`): a message saying two things does not say which it means."""
         parser = self._use()
         said = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls], ensure_ascii=False)
         try:
@@ -323,21 +297,10 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
                 truncated=_truncated(finish_reason),
                 sent_names=self._sent_names,
             )
-            other = text_answer()
-            if other is not _NO_ANSWER:
-                _same_answer(parser.plan(self.target).adapter, other, result.value, result.json_text)
+            check_text_agrees(text, result, self.target, parser, aliases=self.aliases)
         except ParseError as exc:
             raise self._fail(parser, exc, said) from exc
         return cast(T, result.value)
-
-    def _text_answer(self, text: str) -> Any:
-        """What the text beside tool calls answers for the target, or `_NO_ANSWER` when it gives none (prose)."""
-        if not text.strip():
-            return _NO_ANSWER
-        try:
-            return self._use().parse_result(text, self.target, aliases=self.aliases).value
-        except ParseError:
-            return _NO_ANSWER
 
     def parse(self, text: str) -> T:
         parser = self._use()
@@ -357,7 +320,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
                 raise self._fail(self._use(), exc, generation.text) from exc
             if calls:
                 text = generation.text
-                return self._from_calls(calls, _finish_reason(generation.message), lambda: self._text_answer(text))
+                return self._from_calls(calls, _finish_reason(generation.message), text)
         return self.parse(generation.text)
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
@@ -399,7 +362,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
             raise self._fail(parser, collected.unreadable, "".join(collected.text))
         calls = collected.tool_calls()
         if self._reads_calls(calls):
-            return self._from_calls(calls, collected.finish_reason, lambda: final if failure is None else _NO_ANSWER)
+            return self._from_calls(calls, collected.finish_reason, "".join(collected.text))
         if failure is not None:
             raise self._fail(parser, failure, "".join(collected.text))
         return final

@@ -42,6 +42,7 @@ from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
 from resilient_parse.correction.tool_calls import (
     ToolTarget,
+    check_text_agrees,
     check_tool_name,
     for_tool_calls,
     read_tool_calls,
@@ -60,7 +61,6 @@ from resilient_parse.correction.types import (
     text_digest,
 )
 from resilient_parse.errors import (
-    AmbiguousMatchError,
     BudgetExhaustedError,
     ConfigurationError,
     CorrectionsExhaustedError,
@@ -404,36 +404,12 @@ class _Loop:
                 truncated=completion.finish_reason in _CUT_OFF,
                 sent_names=sent_tool_names(_tools_of(adapter) or ()),
             )
-            if "{" in completion.text or "[" in completion.text:  # prose with no JSON in it is no second answer
-                self._check_text_agrees(completion.text, called)
+            check_text_agrees(completion.text, called, self.target, self.parser, aliases=self.aliases)
             return called
         if len(calls) == 1 and not completion.text.strip():
             check_tool_name(calls[0], self.target, self.parser)
             return self._parse(calls[0].arguments)
         return self._parse(completion.text)
-
-    def _check_text_agrees(self, text: str, called: ParseResult[Any]) -> None:
-        """Prose beside a tool call is fine; a second answer for the target in the text that is not the call's is
-        two readings of one reply, and picking the call would be a coin toss."""
-        try:
-            written = self.parser.parse_result(text, self.target, aliases=self.aliases)
-        except ParseError:
-            return  # no answer in the text: prose
-        if written.value == called.value:
-            return
-        said, made = excerpt(written.json_text or text, 300), excerpt(called.json_text or "", 300)
-        raise AmbiguousMatchError(
-            f"the reply's text answers {said} but its tool call answers {made}; the reply does not say which is meant",
-            [
-                ErrorDetail(
-                    path="",
-                    kind="ambiguous_answer",
-                    message="give the answer once, as the tool call, with no other JSON answer in the text",
-                    got=said,
-                )
-            ],
-            candidate=called.json_text,
-        )
 
     def _parse(self, text: str) -> ParseResult[Any]:
         for plugin in self.rewriters:

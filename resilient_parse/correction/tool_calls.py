@@ -49,6 +49,7 @@ from resilient_parse.errors import (
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.envelopes import TOOL_NAME_ATTRIBUTE
+from resilient_parse.stages.feedback import excerpt
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
@@ -718,6 +719,70 @@ def read_tool_calls(
     return ParseResult(value=value, repairs=repairs, candidate=json_text, json_text=json_text, mode=parser.policy.name)
 
 
+def check_text_agrees(
+    text: str, called: ParseResult[Any], target: Any, parser: Parser, *, aliases: Mapping[str, str] | None = None
+) -> None:
+    """Text beside the tool calls that answers the target too must give the calls' answer: one reply saying two
+    things does not say which it means (`AmbiguousMatchError`, naming both). Prose — text in which the reader finds
+    no answer (`NoCandidateError`, or a candidate that does not fit) — is no second answer. Text that is itself
+    two readings (`Either {...} or {...}`, a key written twice with different values) is refused as such: it cannot
+    be set aside as prose. One check for every path that reads calls: the loop, the LangChain parser, streaming."""
+    if not _may_answer(text, target):
+        return
+    try:
+        written = parser.parse_result(text, target, aliases=aliases)
+    except AmbiguousMatchError as error:
+        raise AmbiguousMatchError(
+            f"the reply's text beside its tool call is ambiguous itself ({error.message}); the reply does not say "
+            "which answer is meant",
+            [
+                ErrorDetail(
+                    path=d.path,
+                    kind="ambiguous_answer",
+                    message="give the answer once, as the tool call, with no other JSON answer in the text",
+                    got=d.got,
+                )
+                for d in error.details
+            ]
+            or [ErrorDetail(path="", kind="ambiguous_answer", message="give the answer once, as the tool call")],
+            candidate=called.json_text,
+        ) from error
+    except ParseError:
+        return  # no answer in the text: prose
+    if _same_value(parser.plan(target).adapter, written.value, called.value):
+        return
+    said, made = excerpt(written.json_text or text, 300), excerpt(called.json_text or "", 300)
+    raise AmbiguousMatchError(
+        f"the reply's text answers {said} but its tool call answers {made}; the reply does not say which is meant",
+        [
+            ErrorDetail(
+                path="",
+                kind="ambiguous_answer",
+                message="give the answer once, as the tool call, with no other JSON answer in the text",
+                got=said,
+            )
+        ],
+        candidate=called.json_text,
+    )
+
+
+def _may_answer(text: str, target: Any) -> bool:
+    """Whether text could hold an answer for a tool target at all: an object or array, or — for a target that takes
+    None — a null. Prose without one is not parsed (no failed parse is reported for "Let me check that.")."""
+    if "{" in text or "[" in text:
+        return True
+    return type(None) in typing.get_args(_strip_annotated(target)) and ("null" in text or "None" in text)
+
+
+def _same_value(adapter: Any, a: Any, b: Any) -> bool:
+    """Two values of the target are the same answer when they serialize the same (NaN and model instances
+    included); values the adapter cannot write are compared as they are."""
+    try:
+        return bool(adapter.dump_json(a) == adapter.dump_json(b))
+    except Exception:
+        return bool(a == b)
+
+
 def _validate_whole(parser: Parser, target: Any, value: Any) -> Any:
     """The calls' objects checked against the whole target (a list's length limits, a union's own rules) and its
     plugins' validators."""
@@ -870,6 +935,7 @@ __all__ = [
     "anthropic_tool_choice",
     "anthropic_tool_followup",
     "anthropic_tools",
+    "check_text_agrees",
     "check_tool_choice",
     "check_tool_name",
     "openai_tool_choice",

@@ -11,7 +11,14 @@ import pytest
 from fixtures.sse_tool_server import SSEToolServer, tool_call_stream
 from pydantic import BaseModel
 
-from resilient_parse import ConfigurationError, ParseError, Parser, SchemaMismatchError, TruncatedOutputError
+from resilient_parse import (
+    AmbiguousMatchError,
+    ConfigurationError,
+    ParseError,
+    Parser,
+    SchemaMismatchError,
+    TruncatedOutputError,
+)
 from resilient_parse.correction.tool_calls import openai_tools
 from resilient_parse.policy import LENIENT
 from resilient_parse.tool_streaming import ToolStreamUpdate, astream_tool_calls, stream_tool_calls
@@ -204,3 +211,29 @@ def test_hostile_argument_text_past_the_policy_limit_is_refused() -> None:
     with pytest.raises(ParseError) as info:
         list(stream_tool_calls(parser, iter(script), GetWeather))
     assert info.value.details[0].kind == "input_too_large"
+
+
+def _chunk(text: str = "", calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    delta: dict[str, Any] = {"content": text} if text else {}
+    if calls:
+        delta["tool_calls"] = calls
+    return {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+
+
+def _piece(index: int, arguments: str, name: str | None = None, id: str | None = None) -> dict[str, Any]:
+    function: dict[str, Any] = {"arguments": arguments}
+    if name:
+        function["name"] = name
+    return {"index": index, "id": id, "type": "function", "function": function}
+
+
+@pytest.mark.parametrize(
+    "text", ['{"city": "Rome"}', 'Either {"city": "Rome"} or {"city": "Oslo"}.', '{"city": "Rome", "city": "Oslo"}']
+)
+def test_text_beside_a_streamed_call_that_answers_otherwise_is_ambiguous(parser: Parser, text: str) -> None:
+    chunks = [_chunk(text), _chunk(calls=[_piece(0, '{"city": "Paris"}', "GetWeather", "c1")])]
+    with pytest.raises(AmbiguousMatchError) as info:
+        list(stream_tool_calls(parser, iter(chunks), GetWeather))
+    assert {d.kind for d in info.value.details} == {"ambiguous_answer"}
+    same = [_chunk('Calling it: {"city": "Paris"}'), chunks[1]]
+    assert list(stream_tool_calls(parser, iter(same), GetWeather))[-1].value == GetWeather(city="Paris")
