@@ -918,3 +918,19 @@ def test_a_key_written_twice_in_repaired_text_is_found_when_a_string_holds_a_col
     assert info.value.errors[0]["path"] == "/action"
     result = load_json("{'action': 'http://x:80', 'b': 1,}", ctx(mode, ToolCall))
     assert result.tree == {"action": "http://x:80", "b": 1}
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    "text",
+    ["{'a': 'x' /* c */ }", "{'a': 'x' // c\n}", "{'a': 'x' # c\n}", "['a' /* c */, 'b']", "{'a': 'x', /* c */ }"],
+)
+def test_a_comment_after_a_single_quoted_string_closes_it_like_a_comma(text: str, mode: str) -> None:
+    """A comment is structure: the quote before it closes the string (the streaming property found the refusal)."""
+    result = Parser(mode=mode, entrypoints=False).parse_result(text, Any)
+    assert result.value in ({"a": "x"}, ["a", "b"])
+    assert "comment" in {r.kind for r in result.repairs}
+
+
+def test_an_apostrophe_before_a_hash_inside_a_single_quoted_string_stays_text() -> None:
+    assert Parser(entrypoints=False).parse_result("{'a': 'it's #1'}", Any).value == {"a": "it's #1"}

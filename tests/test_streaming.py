@@ -754,9 +754,7 @@ def loosely_written(draw: st.DrawFn, tree: Any, unquoted: bool = False) -> str:
                     written = json.dumps(key)
                 members.append(f"{gap()}{written}: {write(item)}")
             trailing = "," if draw(st.booleans()) and members else ""
-            # a comment right after a single-quoted string stops the reader (its closing quote must be followed
-            # by structure), so a comment before the '}' comes only after a ','
-            return "{" + ",".join(members) + trailing + (gap() if trailing or not members else " ") + "}"
+            return "{" + ",".join(members) + trailing + gap() + "}"
         if isinstance(node, list):
             items = [gap() + write(v) for v in node]
             trailing = "," if draw(st.booleans()) and items else ""

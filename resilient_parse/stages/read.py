@@ -251,9 +251,14 @@ def _quoted(body: str) -> str:
     return fix_string('"' + "".join(out) + '"')[0]
 
 
+def _comment_at(text: str, at: int) -> bool:
+    """Whether a comment (`//`, `/*`, `#`) starts at `at`: structure after a value, like a comma or a closer."""
+    return text.startswith(("//", "/*", "#"), at)
+
+
 def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
     """Read a single-quoted string as a token: the closing quote is the first unescaped `close` (`'`, or `’` after
-    `‘`) followed by structure (`,` `:` `}` `]`, a newline, or the end). Apostrophes inside stay apostrophes.
+    `‘`) followed by structure (`,` `:` `}` `]`, a newline, a comment, or the end). Apostrophes inside stay apostrophes.
     Returns the JSON string and the end offset, or None when no such closing quote exists. Each search moves
     forward, so the whole read is linear."""
     n = len(text)
@@ -261,7 +266,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
         simple = _SQ_SIMPLE.match(text, start)
         if simple is not None:
             m = _after_spaces(text, simple.end())
-            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")'\"":
+            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")'\"" or _comment_at(text, m):
                 return '"' + simple.group(1) + '"', simple.end()
     i = start + 1
     while True:
@@ -275,7 +280,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
             k -= 1
         if backslashes % 2 == 0:
             m = _after_spaces(text, j + 1)
-            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+":
+            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+" or _comment_at(text, m):
                 return _quoted(text[start + 1 : j]), j + 1
         i = j + 1
 
