@@ -536,6 +536,19 @@ CASES += tuple(
         ("stream_comment_never_closed", lambda n: chunked('{"action": "a", "title": "t", /* ' + "x" * n, 7), 20_000),
     )
 )
+# issue 12's cheaper extraction (S2's shapes): valid values read whole in prose, a failing scan never retried
+CASES += (
+    Case("prose_brackets_failing_scanner", lambda n: "[x] " * n, 5_000, Any, ("lenient",)),
+    Case("many_valid_values_in_prose", lambda n: 'see {"k": [1, 2]} and ' * n, 1_000, Any, ("lenient",)),
+    Case("valid_list_cut_in_prose", lambda n: "Here: [" + "1, " * n, 5_000, list[int], ("lenient",)),
+    Case(
+        "valid_big_exponent_lookalikes",
+        lambda n: "[" + ", ".join(['{"a": 1.5e10, "s": "e123 4e567"}'] * n) + "]",
+        1_000,
+        list[dict[str, Any]],
+        ("strict",),
+    ),
+)
 CASES_BY_NAME = {c.name: c for c in CASES}
 FLOOR_S = 0.010
 """A parse at the base size must take at least this long (CPU time) for its growth to mean anything."""
