@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import ConfigurationError, Parser, correct_result
+from resilient_parse import ConfigurationError, CorrectionsExhaustedError, Parser, correct_result
 from resilient_parse.correction import Usage
 from resilient_parse.streaming import partial_type
 
@@ -21,7 +21,10 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.output_parsers import StrOutputParser
 from langchain_core.output_parsers.openai_tools import parse_tool_call
+from langchain_core.runnables import RunnableLambda
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from resilient_parse.correction.langchain import (
     ChatModelAdapter,
@@ -372,6 +375,47 @@ def test_tools_are_bound_with_the_models_bind_tools_and_count_in_the_estimate() 
     assert sent["tools"][0]["function"]["name"] == "get_weather" and sent["tool_choice"] == "get_weather"
     bare = correct_result(ChatModelAdapter(_model(reply)), ASK, Weather)
     assert result.usage.prompt_tokens > bare.usage.prompt_tokens  # the tool definitions were counted
+
+
+class ReadFile(BaseModel):
+    path: str
+
+
+class ReadFiles(BaseModel):
+    path: str
+
+
+def test_the_tools_a_bound_model_sends_are_sent_names_and_count_in_the_estimate() -> None:
+    reply = AIMessage(content="", tool_calls=[_call("ReadFiles", {"path": "a"})])
+    bound = ToolCallingFake(messages=iter([reply])).bind_tools(
+        [convert_to_openai_tool(ReadFile), convert_to_openai_tool(ReadFiles)]
+    )
+    adapter = ChatModelAdapter(bound)
+    assert adapter.tools is not None and {t["function"]["name"] for t in adapter.tools} == {"ReadFile", "ReadFiles"}
+    with pytest.raises(CorrectionsExhaustedError) as info:
+        correct_result(adapter, ASK, ReadFile, max_corrections=0)
+    assert [d.kind for d in info.value.details] == ["tool_name_mismatch"]
+    assert "another tool that was sent" in info.value.message
+    plain = ChatModelAdapter(_model(AIMessage(content='{"path": "a"}')))
+    with_tools = ChatModelAdapter(
+        ToolCallingFake(messages=iter([AIMessage(content='{"path": "a"}')])).bind_tools([ReadFile, ReadFiles])
+    )
+    assert (
+        correct_result(with_tools, ASK, ReadFile).usage.prompt_tokens
+        > correct_result(plain, ASK, ReadFile).usage.prompt_tokens
+    )
+
+
+def test_tools_on_a_model_that_cannot_bind_them_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="cannot bind tools"):
+        ChatModelAdapter(_model("{}"), tools=[GetWeather])
+
+
+def test_a_runnable_that_is_no_chat_model_is_a_plain_function_of_the_messages() -> None:
+    chain = _model(AIMessage(content='{"goal": "g", "steps": []}')) | StrOutputParser()
+    result = correct_result(chain, ASK, Plan)
+    assert result.value == Plan(goal="g", steps=[]) and result.calls == 1 and result.attempts[0].adapter == "function"
+    assert correct_result(RunnableLambda(lambda _: '{"goal": "h", "steps": []}'), ASK, Plan).value.goal == "h"
 
 
 def test_correct_accepts_a_langchain_chat_model_directly() -> None:

@@ -21,7 +21,7 @@ import inspect
 import json
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from resilient_parse.correction.tool_calls import (
     ToolCall,
@@ -607,16 +607,35 @@ class LiteLLMAdapter(_SDKAdapter):
 
 
 def _langchain_model(llm: Any) -> Any:
-    """The LangChain chat model (or runnable) `llm` is, or whose `invoke`/`ainvoke` it is; None when it is not one.
+    """The LangChain chat model `llm` is, or whose `invoke`/`ainvoke` it is — a `BaseChatModel`, or a
+    `RunnableBinding` of one (`chat_model.bind_tools([...])`); None otherwise. Any other runnable (a chain ending in
+    `StrOutputParser`, a `RunnableLambda`) is a plain function of the messages (`_runnable_function`).
 
-    Recognised by type (`langchain_core`'s `Runnable`, which every chat model is), wherever the class was written —
-    a user's subclass, a provider package — and only when langchain_core is already imported (a LangChain object
-    cannot exist without it, so nothing is imported to find out)."""
-    runnable = getattr(sys.modules.get("langchain_core.runnables.base"), "Runnable", None)
-    if not isinstance(runnable, type):
+    Recognised by type wherever the class was written — a user's subclass, a provider package — and only when
+    langchain_core is already imported (a LangChain object cannot exist without it, so nothing is imported)."""
+    chat = getattr(sys.modules.get("langchain_core.language_models.chat_models"), "BaseChatModel", None)
+    if not isinstance(chat, type):
         return None
-    owner = getattr(llm, "__self__", None) if getattr(llm, "__name__", "") in ("invoke", "ainvoke") else llm
-    return owner if isinstance(owner, runnable) else None
+    owner = _invoke_owner(llm)
+    if isinstance(owner, chat):
+        return owner
+    binding = getattr(sys.modules.get("langchain_core.runnables.base"), "RunnableBinding", None)
+    if isinstance(binding, type) and isinstance(owner, binding) and isinstance(getattr(owner, "bound", None), chat):
+        return owner
+    return None
+
+
+def _invoke_owner(llm: Any) -> Any:
+    return getattr(llm, "__self__", None) if getattr(llm, "__name__", "") in ("invoke", "ainvoke") else llm
+
+
+def _runnable_function(llm: Any) -> Callable[[Messages], Any] | None:
+    """A LangChain runnable that is no chat model, passed itself: its `invoke`, a function of the messages whose
+    result (text, for a chain ending in `StrOutputParser`) is read like any function's."""
+    runnable = getattr(sys.modules.get("langchain_core.runnables.base"), "Runnable", None)
+    if isinstance(runnable, type) and isinstance(llm, runnable):
+        return cast("Callable[[Messages], Any]", getattr(llm, "invoke"))  # noqa: B009 — typed as object by mypy
+    return None
 
 
 def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
@@ -630,6 +649,9 @@ def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
         from resilient_parse.correction.langchain import ChatModelAdapter  # the langchain extra, only when used
 
         return ChatModelAdapter(chat_model)
+    invoke = _runnable_function(llm)
+    if invoke is not None:
+        return FunctionAdapter(invoke, name=name or type(llm).__name__)
     module = type(llm).__module__.split(".", 1)[0]
     if module in ("openai", "anthropic") and hasattr(llm, "chat" if module == "openai" else "messages"):
         cls = "OpenAIAdapter" if module == "openai" else "AnthropicAdapter"

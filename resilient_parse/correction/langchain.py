@@ -449,6 +449,38 @@ def _choice(choice: Any) -> Any:
     return tool_name(choice) if isinstance(choice, type) and issubclass(choice, BaseModel) else choice
 
 
+def _bind_tools(chat_model: Any, tools: list[dict[str, Any]], options: Mapping[str, Any]) -> Any:
+    """`chat_model.bind_tools(...)`, or a `ConfigurationError` for a model that cannot bind tools (LangChain's
+    fakes and some providers leave `bind_tools` unimplemented)."""
+    bind = getattr(chat_model, "bind_tools", None)
+    if not callable(bind):
+        raise ConfigurationError(f"the chat model {type(chat_model).__name__} cannot bind tools (no bind_tools)")
+    try:
+        return bind(tools, **options)
+    except NotImplementedError:
+        raise ConfigurationError(
+            f"the chat model {type(chat_model).__name__} cannot bind tools (its bind_tools is not implemented); "
+            "pass a model that supports tool calling, or leave tools= out and read a text answer"
+        ) from None
+
+
+def _bound_tools(runnable: Any) -> list[dict[str, Any]] | None:
+    """The tool definitions a `RunnableBinding` (what `bind_tools` returns) sends, as the provider's dicts; None
+    when nothing binds any. Bindings nest (`bind_tools(...).bind(...)`): the innermost tools are the ones sent
+    unless an outer binding replaces them."""
+    for _ in range(16):  # bindings of bindings, never a cycle followed forever
+        kwargs = getattr(runnable, "kwargs", None)
+        tools = kwargs.get("tools") if isinstance(kwargs, Mapping) else None
+        if isinstance(tools, Sequence) and not isinstance(tools, str | bytes):
+            specs = [t for t in tools if isinstance(t, Mapping) or (isinstance(t, type) and issubclass(t, BaseModel))]
+            return openai_tools(specs) or None
+        inner = getattr(runnable, "bound", None)
+        if inner is None or inner is runnable:
+            return None
+        runnable = inner
+    return None
+
+
 class ChatModelAdapter:
     """A LangChain chat model (or any runnable that takes messages and returns an `AIMessage`, such as
     `chat_model.bind_tools([...])`) as an LLM adapter for `correct()`.
@@ -471,9 +503,10 @@ class ChatModelAdapter:
             check_tool_choice(openai_tool_choice(tool_choice), self.tools)
         if self.tools is not None:
             options = {} if tool_choice is None else {"tool_choice": _choice(tool_choice)}
-            self.runnable = chat_model.bind_tools(self.tools, **options)
+            self.runnable = _bind_tools(chat_model, self.tools, options)
         else:
             self.runnable = chat_model
+            self.tools = _bound_tools(chat_model)  # `model.bind_tools([...])`: its tools are sent, so they count
         bound = getattr(chat_model, "bound", chat_model)  # a RunnableBinding wraps the model
         model = getattr(bound, "model_name", None) or getattr(bound, "model", None)
         self.model = model if isinstance(model, str) else type(bound).__name__
