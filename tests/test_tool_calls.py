@@ -124,6 +124,13 @@ def test_a_tool_name_typo_is_a_lossy_repair_in_lenient_and_refused_in_strict(len
     assert "'GetWeather'" in info.value.details[0].message
 
 
+def test_no_call_is_no_answer_for_a_list_target_either(lenient: Parser) -> None:
+    for target in (list[GetWeather], list[GetWeather] | None):
+        with pytest.raises(NoCandidateError) as info:
+            read_tool_calls([], target, lenient)
+        assert info.value.details[0].kind == "no_tool_call"
+
+
 def test_a_case_and_separator_variant_of_the_name_is_lossy_too(lenient: Parser, strict: Parser) -> None:
     variant = [ToolCall("get_weather", '{"city": "Paris"}')]
     assert read_tool_calls(variant, GetWeather, lenient).repairs[0].kind == "enum_value"

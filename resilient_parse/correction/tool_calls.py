@@ -610,13 +610,17 @@ def _read_one(
     return result, (*renamed, *repairs)
 
 
+def _no_call(tools: ToolTarget) -> NoCandidateError:
+    return NoCandidateError(
+        "the model made no tool call",
+        [ErrorDetail(path="", kind="no_tool_call", message=f"call the tool {next(iter(tools.models))!r}")],
+    )
+
+
 def _call_count_error(calls: tuple[ToolCall, ...], tools: ToolTarget, truncated: bool) -> ParseError | None:
     """What is wrong with the calls for a single-object target before any is read: none, several, or cut off."""
     if not calls:
-        return NoCandidateError(
-            "the model made no tool call",
-            [ErrorDetail(path="", kind="no_tool_call", message=f"call the tool {next(iter(tools.models))!r}")],
-        )
+        return _no_call(tools)
     if len(calls) > 1:
         names = ", ".join(repr(c.name) for c in calls)
         return AmbiguousMatchError(
@@ -642,7 +646,8 @@ def read_tool_calls(
     `truncated=True` (the provider said the output hit its length limit) refuses the cut call: its arguments were
     cut off, and completing them would invent data. For a list, the calls whose arguments stop mid-value are the
     cut ones; when every call is complete, the last is refused all the same, saying so (more calls may have
-    been cut off). A single-object target takes exactly one call.
+    been cut off). A single-object target takes exactly one call; no call at all answers no target (for a list,
+    `[]` and — for `list[...] | None` — None would be guesses alike).
     `sent_names`: the names of the tools the request sent (`sent_tool_names`); a call to one of them that is not
     the target's is a wrong tool, and no typo is repaired toward the target when one of them is as close.
     Observers (`rp_on_event`) hear of every read: each call's arguments are parsed by `parser.parse_result`, and
@@ -662,6 +667,10 @@ def read_tool_calls(
         if not isinstance(call, ToolCall):
             raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
     length = sum(len(c.arguments) for c in calls)
+    if not calls:  # no call is no answer for a list target either: `[]` and (for `... | None`) None fit as well
+        missing = _no_call(tools)
+        _tell_failed(parser, target, aliases, missing, started, length)
+        raise missing
     if not tools.many:
         problem = _call_count_error(calls, tools, truncated)
         if problem is not None:
