@@ -130,7 +130,8 @@ class _ToolStream:
             )
         self.models = takes.models
         self.reader = ChunkReader(choice)
-        self.calls: dict[int, _Call] = {}
+        self.calls: list[_Call] = []  # in the order they began
+        self.current: dict[int, _Call] = {}  # the call each index is receiving now
         self.text_pieces: list[str] = []
         self.received = 0
         self.limit = parser.policy.max_input_chars
@@ -159,9 +160,12 @@ class _ToolStream:
             self.text_pieces.append(parts.text)
         updates: list[ToolStreamUpdate[Any]] = []
         for delta in parts.tool_calls:
-            call = self.calls.get(delta.index)
-            if call is None:
-                call = self.calls[delta.index] = _Call(delta.index)
+            call = self.current.get(delta.index)
+            if call is None or (delta.id and call.id is not None and delta.id != call.id):
+                # a new id at an index that holds another call is another call (some providers reuse index 0
+                # for every call): spliced into the first, its arguments would make one object of two
+                call = self.current[delta.index] = _Call(delta.index)
+                self.calls.append(call)
             if delta.id and call.id is None:
                 call.id = delta.id
             if delta.name:
@@ -195,7 +199,9 @@ class _ToolStream:
     def finish(self) -> ToolStreamUpdate[Any]:
         self.reader.done()
         text = "".join(self.text_pieces)
-        calls = tuple(self.calls[i].to_tool_call() for i in sorted(self.calls))
+        calls = tuple(
+            c.to_tool_call() for c in sorted(self.calls, key=lambda c: c.index)
+        )  # stable: by index, then start
         if calls:
             result = read_tool_calls(
                 calls,

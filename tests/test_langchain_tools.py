@@ -249,6 +249,21 @@ def test_text_that_is_two_readings_itself_beside_the_call_is_ambiguous_not_prose
     assert info.value.kind == "ambiguous" and info.value.details[0].kind == "ambiguous_answer"
 
 
+def test_streamed_chunks_with_a_new_id_at_the_same_index_are_another_call_never_spliced() -> None:
+    pieces = [("Paris", "a"), ("Rome", "b")]
+    chunks = [
+        AIMessageChunk(
+            content="", tool_call_chunks=[{"name": "GetWeather", "args": f'{{"city": "{c}"}}', "id": i, "index": 0}]
+        )
+        for c, i in pieces
+    ]
+    parsed = list(ResilientOutputParser(target=list[GetWeather]).transform(iter(chunks)))
+    assert parsed[-1] == [GetWeather(city="Paris"), GetWeather(city="Rome")]
+    with pytest.raises(LangChainParseError) as info:
+        list(ResilientOutputParser(target=GetWeather).transform(iter(chunks)))
+    assert info.value.kind == "ambiguous"
+
+
 def test_a_call_to_another_bound_tool_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
     other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
     reply = AIMessage(content="", tool_calls=[_call("GetWeathar", {"city": "Oslo"})])

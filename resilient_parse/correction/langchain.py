@@ -178,6 +178,8 @@ class _Collected:
         self.calls: list[ToolCall] = []
         self.text: list[str] = []
         self.pieces: dict[Any, tuple[list[str], list[str], list[str | None]]] = {}
+        self.current: dict[int, Any] = {}  # an index reused by a later call: the key its pieces go under now
+        self.call_ids: dict[Any, str] = {}  # the id each call's pieces came with
         self.finish_reason: str | None = None
         self.unreadable: ParseError | None = None  # a whole message's calls that could not be read
 
@@ -201,7 +203,7 @@ class _Collected:
         if isinstance(chunk, BaseMessageChunk):
             for part in getattr(chunk, "tool_call_chunks", None) or ():
                 index = part.get("index")
-                key = index if isinstance(index, int) else object()
+                key = self._key(index, part.get("id"))
                 names, args, ids = self.pieces.setdefault(key, ([], [], []))
                 names.append(part.get("name") or "")
                 args.append(part.get("args") or "")
@@ -213,6 +215,19 @@ class _Collected:
                 self.unreadable = self.unreadable or exc
         self.text.append(chunk.text)
         return chunk.text
+
+    def _key(self, index: Any, call_id: Any) -> Any:
+        """Which call a tool-call chunk continues: the one at its index — unless it brings a new id, which starts
+        another call (some providers reuse index 0 for every call; spliced, two objects would read as one)."""
+        if not isinstance(index, int):
+            return object()
+        key = self.current.get(index, index)
+        if isinstance(call_id, str) and call_id:
+            known = self.call_ids.setdefault(key, call_id)
+            if known != call_id:
+                key = self.current[index] = (index, len(self.pieces))
+                self.call_ids[key] = call_id
+        return key
 
     def tool_calls(self) -> tuple[ToolCall, ...]:
         calls = list(self.calls)

@@ -237,3 +237,15 @@ def test_text_beside_a_streamed_call_that_answers_otherwise_is_ambiguous(parser:
     assert {d.kind for d in info.value.details} == {"ambiguous_answer"}
     same = [_chunk('Calling it: {"city": "Paris"}'), chunks[1]]
     assert list(stream_tool_calls(parser, iter(same), GetWeather))[-1].value == GetWeather(city="Paris")
+
+
+def test_a_new_id_at_an_index_holding_another_call_starts_another_call_never_spliced(parser: Parser) -> None:
+    chunks = [
+        _chunk(calls=[_piece(0, '{"city": "Paris"}', "GetWeather", "a")]),
+        _chunk(calls=[_piece(0, '{"city": "Rome"}', "GetWeather", "b")]),
+    ]
+    final = list(stream_tool_calls(parser, iter(chunks), list[GetWeather]))[-1]
+    assert final.value == [GetWeather(city="Paris"), GetWeather(city="Rome")]
+    assert [c.id for c in final.calls] == ["a", "b"]
+    with pytest.raises(AmbiguousMatchError):  # two calls for a target that takes one, not one spliced object
+        list(stream_tool_calls(parser, iter(chunks), GetWeather))
