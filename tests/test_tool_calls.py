@@ -30,7 +30,7 @@ from resilient_parse.correction import (
     tool_name,
 )
 from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
-from resilient_parse.correction.loop import schema_instruction
+from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
 from resilient_parse.correction.tool_calls import anthropic_tool_followup, check_text_agrees, openai_tool_followup
 from resilient_parse.errors import (
     AmbiguousMatchError,
@@ -997,3 +997,18 @@ def test_decoded_arguments_are_encoded_back_as_they_are_a_str_included(strict: P
     assert json.loads(twice.arguments) == '{"city": "Paris"}'
     with pytest.raises(SchemaMismatchError):
         read_tool_calls([twice], GetWeather, strict)
+
+
+@pytest.mark.parametrize("field", ["name", "id"])
+def test_a_huge_tool_name_or_call_id_is_not_echoed_whole_in_the_re_ask(lenient: Parser, field: str) -> None:
+    huge = "X" * 1_000_000
+    first = ToolCall(huge, '{"city": "P"}', id="a") if field == "name" else ToolCall("GetWeather", "{}", id=huge)
+    sent: list[int] = []
+    replies = iter([Completion(text="", tool_calls=(first,)), Completion(text='{"city": "P"}')])
+
+    def llm(messages: list[dict[str, Any]]) -> Completion:
+        sent.append(len(json.dumps(messages)))
+        return next(replies)
+
+    assert correct_result(llm, ASK, GetWeather, parser=lenient).value == GetWeather(city="P")
+    assert len(sent) == 2 and sent[1] - sent[0] < MAX_ECHO_CHARS

@@ -91,6 +91,8 @@ _CUT_OFF = frozenset({"length", "max_tokens"})
 _CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
 MAX_ECHO_CHARS = 20_000
 """At most this much of the model's previous answer is sent back to it (a 50 MB answer is not echoed whole)."""
+MAX_ECHO_NAME = 64  # OpenAI refuses a longer tool name; a longer one is no name worth sending back
+MAX_ECHO_ID = 64  # provider call ids are a few dozen characters
 
 
 # -- what the generator asks its driver to do ---------------------------------------------------------------------
@@ -157,16 +159,24 @@ def _with_instruction(messages: Messages, instruction: str) -> Messages:
 
 
 def _echoed(completion: Completion) -> Completion:
-    """The reply as a re-ask shows it to the model: its text and its calls' arguments together at most
-    `MAX_ECHO_CHARS` (the text path's cap), every call kept so each can be answered; what is cut says so."""
+    """The reply as a re-ask shows it to the model: its text and its calls (names, ids, arguments) together at most
+    `MAX_ECHO_CHARS` (the text path's cap), every call kept so each can be answered; what is cut says so. A name is
+    cut to `MAX_ECHO_NAME` (OpenAI's limit for a tool name) and an id to `MAX_ECHO_ID`: a hallucinated megabyte of
+    name is not sent back."""
     left = MAX_ECHO_CHARS
     text = escape_surrogates(excerpt(completion.text, left))
     left = max(0, left - len(completion.text))
     calls = []
     for call in completion.tool_calls:
+        name = escape_surrogates(call.name[:MAX_ECHO_NAME])
+        call_id = escape_surrogates(call.id[:MAX_ECHO_ID]) if call.id else call.id
+        left = max(0, left - len(name) - len(call_id or ""))
         shown = escape_surrogates(excerpt(call.arguments, left))
         left = max(0, left - len(call.arguments))
-        calls.append(call if shown is call.arguments else replace(call, arguments=shown))
+        if (name, call_id, shown) == (call.name, call.id, call.arguments):
+            calls.append(call)
+        else:
+            calls.append(replace(call, name=name, id=call_id, arguments=shown))
     return replace(completion, text=text, tool_calls=tuple(calls))
 
 
