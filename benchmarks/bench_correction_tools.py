@@ -75,7 +75,10 @@ CASES = [
     Case("key case", GetWeather, ASK, (weather('{"City": "Oslo", "Unit": "f", "Days": 3}'), weather(GOOD))),
     Case("enum case", GetWeather, ASK, (weather('{"city": "Oslo", "unit": "F", "days": 3}'), weather(GOOD))),
     Case(
-        "number as words", GetWeather, ASK, (weather('{"city": "Oslo", "unit": "f", "days": "3 days"}'), weather(GOOD))
+        "number with a unit",
+        GetWeather,
+        ASK,
+        (weather('{"city": "Oslo", "unit": "f", "days": "3 days"}'), weather(GOOD)),
     ),
     Case(
         "arguments in a fence",
@@ -83,7 +86,7 @@ CASES = [
         ASK,
         (weather('```json\n{"city": "Oslo", "unit": "f", "days": 3}\n```'), weather(GOOD)),
     ),
-    Case("tool name typo", GetWeather, ASK, (weather(GOOD, name="get_wheather"), weather(GOOD))),
+    Case("tool name typo", GetWeather, ASK, (weather(GOOD, name="get_wether"), weather(GOOD))),
     Case(
         "Python literals",
         Refund,
