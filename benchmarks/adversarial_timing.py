@@ -16,8 +16,10 @@ prints the table:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
 import gc
+import json
 import multiprocessing as mp
 import time
 from collections.abc import Callable, Sequence
@@ -406,8 +408,6 @@ class Weather(BaseModel):
 
 def tool_calls(parser: Parser, text: Input, target: Any) -> None:
     """A chat completion's JSON as the SDK would hand it over: its tool calls read into `target`."""
-    import json
-
     from resilient_parse.correction.adapters import completion_from_openai
     from resilient_parse.correction.tool_calls import read_tool_calls
 
@@ -417,8 +417,6 @@ def tool_calls(parser: Parser, text: Input, target: Any) -> None:
 
 def streamed_tool_calls(parser: Parser, chunks: Input, target: Any) -> None:
     """Streamed chunks (each one chunk's JSON, as the SDK reads it off the wire) through `stream_tool_calls`."""
-    import json
-
     from resilient_parse.tool_streaming import stream_tool_calls
 
     assert not isinstance(chunks, str | bytes)
@@ -431,14 +429,10 @@ def _completion(calls: str) -> str:
 
 
 def _call(i: int, arguments: str, name: str = "Weather") -> str:
-    import json
-
     return json.dumps({"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": arguments}})
 
 
 def _delta(i: int, name: str | None = None, arguments: str = "") -> str:
-    import json
-
     function: dict[str, str] = {"arguments": arguments}
     if name is not None:
         function["name"] = name
@@ -548,6 +542,22 @@ CASES += (
         list[dict[str, Any]],
         ("strict",),
     ),
+)
+
+
+def text_beside_a_call(parser: Parser, text: Input, target: Any) -> None:
+    """One tool call with `text` beside it, through the correction loop (which compares the two answers)."""
+    from resilient_parse.correction import Completion, ToolCall, correct_result
+
+    assert isinstance(text, str)
+    reply = Completion(text=text, tool_calls=(ToolCall("Weather", '{"city": "Rome"}'),))
+    with contextlib.suppress(ParseError):  # the shape times the comparison, whatever it concludes
+        correct_result(lambda messages: reply, [{"role": "user", "content": "?"}], target, parser=parser)
+
+
+# issue 15: text beside a call is read and compared with the call's answer
+CASES += (
+    Case("tool_text_beside_call", lambda n: "word " * n + '{"city": "Rome"}', 5_000, Weather, run=text_beside_a_call),
 )
 CASES_BY_NAME = {c.name: c for c in CASES}
 FLOOR_S = 0.010
