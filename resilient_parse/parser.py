@@ -423,6 +423,20 @@ class Parser:
             return self._guarded(text, plan, (*plan.validators, *validators), call_aliases)[0]
         return self._observed(text, target, aliases, validators)
 
+    def report_failed(self, error: ParseError, ctx: CallContext | None, target_name: str, started: float) -> None:
+        """Tell observers a parse failed (`parse_failed`, see `hookspecs.rp_on_event`): the parser's own paths, and
+        readers built on it that fail before any text is parsed (a tool call naming the wrong tool)."""
+        self.host.emit(
+            "parse_failed",
+            ctx,
+            kind=error.kind,
+            details=len(error.details),
+            repairs=len(error.repairs),
+            duration_s=time.perf_counter() - started,
+            target=target_name,
+            mode=self.policy.name,
+        )
+
     def _observed(
         self,
         text: str | bytes,
@@ -451,16 +465,7 @@ class Parser:
             call_aliases = _check_alias_table(aliases, "call")
             result, source, path = self._guarded(text, plan, (*plan.validators, *validators), call_aliases)
         except ParseError as error:
-            self.host.emit(
-                "parse_failed",
-                ctx,
-                kind=error.kind,
-                details=len(error.details),
-                repairs=len(error.repairs),
-                duration_s=time.perf_counter() - started,
-                target=name,
-                mode=mode,
-            )
+            self.report_failed(error, ctx, name, started)
             raise
         except ConfigurationError as error:
             self.host.emit(

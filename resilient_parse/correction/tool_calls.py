@@ -573,16 +573,7 @@ def _tell_failed(
     except ConfigurationError:
         ctx, name = None, ""
     parser.host.emit("parse_started", ctx, length=length)
-    parser.host.emit(
-        "parse_failed",
-        ctx,
-        kind=error.kind,
-        details=len(error.details),
-        repairs=len(error.repairs),
-        duration_s=time.perf_counter() - started,
-        target=name,
-        mode=parser.policy.name,
-    )
+    parser.report_failed(error, ctx, name, started)
 
 
 def _read_one(
