@@ -23,15 +23,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from resilient_parse.context import SemanticValidator
 from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader
-from resilient_parse.correction.tool_calls import (
-    ToolCall,
-    ToolSpec,
-    check_text_agrees,
-    openai_tools,
-    read_tool_calls,
-    sent_tool_names,
-    tool_target,
-)
+from resilient_parse.correction.tool_calls import ToolCall, check_text_agrees, read_tool_calls, tool_target
+from resilient_parse.correction.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
 from resilient_parse.streaming import _Stream
 

@@ -31,7 +31,8 @@ from resilient_parse.correction import (
 )
 from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
-from resilient_parse.correction.tool_calls import anthropic_tool_followup, check_text_agrees, openai_tool_followup
+from resilient_parse.correction.tool_calls import check_text_agrees
+from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,

@@ -24,13 +24,8 @@ from resilient_parse.correction.dropin import corrected, parsed
 from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import acorrect, acorrect_result, correct, correct_result, estimate_tokens
 from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedError
-from resilient_parse.correction.tool_calls import (
-    ToolCall,
-    anthropic_tools,
-    openai_tools,
-    read_tool_calls,
-    tool_name,
-)
+from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls
+from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools, tool_name
 from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
 
 __all__ = [

@@ -23,18 +23,16 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
-from resilient_parse.correction.tool_calls import (
-    ToolCall,
+from resilient_parse.correction.tool_calls import ToolCall
+from resilient_parse.correction.tool_defs import (
     ToolSpec,
     anthropic_tool_choice,
-    anthropic_tool_followup,
     anthropic_tools,
     check_tool_choice,
     openai_tool_choice,
-    openai_tool_followup,
     openai_tools,
-    text_followup,
 )
+from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
 from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, QuotaExhaustedError
 

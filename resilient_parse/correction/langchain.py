@@ -50,20 +50,16 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from resilient_parse.api import default_parser
 from resilient_parse.correction.adapters import usage_from_counts
-from resilient_parse.correction.tool_calls import (
-    ToolCall,
+from resilient_parse.correction.tool_calls import ToolCall, check_text_agrees, read_tool_calls, tool_target
+from resilient_parse.correction.tool_defs import (
     ToolSpec,
-    check_text_agrees,
     check_tool_choice,
     openai_tool_choice,
-    openai_tool_followup,
     openai_tools,
-    read_tool_calls,
     sent_tool_names,
-    text_followup,
     tool_name,
-    tool_target,
 )
+from resilient_parse.correction.tool_followups import openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, MalformedResponseError
 from resilient_parse.errors import (
     ConfigurationError,

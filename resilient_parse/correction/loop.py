@@ -44,12 +44,11 @@ from resilient_parse.correction.tool_calls import (
     ToolTarget,
     check_text_agrees,
     check_tool_name,
-    for_tool_calls,
     read_tool_calls,
-    sent_tool_names,
-    text_followup,
     tool_target,
 )
+from resilient_parse.correction.tool_defs import sent_tool_names
+from resilient_parse.correction.tool_followups import for_tool_calls, text_followup
 from resilient_parse.correction.types import (
     Attempt,
     Completion,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from resilient_parse.correction.tool_calls import anthropic_tool_followup, openai_tool_followup, text_followup
+from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, Usage
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")

@@ -1,4 +1,4 @@
-"""Tool calls as answers: the calls a model made, the tool definitions we send, and the re-ask that answers a call.
+"""Tool calls as answers: the calls a model made, which targets they can answer, and reading them into the target.
 
 A model that answers through tool calling (OpenAI `tool_calls`, Anthropic `tool_use`, LangChain
 `AIMessage.tool_calls`) puts the object in the call's arguments and says which object it is by the tool's name.
@@ -13,14 +13,11 @@ no digit involved, every other word identical (`get_wether`, `SendEmial`, `GetWa
 A name that names no tool of the target — or names exactly another tool that was sent (`SetUser` is never
 `GetUser`) — is an error listing the expected tools; two tools (target's or sent) equally close is ambiguous.
 
-The re-ask builders answer each call the way its API expects: OpenAI wants the assistant's `tool_calls` followed
-by one `tool` message per call; Anthropic wants the `tool_use` blocks followed by one user turn of `tool_result`
-blocks. Either way there are never two user turns in a row.
+The tools a request sends are `tool_defs`; the messages that answer a bad call are `tool_followups`.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import json
@@ -36,6 +33,7 @@ import typing_extensions
 from pydantic import BaseModel, ValidationError
 
 from resilient_parse.context import SemanticValidator
+from resilient_parse.correction.tool_defs import ToolSpec, is_tool_model, tool_name
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -48,16 +46,11 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import TOOL_NAME_ATTRIBUTE
 from resilient_parse.stages.feedback import excerpt
-
-ToolSpec = type[BaseModel] | Mapping[str, Any]
-"""A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
 _SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
-_CHOICE_WORDS = frozenset({"auto", "required", "none", "any"})
 
 
 @dataclass(frozen=True)
@@ -116,128 +109,6 @@ class ToolCall:
         return self.id or f"call_{self.index}"
 
 
-# -- tool definitions ---------------------------------------------------------------------------------------------
-
-
-def _is_model(obj: Any) -> bool:
-    return isinstance(obj, type) and issubclass(obj, BaseModel)
-
-
-def tool_name(model: type[BaseModel]) -> str:
-    """The name a Pydantic model is sent under: the name it declares (`__rp_tool_name__`, as text envelopes read
-    it), else `model_config["title"]`, else its class name."""
-    if not _is_model(model):
-        raise ConfigurationError(f"a tool is a Pydantic model class, not {model!r}")
-    declared = getattr(model, TOOL_NAME_ATTRIBUTE, None)
-    if isinstance(declared, str) and declared:
-        return declared
-    title = model.model_config.get("title")
-    return title if isinstance(title, str) and title else model.__name__
-
-
-def _description(model: type[BaseModel]) -> str:
-    doc = model.__dict__.get("__doc__")  # the model's own docstring, never BaseModel's
-    return " ".join(doc.split()) if isinstance(doc, str) else ""
-
-
-def _parameters(model: type[BaseModel]) -> dict[str, Any]:
-    schema = model.model_json_schema()
-    schema.pop("title", None)
-    schema.pop("description", None)  # sent once, as the tool's description
-    return schema
-
-
-def _check_specs(tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
-    if isinstance(tools, str | bytes | Mapping) or not isinstance(tools, Sequence):
-        raise ConfigurationError("tools must be a list of Pydantic models or tool definitions (dicts)")
-    for spec in tools:
-        if not (_is_model(spec) or isinstance(spec, Mapping)):
-            raise ConfigurationError(f"a tool is a Pydantic model class or a dict, not {type(spec).__name__}")
-    return tools
-
-
-def openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
-    """OpenAI `tools=` (also LiteLLM's and every OpenAI-compatible server's): models become function tools with
-    their JSON Schema as `parameters`; dicts the user wrote pass through (copied)."""
-    out: list[dict[str, Any]] = []
-    for spec in _check_specs(tools):
-        if isinstance(spec, Mapping):
-            out.append(copy.deepcopy(dict(spec)))
-            continue
-        function: dict[str, Any] = {"name": tool_name(spec), "parameters": _parameters(spec)}
-        if _description(spec):
-            function["description"] = _description(spec)
-        out.append({"type": "function", "function": function})
-    return out
-
-
-def anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
-    """Anthropic `tools=`: models become `{name, description, input_schema}`; dicts pass through (copied)."""
-    out: list[dict[str, Any]] = []
-    for spec in _check_specs(tools):
-        if isinstance(spec, Mapping):
-            out.append(copy.deepcopy(dict(spec)))
-            continue
-        tool: dict[str, Any] = {"name": tool_name(spec), "input_schema": _parameters(spec)}
-        if _description(spec):
-            tool["description"] = _description(spec)
-        out.append(tool)
-    return out
-
-
-def _choice_name(choice: Any) -> str | None:
-    if _is_model(choice):
-        return tool_name(choice)
-    if isinstance(choice, str) and choice not in _CHOICE_WORDS:
-        return choice
-    return None
-
-
-def openai_tool_choice(choice: Any) -> Any:
-    """OpenAI `tool_choice=`: "auto"/"required"/"none" as they are, a model or a tool's name forces that tool
-    (`{"type": "function", "function": {"name": ...}}`), a dict passes through."""
-    name = _choice_name(choice)
-    if name is not None:
-        return {"type": "function", "function": {"name": name}}
-    if choice == "any":
-        return "required"
-    return copy.deepcopy(choice)
-
-
-def anthropic_tool_choice(choice: Any) -> Any:
-    """Anthropic `tool_choice=`: "auto", "required"/"any" (`{"type": "any"}`), "none", a model or a tool's name
-    (`{"type": "tool", "name": ...}`); a dict passes through."""
-    name = _choice_name(choice)
-    if name is not None:
-        return {"type": "tool", "name": name}
-    if isinstance(choice, str):
-        return {"type": "any" if choice in ("required", "any") else choice}
-    return copy.deepcopy(choice)
-
-
-def check_tool_choice(choice: Any, tools: Sequence[Mapping[str, Any]]) -> None:
-    """A `tool_choice` as sent (`openai_tool_choice`/`anthropic_tool_choice`) that forces a tool must force one
-    of the tools sent; otherwise the provider refuses the request, or answers with a tool the target never sees."""
-    if not isinstance(choice, Mapping):
-        return
-    function = choice.get("function", choice.get("custom"))
-    name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
-    if isinstance(name, str) and name not in sent_tool_names(tools):
-        sent = ", ".join(repr(n) for n in sorted(sent_tool_names(tools))) or "none"
-        raise ConfigurationError(f"tool_choice forces the tool {name!r}, which is not among the tools sent ({sent})")
-
-
-def sent_tool_names(tools: Sequence[Mapping[str, Any]]) -> set[str]:
-    """The names of tool definitions as sent (OpenAI's `function.name`, Anthropic's `name`)."""
-    names = set()
-    for tool in tools:
-        function = tool.get("function", tool.get("custom"))  # a function tool, or an OpenAI custom tool
-        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
-        if isinstance(name, str):
-            names.add(name)
-    return names
-
-
 # -- which targets tool calls can answer --------------------------------------------------------------------------
 
 
@@ -257,12 +128,12 @@ def _strip_annotated(tp: Any) -> Any:
 
 def _models_of(tp: Any) -> tuple[type[BaseModel], ...] | None:
     tp = _strip_annotated(tp)
-    if _is_model(tp):
+    if is_tool_model(tp):
         return (tp,)
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
         # `Model | None`: a call always gives the model (None is never a tool call's answer)
         members = [_strip_annotated(a) for a in typing.get_args(tp) if a is not type(None)]
-        if members and all(_is_model(m) for m in members):
+        if members and all(is_tool_model(m) for m in members):
             return tuple(members)
     return None
 
@@ -309,7 +180,7 @@ def _members(target: Any) -> list[Any]:
 
 
 def _class_name(tp: Any) -> str | None:
-    if _is_model(tp):
+    if is_tool_model(tp):
         return tool_name(tp)
     if isinstance(tp, type) and (
         dataclasses.is_dataclass(tp)
@@ -806,144 +677,12 @@ def _validate_whole(parser: Parser, target: Any, value: Any) -> Any:
     return checked
 
 
-# -- answering a call (the re-ask) --------------------------------------------------------------------------------
-
-
-def _answer_ids(calls: Sequence[ToolCall]) -> list[str]:
-    """The id each call of one turn is answered under, unique within the turn: the provider's id the first time it
-    appears, else `call_<index>` (with a suffix when that is taken). Ids `call_1` and None at index 1 would
-    otherwise both be `call_1`, and the API refuses the re-ask (or pairs the results wrongly)."""
-    taken: set[str] = set()
-    kept: list[bool] = []
-    for call in calls:
-        keep = bool(call.id) and call.id not in taken
-        if keep and call.id:
-            taken.add(call.id)
-        kept.append(keep)
-    suffix: dict[str, int] = {}
-    ids: list[str] = []
-    for call, keep in zip(calls, kept, strict=True):
-        if keep and call.id:
-            ids.append(call.id)
-            continue
-        base = f"call_{call.index}"
-        made = base if base not in taken else ""
-        while not made:
-            suffix[base] = suffix.get(base, 0) + 1
-            made = f"{base}_{suffix[base]}" if f"{base}_{suffix[base]}" not in taken else ""
-        taken.add(made)
-        ids.append(made)
-    return ids
-
-
-def _replies(calls: Sequence[ToolCall], feedback: str) -> list[tuple[str, ToolCall, str]]:
-    """Each call's answer id and what its result says: the first holds the feedback (whose paths name the calls),
-    the others point to it, so a parallel turn does not repeat the same feedback per call."""
-    ids = _answer_ids(calls)
-    see = f"See the result of call {ids[0]}: it lists the problems with this turn's tool calls."
-    return [(ids[i], call, feedback if i == 0 else see) for i, call in enumerate(calls)]
-
-
-_TEXT_INSTRUCTION = "Reply with the complete corrected "
-_CALL_AGAIN = "Call the tool again with the complete corrected arguments."
-_CALL_ALL_AGAIN = (
-    "Paths start with the call's position (/0 is your first call). Make all the tool calls again, each with its "
-    "complete corrected arguments."
-)
-
-
-def for_tool_calls(feedback: str, *, many: bool) -> str:
-    """The built-in feedback ends by asking for a JSON reply; an answer given as tool calls is asked to call the
-    tool again instead (a plugin's own closing paragraph is left as it wrote it)."""
-    head, _, last = feedback.rpartition("\n\n")
-    if not head or not last.startswith(_TEXT_INSTRUCTION):
-        return feedback
-    return f"{head}\n\n{_CALL_ALL_AGAIN if many else _CALL_AGAIN}"
-
-
-def text_followup(shown: str | None, feedback: str) -> list[dict[str, Any]]:
-    """The plain re-ask: the previous answer as the assistant's turn (when there was one), the feedback as the
-    user's."""
-    extra: list[dict[str, Any]] = []
-    if shown:
-        extra.append({"role": "assistant", "content": shown})
-    extra.append({"role": "user", "content": feedback})
-    return extra
-
-
-def _openai_call(call_id: str, call: ToolCall) -> dict[str, Any]:
-    """A call as the assistant message replays it: a function call, or a custom tool's call with its input."""
-    if call.kind == "custom":
-        return {"id": call_id, "type": "custom", "custom": {"name": call.name, "input": call.arguments}}
-    return {"id": call_id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
-
-
-def openai_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
-    """OpenAI's shape: the assistant message with its `tool_calls` as made, then one `tool` message per call."""
-    if not calls:
-        return text_followup(text, feedback)
-    replies = _replies(calls, feedback)
-    assistant: dict[str, Any] = {
-        "role": "assistant",
-        "content": text or None,
-        "tool_calls": [_openai_call(i, c) for i, c, _ in replies],
-    }
-    tool_messages = [{"role": "tool", "tool_call_id": i, "content": said} for i, _, said in replies]
-    return [assistant, *tool_messages]
-
-
-def _input_of(call: ToolCall) -> dict[str, Any] | None:
-    """A call's arguments as the object Anthropic's `tool_use.input` must be; None when they are no object."""
-    try:
-        value = json.loads(call.arguments)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def anthropic_tool_followup(calls: Sequence[ToolCall], feedback: str, text: str = "") -> list[dict[str, Any]]:
-    """Anthropic's shape: the assistant's `tool_use` blocks as made, then one user turn of `tool_result` blocks
-    (`is_error: true`). An input that is no JSON object cannot be shown as `tool_use.input` (which must be one):
-    the block gets `{}` and its result says, as text, what the model sent — no object is made up for it."""
-    if not calls:
-        return text_followup(text, feedback)
-    replies = _replies(calls, feedback)
-    inputs = [_input_of(c) for c in calls]
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    blocks += [
-        {"type": "tool_use", "id": i, "name": c.name, "input": {} if obj is None else obj}
-        for (i, c, _), obj in zip(replies, inputs, strict=True)
-    ]
-    results = [
-        {
-            "type": "tool_result",
-            "tool_use_id": i,
-            "content": said
-            if obj is not None
-            else f"The input of this call is not a JSON object; you sent:\n{c.arguments}\n\n{said}",
-            "is_error": True,
-        }
-        for (i, c, said), obj in zip(replies, inputs, strict=True)
-    ]
-    return [{"role": "assistant", "content": blocks}, {"role": "user", "content": results}]
-
-
 __all__ = [
     "ToolCall",
     "ToolSpec",
     "ToolTarget",
-    "anthropic_tool_choice",
-    "anthropic_tool_followup",
-    "anthropic_tools",
     "check_text_agrees",
-    "check_tool_choice",
     "check_tool_name",
-    "openai_tool_choice",
-    "openai_tool_followup",
-    "openai_tools",
     "read_tool_calls",
-    "sent_tool_names",
-    "text_followup",
-    "tool_name",
     "tool_target",
 ]
