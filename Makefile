@@ -28,7 +28,7 @@ test: lint
 	$(BIN)/python -m pytest -q tests $(PLUGIN_DIRS)
 
 test-slow: install
-	$(BIN)/python -m pytest -q -m slow tests $(PLUGIN_DIRS) --hypothesis-profile=deep
+	$(BIN)/python -m pytest -q -m slow -n 2 tests $(PLUGIN_DIRS) --hypothesis-profile=deep
 
 bench: install
 	$(BIN)/resilient-parse bench
