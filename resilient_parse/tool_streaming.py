@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from resilient_parse.context import SemanticValidator
-from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader
+from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader, aclose_stream, close_stream
 from resilient_parse.correction.tool_calls import ToolCall, check_text_agrees, read_tool_calls, tool_target
 from resilient_parse.correction.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
@@ -250,9 +250,7 @@ def _run(state: _ToolStream, chunks: Iterable[Any]) -> Iterator[ToolStreamUpdate
         finished = True
     finally:
         if not finished:
-            close = getattr(chunks, "close", None)
-            if callable(close):
-                close()
+            close_stream(chunks)
     yield state.finish()
 
 
@@ -280,11 +278,7 @@ async def _arun(state: _ToolStream, chunks: AsyncIterable[Any]) -> AsyncIterator
         finished = True
     finally:
         if not finished:
-            close = getattr(chunks, "close", None)
-            if callable(close):
-                result = close()
-                if hasattr(result, "__await__"):
-                    await result
+            await aclose_stream(chunks)
     yield state.finish()
 
 

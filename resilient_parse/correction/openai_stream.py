@@ -121,6 +121,22 @@ class ChunkReader:
             )
 
 
+def close_stream(response: Any) -> None:
+    """Close a stream left before its end (an SDK stream holds its HTTP connection until closed)."""
+    close = getattr(response, "close", None)
+    if callable(close):
+        close()
+
+
+async def aclose_stream(response: Any) -> None:
+    """The async twin of `close_stream`: an async SDK stream's `close()` is awaited."""
+    close = getattr(response, "close", None)
+    if callable(close):
+        result = close()
+        if inspect.isawaitable(result):
+            await result
+
+
 def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Generator[str, None, None]:
     """The answer's text pieces from a `stream=True` chat completion (choice `choice` when `n` > 1). The response
     is closed when iteration stops early, so an abandoned stream does not hold its connection."""
@@ -134,9 +150,7 @@ def openai_text_chunks(response: Iterable[Any], *, choice: int = 0) -> Generator
         finished = True
     finally:
         if not finished:
-            close = getattr(response, "close", None)
-            if callable(close):
-                close()
+            close_stream(response)
     reader.done()
 
 
@@ -152,12 +166,16 @@ async def aopenai_text_chunks(response: AsyncIterable[Any], *, choice: int = 0) 
         finished = True
     finally:
         if not finished:
-            close = getattr(response, "close", None)
-            if callable(close):
-                result = close()
-                if inspect.isawaitable(result):
-                    await result
+            await aclose_stream(response)
     reader.done()
 
 
-__all__ = ["ChunkParts", "ChunkReader", "ToolCallDelta", "aopenai_text_chunks", "openai_text_chunks"]
+__all__ = [
+    "ChunkParts",
+    "ChunkReader",
+    "ToolCallDelta",
+    "aclose_stream",
+    "aopenai_text_chunks",
+    "close_stream",
+    "openai_text_chunks",
+]
