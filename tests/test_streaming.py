@@ -909,3 +909,13 @@ def test_a_repair_the_policy_forbids_stops_the_partials_as_it_stops_the_final_pa
     assert any(s["title"] == "t" for s in shown)
     assert all(s["steps"] is None and s["done"] is None for s in shown), shown
     assert _read_past(run(STRICT, split(text, 5), Plan))  # the same text, comments allowed
+
+
+def test_a_lone_slash_after_a_single_quoted_string_is_a_comment_still_being_written() -> None:
+    """`'' /` is an empty string and the first '/' of a comment; read as a string running on over the '/', the
+    partial once showed the title `' /` (found by the property above)."""
+    text = """{"action": "answer", "title": '' /* c */ }"""
+    for parser in (LENIENT, STRICT):
+        updates = run(parser, list(text), Plan, partial_strings=True, reparse_budget=None)
+        assert value(updates).title == ""
+        assert all(p["title"] in (None, "") for p in partials(updates))

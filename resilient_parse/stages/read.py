@@ -256,6 +256,14 @@ def _comment_at(text: str, at: int) -> bool:
     return text.startswith(("//", "/*", "#"), at)
 
 
+def _ends_structure(text: str, at: int) -> bool:
+    """Whether what stands at `at` (after a candidate closing quote and its spaces) is structure: the end, a closer,
+    a comma, a line break, a comment — or a lone `/` the text ends with, the start of a comment a stream has not
+    finished writing (so a prefix `'' /` is an empty string, not one that runs on over the `/`)."""
+    n = len(text)
+    return at >= n or text[at] in _SQ_CLOSERS or _comment_at(text, at) or (at == n - 1 and text[at] == "/")
+
+
 def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
     """Read a single-quoted string as a token: the closing quote is the first unescaped `close` (`'`, or `’` after
     `‘`) followed by structure (`,` `:` `}` `]`, a newline, a comment, or the end). Apostrophes inside stay apostrophes.
@@ -266,7 +274,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
         simple = _SQ_SIMPLE.match(text, start)
         if simple is not None:
             m = _after_spaces(text, simple.end())
-            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")'\"" or _comment_at(text, m):
+            if _ends_structure(text, m) or text[m] in ")'\"":
                 return '"' + simple.group(1) + '"', simple.end()
     i = start + 1
     while True:
@@ -280,7 +288,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
             k -= 1
         if backslashes % 2 == 0:
             m = _after_spaces(text, j + 1)
-            if m >= n or text[m] in _SQ_CLOSERS or text[m] in ")\r+" or _comment_at(text, m):
+            if _ends_structure(text, m) or text[m] in ")\r+":
                 return _quoted(text[start + 1 : j]), j + 1
         i = j + 1
 
