@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from resilient_parse.stages.extract import (
     TIER_REASONING,
+    _all_candidates,
+    _lone_value,
     Span,
     extract_candidates,
     find_fences,
@@ -667,3 +669,54 @@ def test_an_open_ended_answer_with_trailing_white_space_is_one_candidate_not_two
         with pytest.raises(TruncatedOutputError):
             parser.parse('{"records": [1, 2], "note": "cut\n', dict[str, list[int]])
         assert calls == ['{"records": [1, 2], "note": "cut\n']
+
+
+# -- the lone value: a text that is one bracketed value and nothing else -----------------------------------------
+
+_LONE_ALPHABET = list("{}[]\"'`~<>/#*thinkg \n\t:,ab1\\｛｝?(")
+
+
+@given(
+    st.text(alphabet=_LONE_ALPHABET, max_size=60).map(lambda s: "{" + s + "}")
+    | st.text(alphabet=_LONE_ALPHABET, max_size=60).map(lambda s: " [" + s + "]\n")
+    | st.text(alphabet=_LONE_ALPHABET, max_size=60)
+)
+def test_the_lone_value_shortcut_finds_what_the_full_extraction_finds(text: str) -> None:
+    regions = split_reasoning(text)
+    lone = _lone_value(text, regions)
+    if lone is not None:
+        assert _all_candidates(text, regions) == [lone]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1,}',
+        " [1, 2, 3,]\n",
+        "{'a': 'b'}",
+        '{"a": "[not a span"}',
+        '[{"a": 1}, {"b": 2}]',
+        '{"a": 1 // see [note\n}',
+        '{"a": [1}',  # the `[` is left open inside the one span
+    ],
+)
+def test_a_lone_value_is_its_own_only_candidate(text: str) -> None:
+    regions = split_reasoning(text)
+    lone = _lone_value(text, regions)
+    assert lone is not None and lone.text == text.strip() and lone.source == "whole"
+    assert _all_candidates(text, regions) == [lone]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1} {"b": 2}',  # two values
+        "[1] and [2]",
+        '<think>x</think>{"a": 1}',
+        '```json\n{"a": 1}\n```',
+        '{"a": 1',  # cut off
+        '{"a": 1}]',  # a closer that closes nothing: two spans' worth of brackets
+    ],
+)
+def test_other_texts_take_the_full_extraction(text: str) -> None:
+    assert _lone_value(text, split_reasoning(text)) is None

@@ -832,6 +832,33 @@ def extract_candidates(text: str, max_candidates: int | None = None) -> list[Can
     dropped here could be the one the text designates (`max_candidates` is accepted for the hook's call and
     ignored; the number of candidates *tried* is bounded in `stages/select.py`)."""
     regions = split_reasoning(text)
+    lone = _lone_value(text, regions)
+    if lone is not None:
+        return [lone]
+    return _all_candidates(text, regions)
+
+
+_CLOSER_OF = {"{": "}", "[": "]"}
+
+
+def _lone_value(text: str, regions: list[Region]) -> Candidate | None:
+    """The one candidate of a text that is a single bracketed value with nothing else around it (no prose, fence
+    or reasoning block; its brackets balance into one span), exactly as `_all_candidates` finds it; None for any
+    other text. Most outputs that need a repair are this, and the full extraction costs more than reading them."""
+    body = text.strip()
+    if len(body) < 2 or _CLOSER_OF.get(body[0]) != body[-1] or "```" in text or "~~~" in text:
+        return None
+    if len(regions) != 1 or regions[0].reasoning:
+        return None
+    start = len(text) - len(text.lstrip())
+    end = start + len(body)
+    spans = scan_spans(text, 0, len(text))
+    if len(spans) != 1 or spans[0] != Span(start, end, True):
+        return None
+    return Candidate(body, start, end, "whole")
+
+
+def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     has_reasoning = any(r.reasoning for r in regions)
     visible_text = _has_visible_text(text, regions)
     refusal_at = -1
