@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from resilient_parse.stages.extract import (
     TIER_REASONING,
+    Span,
     _all_candidates,
     _lone_value,
-    Span,
     extract_candidates,
     find_fences,
     scan_spans,

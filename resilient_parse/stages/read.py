@@ -269,7 +269,6 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
     `‘`) followed by structure (`,` `:` `}` `]`, a newline, a comment, or the end). Apostrophes inside stay apostrophes.
     Returns the JSON string and the end offset, or None when no such closing quote exists. Each search moves
     forward, so the whole read is linear."""
-    n = len(text)
     if close == "'":
         simple = _SQ_SIMPLE.match(text, start)
         if simple is not None:
