@@ -12,7 +12,10 @@ from resilient_parse.stages.extract import (
     TIER_REASONING,
     Span,
     _all_candidates,
+    _label_clauses,
+    _label_words,
     _lone_value,
+    _trim_markup,
     extract_candidates,
     find_fences,
     scan_spans,
@@ -720,3 +723,92 @@ def test_a_lone_value_is_its_own_only_candidate(text: str) -> None:
 )
 def test_other_texts_take_the_full_extraction(text: str) -> None:
     assert _lone_value(text, split_reasoning(text)) is None
+
+
+# -- the label triggers: words without any label nothing, exactly as the clause analysis finds ---------------------
+
+_LABEL_VOCABULARY = [
+    *[
+        "for",
+        "example",
+        "e.g.",
+        "such",
+        "as",
+        "sample",
+        "draft",
+        "template",
+        "final",
+        "corrected",
+        "answer",
+        "here",
+        "is",
+        "here's",
+        "result",
+        "output",
+        "not",
+        "don't",
+        "never",
+        "avoid",
+        "cannot",
+        "Pinot",
+        "whenever",
+        "instead",
+        "of",
+        "rather",
+        "than",
+        "maybe",
+        "option",
+        "or",
+        "and",
+        "rejected",
+        "incorrect",
+        "bad",
+        "wrong",
+        "use",
+        "call",
+        "the",
+        "JSON",
+        "is:",
+        "->",
+        "below",
+        "this",
+        "(example)",
+        "(not)",
+        "```",
+        "json",
+        "<answer>",
+        "**",
+        "_",
+        "#",
+        "?",
+        ".",
+        ";",
+        ",",
+        "\n",
+    ],
+    "",
+]
+
+
+_LABEL_VOCABULARY += ["knot", "_BAD_", "**Or:**", "xinstead of", "whenever", "(e. g.)", "not this one", "wrong answer"]
+
+
+@given(st.lists(st.sampled_from(_LABEL_VOCABULARY), max_size=12), st.sampled_from([" ", "", "\n", "_"]), st.booleans())
+def test_the_label_triggers_decide_what_the_clause_analysis_would(
+    words: list[str], glue: str, after_example: bool
+) -> None:
+    text = glue.join(words)
+    assert _label_words(text, after_example) == _label_clauses(_trim_markup(text), after_example)
+
+
+@pytest.mark.parametrize(
+    ("words", "label"),
+    [
+        ("Here is the JSON you asked for:\n```json\n", ""),
+        ("Pinot:", "rejected"),  # the rejecting ending, as the clause analysis reads it
+        ("For example:", "example"),
+        ("Final answer:", "designated"),
+    ],
+)
+def test_label_words_with_and_without_triggers(words: str, label: str) -> None:
+    assert _label_words(words, False) == label

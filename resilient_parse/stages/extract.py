@@ -555,8 +555,48 @@ def words_before(text: str, start: int, floor: int) -> tuple[str, bool]:
     return "".join(pieces), i <= floor
 
 
+# the words a label is decided by (see `_label_clauses`), one of each phrase its patterns require ("such" of "such
+# as", "t" of "don't"), lowercase: ASCII words with none of them, no parenthetical aside, no heading "or" and no
+# rejecting ending (`_REJECTING_ENDS`, which reads even "Pinot:" as one) label nothing — a set lookup settles most
+# prose ("Here is the JSON you asked for:") without the clause analysis and its dozen pattern searches
+_TRIGGER_TEXT = (
+    "example examples e instance such something sample samples template templates draft drafts placeholder looks "
+    "look illustration illustrative hypothetical hypothetically dummy mock shape format form structure schema "
+    "alternative alternatives alternatively option options another else instead maybe perhaps possibly "
+    "possibility might could about should were "
+    "final corrected correction correct updated revised fixed fix actual actually real right "
+    "not never don t dont doesn isn aren wasn won wouldn shouldn cannot can avoid "
+    "rejected incorrect bad wrong"
+)
+_TRIGGER_WORDS = frozenset(_TRIGGER_TEXT.split())
+_HAND_OVER_TEXT = "request you here answer result response output now so"
+_HAND_OVER_TRIGGERS = frozenset(_HAND_OVER_TEXT.split())
+_ASCII_WORD = re.compile(r"[a-z]++")
+
+
+def _labels_nothing(trimmed: str, after_example: bool) -> bool:
+    """Whether the clause analysis would find no label in these words, told by their words alone (see above)."""
+    if not trimmed.isascii() or "(" in trimmed:
+        return False
+    lower = trimmed.lower()
+    words = set(_ASCII_WORD.findall(lower))
+    if not words.isdisjoint(_TRIGGER_WORDS) or (after_example and not words.isdisjoint(_HAND_OVER_TRIGGERS)):
+        return False
+    if lower.rstrip(" \t:,-").endswith(_REJECTING_ENDS):
+        return False
+    tail = lower.rstrip(" \t*_#:-")
+    return not (tail.endswith("or") and not tail[-3:-2].isalnum())  # the heading "Or:"
+
+
 def _label_words(words: str, after_example: bool) -> str:
     trimmed = _trim_markup(words)
+    if _labels_nothing(trimmed, after_example):
+        return ""
+    return _label_clauses(trimmed, after_example)
+
+
+def _label_clauses(trimmed: str, after_example: bool) -> str:
+    """What the words before a candidate (their markup trimmed) call it, clause by clause."""
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(trimmed)]
     last = trimmed[breaks[-1] :] if breaks else trimmed
     for aside in _PARENTHETICAL.finditer(last):
