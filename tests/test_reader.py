@@ -934,3 +934,19 @@ def test_a_comment_after_a_single_quoted_string_closes_it_like_a_comma(text: str
 
 def test_an_apostrophe_before_a_hash_inside_a_single_quoted_string_stays_text() -> None:
     assert Parser(entrypoints=False).parse_result("{'a': 'it's #1'}", Any).value == {"a": "it's #1"}
+
+
+# -- loose stretches: the members that are JSON already are skipped whole, the others rewritten -------------------
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_loose_stretch_rewrites_only_its_python_members_and_keeps_the_strings_that_look_like_them(mode: str) -> None:
+    text = '{"a": "x: True, y: None", "b": True, "c": [1, 2], "d": "e", "f": None, "g": [True, 3,], "h": 1}'
+    tree, repairs = loaded(text, mode)
+    assert tree == {"a": "x: True, y: None", "b": True, "c": [1, 2], "d": "e", "f": None, "g": [True, 3], "h": 1}
+    assert repairs == [
+        ("python_literal", "/b"),
+        ("python_literal", "/f"),
+        ("python_literal", "/g/0"),
+        ("trailing_comma", "/g"),
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 from resilient_parse.repairs import Repair, escape_token
 
@@ -63,6 +64,9 @@ LOOSE_ITEM_RUN = re.compile(
 _LOOSE_MEMBER_PARTS = re.compile(
     "(" + _WS + ")(" + _LOOSE_KEY + ")(" + _WS + ":" + _WS + ")(" + _LOOSE_SCALAR + "|" + _LOOSE_LIST + ")"
 )
+# the next member that may need a rewrite, after (a comma and) the members that are JSON already, which one C-speed
+# match skips: the rewrite then works once per member it changes, not once per member
+_NEXT_LOOSE_MEMBER = re.compile("(?:" + _WS + ",)?+(?:" + _MEMBER + _WS + ",)*+" + _LOOSE_MEMBER_PARTS.pattern)
 _LOOSE_ITEM_PARTS = re.compile("(" + _WS + ")(" + _LOOSE_SCALAR + ")")
 # the items of a flat loose list: numbers are tokens too, so each item's index is counted
 _LIST_TOKEN = re.compile(
@@ -88,7 +92,7 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
     out: list[str] = []
     done = 0  # where the text not copied to `out` yet starts
     if is_object:
-        for m in _LOOSE_MEMBER_PARTS.finditer(text):
+        for m in _members_to_rewrite(text):
             k0, v0 = m.start(2), m.start(4)
             first, lead = text[k0], text[v0]
             if first == '"' and lead not in _REWRITTEN:
@@ -127,6 +131,19 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
         return body, repairs, index
     out.append(text[done:-1])
     return "".join(out), repairs, index
+
+
+def _members_to_rewrite(text: str) -> Iterator[re.Match[str]]:
+    """The members of a loose stretch that may need a rewrite: every member when it holds a single quote (then
+    nearly every one does), else only those after the members one C-speed match skips as JSON already."""
+    return _LOOSE_MEMBER_PARTS.finditer(text) if "'" in text else _after_json_members(text)
+
+
+def _after_json_members(text: str) -> Iterator[re.Match[str]]:
+    at = 0
+    while (m := _NEXT_LOOSE_MEMBER.match(text, at)) is not None:
+        at = m.end()
+        yield m
 
 
 _REWRITTEN = frozenset("'TFN[")  # how a member value that may need a rewrite starts (no JSON scalar starts so)
