@@ -494,6 +494,24 @@ CASES += (
     ),
 )
 
+# the reader's one-match flat objects (read_runs.FLAT_OBJECT): a match that fails late in every sibling (a raw
+# line break in the last string), and one long flat object that fails at its very end (a nested value)
+CASES += (
+    Case(
+        "flat_object_fails_late",
+        lambda n: "[" + ", ".join(["{'a': 1, 'b': True, 'c': [1, 2,], 'd': \"x\ny\"}"] * n) + "]",
+        1_000,
+        list[dict[str, Any]],
+        ("lenient",),
+    ),
+    Case(
+        "flat_object_long_then_nested",
+        lambda n: '[{"x": {' + ", ".join(f"'k{i}': True" for i in range(n)) + ', "z": {}}}]',
+        2_000,
+        Any,
+    ),
+)
+
 
 class StreamStep(BaseModel):
     tool: str

@@ -11,10 +11,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+import strategies as S
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+import resilient_parse.stages.read as read_module
 from resilient_parse import (
     AmbiguousMatchError,
     NoCandidateError,
@@ -950,3 +952,33 @@ def test_a_loose_stretch_rewrites_only_its_python_members_and_keeps_the_strings_
         ("python_literal", "/g/0"),
         ("trailing_comma", "/g"),
     ]
+
+
+_STYLE_KNOBS = ("single_quotes", "bare_keys", "python_literals", "trailing_commas", "drop_commas", "comments")
+
+
+@given(S.examples(), st.integers(0, 2**32 - 1), st.sets(st.sampled_from(_STYLE_KNOBS)), st.sampled_from([None, 2]))
+@settings(max_examples=200)
+def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
+    ex: S.Example, seed: int, knobs: set[str], indent: int | None
+) -> None:
+    """`read_runs.FLAT_OBJECT` reads a nested object of scalars and flat lists in one match: the same tree and the
+    same repairs (kind, pointer, offset, before, after) as reading it container by container."""
+    text = S.Emitter(S.Style(indent=indent, **{k: 1.0 for k in knobs}), random.Random(seed)).emit(
+        {"wrapped": [ex.tree, ex.tree]}
+    )
+    lossy = lossy_kinds(Parser("lenient", entrypoints=False).policy)
+
+    def reading(flat: re.Pattern[str]) -> Any:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(read_module, "FLAT_OBJECT", flat)
+            try:
+                got = read(text, lossy=lossy)
+            except ReadFailure as failure:
+                return ("failure", failure.kind, failure.path, failure.offset)
+        return (
+            json.loads(got.json_text) if got.cut is None else got.cut,
+            [(r.kind, r.path, r.offset, r.before, r.after) for r in got.repairs],
+        )
+
+    assert reading(read_module.FLAT_OBJECT) == reading(re.compile("(?!)"))

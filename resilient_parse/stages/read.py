@@ -26,6 +26,7 @@ from itertools import accumulate
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.repairs import Repair, escape_token
 from resilient_parse.stages.read_runs import (
+    FLAT_OBJECT,
     ITEM_RUN,
     LOOSE_ITEM_RUN,
     LOOSE_MEMBER_RUN,
@@ -408,6 +409,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     prev_end = 0  # where the last value ended in the text
     decode_floor = 0  # the C scanner is not tried again before the offset where it last failed
     decode_skip = decode_wait = 0  # how many containers to read by tokens before trying the C scanner again
+    flat_skip = flat_wait = 0  # likewise, how many objects to read by tokens before trying FLAT_OBJECT again
     # text before the last failure may still hold complete valid values (a document cut at its very end fails at
     # the end, its lists inside are whole): they may be tried again, within one more reading of the text in all
     rescan_budget = n
@@ -948,6 +950,19 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         state = _COMMA_OR_END
         return run.end()
 
+    def flat_object(flat: re.Match[str]) -> int:
+        """A nested object that is one loose stretch between its braces (`read_runs.FLAT_OBJECT`): rewritten and
+        recorded in one go, as reading it container by container would, its trailing comma dropped."""
+        path = path_of(stack)
+        body, made, _ = rewrite_loose(flat.group(1), flat.start(1), path, True, -1)
+        repairs.extend(made)
+        if body.endswith(","):
+            body = body[:-1]
+            repairs.append(Repair.make("trailing_comma", path, ",", "", offset=flat.end(1) - 1))
+        out.append("{" + body + "}")
+        end_value(flat.end())
+        return flat.end()
+
     def after_the_end(at: int, c: str) -> int:
         """Text after the top-level value: a comment, an invisible character, or a '}' that came too early."""
         nonlocal last_root, state, root_close, root_close_at
@@ -1095,6 +1110,18 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                     root_raw = not stack
                     end_value(end)
                     continue
+            if c == "{" and stack and len(stack) < max_depth and text[at] == "{":
+                if flat_wait:
+                    flat_wait -= 1
+                else:
+                    flat = FLAT_OBJECT.match(text, at)
+                    if flat is not None:
+                        flat_skip = 0
+                        pos = flat_object(flat)
+                        continue
+                    # siblings are written alike: after a failure, try the match ever less often
+                    flat_skip = min(max(1, flat_skip * 2), 64)
+                    flat_wait = flat_skip
             open_container(at, "}" if c == "{" else "]")
             pos += 1
             continue
