@@ -957,16 +957,23 @@ def test_a_loose_stretch_rewrites_only_its_python_members_and_keeps_the_strings_
 _STYLE_KNOBS = ("single_quotes", "bare_keys", "python_literals", "trailing_commas", "drop_commas", "comments")
 
 
-@given(S.examples(), st.integers(0, 2**32 - 1), st.sets(st.sampled_from(_STYLE_KNOBS)), st.sampled_from([None, 2]))
-@settings(max_examples=200)
+@given(
+    S.examples(),
+    st.integers(0, 2**32 - 1),
+    st.sets(st.sampled_from(_STYLE_KNOBS)),
+    st.sampled_from([None, 2]),
+    st.sampled_from(["nested", "root", "root and text after"]),
+)
+@settings(max_examples=300)
 def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
-    ex: S.Example, seed: int, knobs: set[str], indent: int | None
+    ex: S.Example, seed: int, knobs: set[str], indent: int | None, where: str
 ) -> None:
-    """`read_runs.FLAT_OBJECT` reads a nested object of scalars and flat lists in one match: the same tree and the
-    same repairs (kind, pointer, offset, before, after) as reading it container by container."""
-    text = S.Emitter(S.Style(indent=indent, **{k: 1.0 for k in knobs}), random.Random(seed)).emit(
-        {"wrapped": [ex.tree, ex.tree]}
-    )
+    """`read_runs.FLAT_OBJECT` reads an object of scalars and flat lists in one match: the same tree and the same
+    repairs (kind, pointer, offset, before, after) — or the same failure — as reading it container by container."""
+    tree = {"wrapped": [ex.tree, ex.tree]} if where == "nested" else ex.tree
+    text = S.Emitter(S.Style(indent=indent, **{k: 1.0 for k in knobs}), random.Random(seed)).emit(tree)
+    if where == "root and text after":
+        text += random.Random(seed).choice([" // done", "}", ', "x": 1}', " and more", "\n"])
     lossy = lossy_kinds(Parser("lenient", entrypoints=False).policy)
 
     def reading(flat: re.Pattern[str]) -> Any:

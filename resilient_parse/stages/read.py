@@ -951,7 +951,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         return run.end()
 
     def flat_object(flat: re.Match[str]) -> int:
-        """A nested object that is one loose stretch between its braces (`read_runs.FLAT_OBJECT`): rewritten and
+        """An object that is one loose stretch between its braces (`read_runs.FLAT_OBJECT`): rewritten and
         recorded in one go, as reading it container by container would, its trailing comma dropped."""
         path = path_of(stack)
         body, made, _ = rewrite_loose(flat.group(1), flat.start(1), path, True, -1)
@@ -1110,12 +1110,13 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                     root_raw = not stack
                     end_value(end)
                     continue
-            if c == "{" and stack and len(stack) < max_depth and text[at] == "{":
+            if c == "{" and len(stack) < max_depth and text[at] == "{":
                 if flat_wait:
                     flat_wait -= 1
                 else:
                     flat = FLAT_OBJECT.match(text, at)
-                    if flat is not None:
+                    # the root only when nothing follows it (what may follow a root is read with its frame)
+                    if flat is not None and (stack or not text[flat.end() :].strip(" \t\r\n")):
                         flat_skip = 0
                         pos = flat_object(flat)
                         continue
