@@ -989,3 +989,13 @@ def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
         )
 
     assert reading(read_module.FLAT_OBJECT) == reading(re.compile("(?!)"))
+
+
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+@pytest.mark.parametrize("text", ["{\"a\": 'x' /", "['a' /", '{"a": "x" /'])
+def test_a_lone_slash_that_ends_the_text_inside_containers_is_a_comment_cut_off(text: str, mode: str) -> None:
+    """Its closers may be in the comment it starts, as for `//` at the end (found by an outside attack: after a
+    single-quoted string it had become a stray '/')."""
+    with pytest.raises(UnrecoverableSyntaxError) as caught:
+        Parser(mode, entrypoints=False).parse(text, Any)
+    assert caught.value.details[0].kind == "comment_at_end"

@@ -664,7 +664,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         if text.startswith("/*", at):
             close = text.find("*/", at + 2)
             end = n if close < 0 else close + 2
-        elif text.startswith("//", at) or text[at] == "#":
+        elif text.startswith("//", at) or text[at] == "#" or (at == n - 1 and stack):
+            # (a lone '/' that ends the text inside containers is the first character of a comment cut off)
             close = text.find("\n", at)
             end = n if close < 0 else close
         else:
