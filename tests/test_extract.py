@@ -15,6 +15,7 @@ from resilient_parse.stages.extract import (
     _label_clauses,
     _label_words,
     _lone_value,
+    _scan,
     _trim_markup,
     extract_candidates,
     find_fences,
@@ -812,3 +813,22 @@ def test_the_label_triggers_decide_what_the_clause_analysis_would(
 )
 def test_label_words_with_and_without_triggers(words: str, label: str) -> None:
     assert _label_words(words, False) == label
+
+
+_SCAN_ALPHABET = [*"{}[]\"':,1 \n\\", "［", "｝", "“", "”", '{"k": [1, 2]}', '"x[y"', "true", "// c\n"]
+
+
+@given(st.lists(st.sampled_from(_SCAN_ALPHABET), max_size=30).map("".join))
+def test_valid_values_read_by_the_c_scanner_give_the_spans_a_bracket_by_bracket_scan_gives(text: str) -> None:
+    """Bracket by bracket, a valid JSON value inside an opener is read in one C call (a cut-off answer's closed
+    children); with the C scanner never tried (`decode_from` past the end) the spans are the same."""
+    n = len(text)
+    assert _scan(text, 0, n, fast=False) == _scan(text, 0, n, fast=False, decode_from=n)
+
+
+def test_a_cut_off_answer_keeps_its_closed_children_as_spans() -> None:
+    text = '{"records": [{"id": 1}, {"id": 2}], "summary": "all'
+    assert [(text[s.start : s.end], s.closed, s.inside) for s in scan_spans(text)] == [
+        (text, False, -1),
+        ('[{"id": 1}, {"id": 2}]', True, 0),
+    ]

@@ -333,13 +333,17 @@ def scan_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     if 0 <= cut < swallowed:
         # an opener never closed, and the fast pass read closed groups inside it whole: those are answers of
         # their own, so read from that opener again bracket by bracket (at most once, so still linear)
-        spans = [s for s in spans if s.start < cut] + _scan(text, cut, end, fast=False)[0]
+        # (the opener itself is not valid JSON: the first pass's C scanner found that out)
+        spans = [s for s in spans if s.start < cut] + _scan(text, cut, end, fast=False, decode_from=cut + 1)[0]
     return spans
 
 
-def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]:
+def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) -> tuple[list[Span], int]:
     """The scan itself; also returns where the last stretch the fast pattern read with a bracket in it ends
-    (-1 when none did), so the caller knows whether a closed group may have been read whole."""
+    (-1 when none did), so the caller knows whether a closed group may have been read whole. Bracket by bracket
+    (`fast` False), a valid JSON value inside an opener is read by one C call too: it is one closed child, whose
+    own brackets hold no maximal span. The C scanner is not tried before `decode_from`, nor again before where it
+    last failed."""
     inside = _INSIDE_FAST.match if fast else _INSIDE.match
     swallowed = -1
     openers: list[str] = []  # the open brackets, innermost last
@@ -350,7 +354,7 @@ def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]
     pos = start
     sq_hopeless = csq_hopeless = False
     find_opener = _OPENER.search
-    decode_floor = start  # the C scanner is not tried again before the offset where it last failed
+    decode_floor = max(start, decode_from)  # the C scanner is not tried again before where it last failed
     while True:
         if not openers:  # in prose: only an opener matters
             m = find_opener(text, pos, end)
@@ -403,6 +407,19 @@ def _scan(text: str, start: int, end: int, fast: bool) -> tuple[list[Span], int]
             continue
         ch = _BRACKET.get(ch, ch)
         if ch in _OPENERS:
+            if not fast and at >= decode_floor and text[at] in _ASCII_OPENERS:
+                try:
+                    value_end, failed_at = valid_value_end(text, at)
+                except ValueError:  # an integer too long to convert: read it bracket by bracket
+                    value_end, failed_at = -1, end
+                if 0 <= value_end <= end:
+                    siblings = kids[-1]
+                    if siblings is None:
+                        kids[-1] = siblings = []
+                    siblings.append(Span(at, value_end, True))
+                    pos = value_end
+                    continue
+                decode_floor = max(failed_at, value_end, at + 1)
             openers.append(ch)
             positions.append(at)
             kids.append(None)
