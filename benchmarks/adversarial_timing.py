@@ -504,6 +504,10 @@ CASES += (
         list[dict[str, Any]],
         ("lenient",),
     ),
+    # extraction reads a cut-off answer's valid children with the C scanner: children that fail early, and
+    # openers that never close, each tried once
+    Case("cut_list_of_broken_children", lambda n: "[" + ", ".join(['{"a": 1, "b": x}'] * n), 2_000, Any),
+    Case("cut_nested_openers", lambda n: '{"a": ' + '[{"b": ' * n + "1", 2_000, Any),
     Case(
         "flat_object_long_then_nested",
         lambda n: '[{"x": {' + ", ".join(f"'k{i}': True" for i in range(n)) + ', "z": {}}}]',

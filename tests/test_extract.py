@@ -819,11 +819,14 @@ _SCAN_ALPHABET = [*"{}[]\"':,1 \n\\", "［", "｝", "“", "”", '{"k": [1, 2]}
 
 
 @given(st.lists(st.sampled_from(_SCAN_ALPHABET), max_size=30).map("".join))
-def test_valid_values_read_by_the_c_scanner_give_the_spans_a_bracket_by_bracket_scan_gives(text: str) -> None:
+def test_the_shortcuts_of_the_span_scan_give_the_spans_a_bracket_by_bracket_scan_gives(text: str) -> None:
     """Bracket by bracket, a valid JSON value inside an opener is read in one C call (a cut-off answer's closed
     children); with the C scanner never tried (`decode_from` past the end) the spans are the same."""
     n = len(text)
-    assert _scan(text, 0, n, fast=False) == _scan(text, 0, n, fast=False, decode_from=n)
+    by_brackets = _scan(text, 0, n, fast=False, decode_from=n)[0]
+    assert _scan(text, 0, n, fast=False)[0] == by_brackets
+    # and the public scan — a fast pass that turns bracket by bracket where a value is cut off — agrees
+    assert scan_spans(text) == by_brackets
 
 
 def test_a_cut_off_answer_keeps_its_closed_children_as_spans() -> None:

@@ -373,6 +373,10 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
                     pos = value_end
                     continue
                 decode_floor = max(failed_at, value_end)
+                if fast and failed_at >= end:
+                    # valid up to the end, where it stops: cut off, so its closed children will be answers of
+                    # their own — read it bracket by bracket from here at once (what `scan_spans` would do after)
+                    fast, inside, decode_floor = False, _INSIDE.match, at + 1
         else:
             at = inside(text, pos, end).end()
             if fast and at > pos and _ASCII_OPENER.search(text, pos, at) is not None:
