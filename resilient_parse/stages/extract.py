@@ -44,13 +44,14 @@ _FENCE_AT = re.compile(r"[ \t]{0,3}(?:`{3}|~{3})")
 _FENCE_AFTER_NEWLINE = re.compile(r"\n(?=[ \t]{0,3}(?:`{3}|~{3}))")
 _ASCII_OPENER = re.compile(r"[{\[]")
 _OPENER = re.compile("[{\\[\uff5b\uff3b]")
-_STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# the rest of a double-quoted string, possessive: an unclosed one fails in one pass, with no backtracking stack
+_STRING_END = re.compile(r'[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
 # a single-quoted string, read the way the syntax stage reads it: it ends at the first unescaped `'` followed by
 # structure; apostrophes inside stay text (each alternative excludes the others, so matching is linear)
 _SQ_END = r"[ \t\r]*(?:[,:}\]\n\uff0c\uff1a\uff5d\uff3d]|$)"
-_SQ_STRING = re.compile(r"(?:[^'\\]|\\.|'(?!" + _SQ_END + r"))*'(?=" + _SQ_END + ")", re.DOTALL)
+_SQ_STRING = re.compile(r"(?:[^'\\]|\\.|'(?!" + _SQ_END + r"))*+'(?=" + _SQ_END + ")", re.DOTALL)
 # the same for ‘…’, whose closing ’ is also the apostrophe of "it’s"
-_CSQ_STRING = re.compile(r"(?:[^\u2019\\]|\\.|\u2019(?!" + _SQ_END + r"))*\u2019(?=" + _SQ_END + ")", re.DOTALL)
+_CSQ_STRING = re.compile(r"(?:[^\u2019\\]|\\.|\u2019(?!" + _SQ_END + r"))*+\u2019(?=" + _SQ_END + ")", re.DOTALL)
 # Inside a span, everything up to the next bracket the Python loop must see, in C: text, whole double-quoted
 # strings, the simple single-quoted strings right after `{ [ , :` (no quote, backslash or line break inside, so a
 # failed try costs no more than the distance to the next quote), and closed `{…}`/`[…]` groups up to two levels
