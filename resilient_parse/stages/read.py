@@ -253,16 +253,15 @@ def _quoted(body: str) -> str:
 
 
 def _comment_at(text: str, at: int) -> bool:
-    """Whether a comment (`//`, `/*`, `#`) starts at `at`: structure after a value, like a comma or a closer."""
-    return text.startswith(("//", "/*", "#"), at)
+    """Whether a comment (`//`, `/*`, `#`) starts at `at`: structure after a value, like a comma or a closer. A lone
+    `/` the text ends with is one too, its first character (a stream not done writing it, or a text cut there)."""
+    return text.startswith(("//", "/*", "#"), at) or (at == len(text) - 1 and text[at] == "/")
 
 
 def _ends_structure(text: str, at: int) -> bool:
     """Whether what stands at `at` (after a candidate closing quote and its spaces) is structure: the end, a closer,
-    a comma, a line break, a comment — or a lone `/` the text ends with, the start of a comment a stream has not
-    finished writing (so a prefix `'' /` is an empty string, not one that runs on over the `/`)."""
-    n = len(text)
-    return at >= n or text[at] in _SQ_CLOSERS or _comment_at(text, at) or (at == n - 1 and text[at] == "/")
+    a comma, a line break, a comment (so a prefix `'' /` is an empty string, not one that runs on over the `/`)."""
+    return at >= len(text) or text[at] in _SQ_CLOSERS or _comment_at(text, at)
 
 
 def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
@@ -664,8 +663,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         if text.startswith("/*", at):
             close = text.find("*/", at + 2)
             end = n if close < 0 else close + 2
-        elif text.startswith("//", at) or text[at] == "#" or (at == n - 1 and stack):
-            # (a lone '/' that ends the text inside containers is the first character of a comment cut off)
+        elif text.startswith("//", at) or text[at] == "#" or (stack and _comment_at(text, at)):
+            # (inside containers, a lone '/' that ends the text is the first character of a comment cut off)
             close = text.find("\n", at)
             end = n if close < 0 else close
         else:
