@@ -59,30 +59,29 @@ def _check_specs(tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
 def openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     """OpenAI `tools=` (also LiteLLM's and every OpenAI-compatible server's): models become function tools with
     their JSON Schema as `parameters`; dicts the user wrote pass through (copied)."""
-    out: list[dict[str, Any]] = []
-    for spec in _check_specs(tools):
-        if isinstance(spec, Mapping):
-            out.append(copy.deepcopy(dict(spec)))
-            continue
-        function: dict[str, Any] = {"name": tool_name(spec), "parameters": _parameters(spec)}
-        if _description(spec):
-            function["description"] = _description(spec)
-        out.append({"type": "function", "function": function})
-    return out
+    return [
+        copy.deepcopy(dict(spec))
+        if isinstance(spec, Mapping)
+        else {"type": "function", "function": _model_tool(spec, "parameters")}
+        for spec in _check_specs(tools)
+    ]
 
 
 def anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     """Anthropic `tools=`: models become `{name, description, input_schema}`; dicts pass through (copied)."""
-    out: list[dict[str, Any]] = []
-    for spec in _check_specs(tools):
-        if isinstance(spec, Mapping):
-            out.append(copy.deepcopy(dict(spec)))
-            continue
-        tool: dict[str, Any] = {"name": tool_name(spec), "input_schema": _parameters(spec)}
-        if _description(spec):
-            tool["description"] = _description(spec)
-        out.append(tool)
-    return out
+    return [
+        copy.deepcopy(dict(spec)) if isinstance(spec, Mapping) else _model_tool(spec, "input_schema")
+        for spec in _check_specs(tools)
+    ]
+
+
+def _model_tool(model: type[BaseModel], schema_key: str) -> dict[str, Any]:
+    """A model as one API's tool definition: its name, its JSON Schema under `schema_key`, its description."""
+    tool: dict[str, Any] = {"name": tool_name(model), schema_key: _parameters(model)}
+    description = _description(model)
+    if description:
+        tool["description"] = description
+    return tool
 
 
 def _choice_name(choice: Any) -> str | None:
