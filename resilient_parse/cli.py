@@ -192,7 +192,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if run.resumed:
         print(f"resumed: {run.resumed:,} records were already in {args.output}", file=where)
     print(run.summary.render(seconds=run.seconds, workers=workers, parsed=run.written), file=where)
-    return 0
+    if run.hint is not None:  # most records failed the same way: say what to check (exit 2 if the setup is wrong)
+        print(f"{PROG} batch: {run.hint}", file=sys.stderr)
+    return run.exit_code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -1,9 +1,12 @@
 """Reading input records and writing output records: JSONL always, Parquet when pyarrow is installed.
 
-Input JSONL lines are handed to workers undecoded (they decode in parallel); a Parquet row arrives as a dict.
-Output is written in input order, one record per input record, so an interrupted JSONL output is a prefix of the
-full one: `resume_jsonl` keeps its complete records, cuts a torn last line, and says how many to skip. Parquet
-output cannot be appended to (the footer comes last), so resuming needs JSONL output.
+Input JSONL is read as bytes and split on `\\n` alone: a CR is JSON white space inside a record, not a line end,
+and every line is a record — a blank line or one that is not UTF-8 too (the worker makes it an `invalid` one), so
+a record's `index` is its line number (from 0). Lines are handed to workers undecoded (they decode in parallel);
+a Parquet row arrives as a dict. Output is written in input order, one record per input record, so an interrupted
+JSONL output is a prefix of the full one: `resume_jsonl` keeps its complete records, cuts a torn last line, and
+says how many to skip. Parquet output cannot be appended to (the footer comes last), so resuming needs JSONL
+output. Every output line is valid UTF-8 (`records.encode` escapes lone surrogates as `ParseError.to_dict` does).
 
 In Parquet output, `id` and `value` hold JSON text: the values of a log have no single Arrow type.
 """
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from resilient_parse.batch.records import EncodedRecord, RecordResult
+from resilient_parse.errors import escape_surrogates
 
 
 class BatchFileError(ValueError):
@@ -40,27 +44,30 @@ def _pyarrow() -> Any:
 # -- input -------------------------------------------------------------------------------------------------------
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def read_records(path: str, *, skip: int = 0) -> Iterator[Any]:
-    """The input records after the first `skip`: JSONL lines (blank lines are not records) or Parquet rows."""
+    """The input records after the first `skip`: JSONL lines as bytes, without their `\\n` (every line is one
+    record; a UTF-8 byte order mark before the first is dropped), or Parquet rows."""
     if is_parquet(path):
         yield from _read_parquet(path, skip)
         return
-    stream: IO[str] = sys.stdin if path == "-" else _open(path)
+    stream: IO[bytes] = sys.stdin.buffer if path == "-" else _open(path)
     try:
-        seen = 0
-        for line in stream:
-            if line.strip():
-                if seen >= skip:
-                    yield line
-                seen += 1
+        for number, line in enumerate(stream):
+            if number >= skip:
+                if number == 0 and line.startswith(_BOM):
+                    line = line[len(_BOM) :]
+                yield line[:-1] if line.endswith(b"\n") else line
     finally:
-        if stream is not sys.stdin:
+        if path != "-":
             stream.close()
 
 
-def _open(path: str) -> IO[str]:
+def _open(path: str) -> IO[bytes]:
     try:
-        return open(path, encoding="utf-8", errors="surrogateescape")
+        return open(path, "rb")
     except OSError as exc:
         raise BatchFileError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
@@ -92,7 +99,7 @@ def count_records(path: str) -> int | None:
             return None
     try:
         with open(path, "rb") as stream:
-            return sum(1 for line in stream if line.strip())
+            return sum(1 for _ in stream)  # lines, as `read_records` reads them
     except OSError:
         return None
 
@@ -102,26 +109,33 @@ def count_records(path: str) -> int | None:
 
 class JsonlWriter:
     """Writes one JSON line per record; flushed by the caller at chunk boundaries, so an interrupt tears at most
-    the last line."""
+    the last line. Lines are written as UTF-8 whatever the locale; a lone surrogate that reached a line anyway is
+    written as its `\\u` escape (the same JSON value), never a UnicodeEncodeError."""
 
     def __init__(self, path: str, *, append: bool = False) -> None:
+        self._stdout = path == "-"
         try:
-            self._stream: IO[str] = (
-                sys.stdout if path == "-" else open(path, "a" if append else "w", encoding="utf-8")  # noqa: SIM115
+            self._stream: IO[bytes] = (
+                _stdout_bytes() if self._stdout else open(path, "ab" if append else "wb")  # noqa: SIM115
             )
         except OSError as exc:
             raise BatchFileError(f"cannot write {path!r}: {exc.strerror or exc}") from None
 
     def write(self, record: EncodedRecord) -> None:
-        self._stream.write(record.line + "\n")
+        self._stream.write((record.line + "\n").encode("utf-8", "backslashreplace"))
 
     def flush(self) -> None:
         self._stream.flush()
 
     def close(self) -> None:
         self.flush()
-        if self._stream is not sys.stdout:
+        if not self._stdout:
             self._stream.close()
+
+
+def _stdout_bytes() -> IO[bytes]:
+    sys.stdout.flush()
+    return sys.stdout.buffer
 
 
 class ParquetWriter:
@@ -163,9 +177,9 @@ class ParquetWriter:
 
     def write(self, record: EncodedRecord) -> None:
         row = json.loads(record.line)
-        row["id"] = None if row.get("id") is None else json.dumps(row["id"], ensure_ascii=False)
+        row["id"] = None if row.get("id") is None else _json_text(row["id"])
         ok = row["outcome"] in ("recovered", "repaired")
-        row["value"] = json.dumps(row["value"], ensure_ascii=False) if ok else None
+        row["value"] = _json_text(row["value"]) if ok else None
         self._rows.append(row)
         if len(self._rows) >= self._ROWS_PER_GROUP:
             self.flush()
@@ -178,6 +192,11 @@ class ParquetWriter:
     def close(self) -> None:
         self.flush()
         self._writer.close()
+
+
+def _json_text(value: Any) -> str:
+    """JSON text for a Parquet string column: valid UTF-8 (a lone surrogate as its escape, the same JSON value)."""
+    return escape_surrogates(json.dumps(value, ensure_ascii=False))
 
 
 Writer = JsonlWriter | ParquetWriter

@@ -7,8 +7,9 @@ dies (the pipe closes) loses only the record it was on, which becomes `crashed`;
 runs past the timeout is killed, and that record becomes `timeout`. Either way the worker is replaced and the
 rest of its chunk — the records before the lost one too, whose results died with the worker — is sent again.
 
-Workers start from a fork server that has imported the parser once (spawn where there is none), so replacing a
-worker costs milliseconds, and a worker never inherits the parent's threads.
+Workers start from a fork server that has imported the parser and parsed one prose answer (`warm`: what the
+library builds on first use is built once; spawn where there is no fork server), so replacing a worker costs
+milliseconds, a record's timeout is spent on the record, and a worker never inherits the parent's threads.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ _START_TIMEOUT_S = 120.0
 
 
 def _context() -> Any:
-    """The fork server where the platform has one (fast, thread-safe starts), else spawn."""
+    """The fork server where the platform has one (fast, thread-safe starts, every worker warm: see `warm`),
+    else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["resilient_parse.batch.pool"])
+        ctx.set_forkserver_preload(["resilient_parse.batch.pool", "resilient_parse.batch.warm"])
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -8,6 +8,11 @@ For files, workers send `EncodedRecord`s instead: the JSON line already written 
 counts, both plain tuples and strings. The parent then only writes lines and adds tallies: it is the one serial
 part of a pool, and unpickling `RecordResult`s and encoding their JSON there cost ~14 µs per record (measured),
 against ~1 µs for lines and tallies.
+
+Every output line encodes as UTF-8, whatever the record held: a lone surrogate (a `\\ud800` escape the model
+wrote, an id read from a byte that is not UTF-8) is spelled as its escape, as `ParseError.to_dict` spells it
+(`escape_surrogates`): error notes and repair paths when they are made, the id when it is read, the value when
+its line is encoded. A result that cannot be encoded at all becomes a `crashed` record, never a lost run.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from resilient_parse.errors import ConfigurationError, ParseError
+from pydantic_core import to_jsonable_python
+
+from resilient_parse.errors import ConfigurationError, ParseError, escape_surrogates, utf8_safe
 from resilient_parse.repairs import Repair
 
 Outcome = Literal["recovered", "repaired", "refused", "invalid", "timeout", "crashed"]
@@ -34,7 +41,7 @@ class RepairNote:
 
     @classmethod
     def of(cls, repair: Repair) -> RepairNote:
-        return cls(repair.kind, repair.path, repair.lossless)
+        return cls(escape_surrogates(repair.kind), escape_surrogates(repair.path), repair.lossless)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "path": self.path, "lossless": self.lossless}
@@ -51,13 +58,19 @@ class ErrorNote:
 
     @classmethod
     def of_parse_error(cls, err: ParseError) -> ErrorNote:
-        details = tuple({"path": d.path, "kind": d.kind, "message": d.message} for d in err.details)
-        return cls(type(err).__name__, err.kind, err.message, details)
+        """The error's notes, every string escaped as `ParseError.to_dict` escapes it (a path may hold a key the
+        model wrote with a lone surrogate; the details' messages are not escaped by the error itself)."""
+        details = tuple(
+            {"path": escape_surrogates(d.path), "kind": d.kind, "message": escape_surrogates(d.message)}
+            for d in err.details
+        )
+        return cls(type(err).__name__, escape_surrogates(err.kind), escape_surrogates(err.message), details)
 
     @classmethod
-    def plain(cls, kind: str, message: str, path: str = "") -> ErrorNote:
-        """An error the parser did not raise (a broken record, a worker lost); `type` is the kind."""
-        return cls(kind, kind, message, ({"path": path, "kind": kind, "message": message},))
+    def plain(cls, kind: str, message: str, path: str = "", *, error_type: str | None = None) -> ErrorNote:
+        """An error the parser did not raise (a broken record, a worker lost); its type defaults to the kind."""
+        kind, message, path = escape_surrogates(kind), escape_surrogates(message), escape_surrogates(path)
+        return cls(error_type or kind, kind, message, ({"path": path, "kind": kind, "message": message},))
 
     @property
     def paths(self) -> list[str]:
@@ -112,6 +125,25 @@ class RecordResult:
         )
 
 
+def safe_id(value: Any) -> Any:
+    """A record's id as the output can hold it: JSON data (a Parquet timestamp or decimal as its JSON form, bytes
+    as text), every lone surrogate escaped; what has no JSON form at all, as its short repr."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "surrogateescape")
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    try:
+        return utf8_safe(to_jsonable_python(value))
+    except Exception:  # no JSON form, or too deep to copy: the id is only for joining back
+        try:
+            text = repr(value)
+        except Exception:
+            text = f"<{type(value).__name__}>"
+        return escape_surrogates(text if len(text) <= 200 else text[:199] + "…")
+
+
 def parsed(index: int, value: Any, repairs: tuple[Repair, ...], record_id: Any = None) -> RecordResult:
     """A record the parser turned into a value: recovered as it was, or repaired."""
     notes = tuple(RepairNote.of(r) for r in repairs)
@@ -122,9 +154,15 @@ def refused(index: int, err: ParseError, record_id: Any = None) -> RecordResult:
     return RecordResult(index, "refused", None, (), ErrorNote.of_parse_error(err), record_id)
 
 
+INVALID = "invalid_record"
+"""The error type of every `invalid` record; its kind says why (`no_text`, `not_json`, ...: `RecordError.reason`)."""
+
+
 def invalid(index: int, exc: ConfigurationError | ValueError, record_id: Any = None) -> RecordResult:
-    """A record that could not be parsed at all: no text, or a target/mode/aliases that do not work."""
-    return RecordResult(index, "invalid", None, (), ErrorNote.plain("invalid_record", str(exc)), record_id)
+    """A record that could not be parsed at all: a blank or undecodable line, not JSON, no text, or a
+    target/mode/aliases that do not work. The error's kind is the exception's `reason` when it has one."""
+    reason = getattr(exc, "reason", None) or INVALID
+    return RecordResult(index, "invalid", None, (), ErrorNote.plain(reason, str(exc), error_type=INVALID), record_id)
 
 
 def lost(index: int, outcome: Literal["timeout", "crashed"], message: str, record_id: Any = None) -> RecordResult:
@@ -140,6 +178,10 @@ class Tally(NamedTuple):
     repairs: tuple[tuple[str, bool], ...]
     """(kind, lossless) of each repair."""
     failing_paths: tuple[str, ...]
+    reason: str | None = None
+    """Why an `invalid` record is invalid (its error's kind)."""
+    message: str | None = None
+    """An `invalid` record's error message (the summary keeps one per reason, for its hint)."""
 
 
 class EncodedRecord(NamedTuple):
@@ -152,14 +194,35 @@ class EncodedRecord(NamedTuple):
 
 def tally(result: RecordResult) -> Tally:
     error = result.error
+    bad = error is not None and result.outcome == "invalid"
     return Tally(
         result.outcome,
         None if error is None else error.type,
         tuple((r.kind, r.lossless) for r in result.repairs),
         tuple(error.paths) if error is not None and result.outcome == "refused" else (),
+        error.kind if bad and error is not None else None,
+        error.message if bad and error is not None else None,
     )
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
 def encode(result: RecordResult) -> EncodedRecord:
-    line = json.dumps(result.to_json(), ensure_ascii=False, separators=(",", ":"))
+    """The record's output line and tally. The line always encodes as UTF-8; encoding never raises."""
+    try:
+        line = _dumps(result.to_json())
+    except (TypeError, ValueError, RecursionError) as exc:  # a value JSON cannot hold; the record, not the run
+        message = f"the result could not be written as JSON ({type(exc).__name__}: {exc})"
+        kept_id = result.id if isinstance(result.id, str | int | float) else None
+        result = RecordResult(result.index, "crashed", None, (), ErrorNote.plain("internal", message), kept_id)
+        line = _dumps(result.to_json())
+    if not line.isascii():
+        escaped = escape_surrogates(line)
+        if escaped != line:  # a lone surrogate in a string (the value's: the rest is escaped already)
+            try:
+                line = _dumps(utf8_safe(result.to_json()))
+            except RecursionError:  # too deep to copy: the escapes in the line read back as the same value
+                line = escaped
     return EncodedRecord(result.index, line, tally(result))

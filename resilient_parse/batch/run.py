@@ -21,6 +21,20 @@ class BatchRun:
     resumed: int
     written: int
 
+    @property
+    def hint(self) -> str | None:
+        """One line for stderr when most records failed the same way (`Summary.problem`), else None."""
+        problem = self.summary.problem()
+        return None if problem is None else problem.line
+
+    @property
+    def exit_code(self) -> int:
+        """2 when most records are invalid for one reason — the run was set up wrong (a `--text-field` the
+        records do not have, no target, input that is not JSONL): bad usage, as the command's exit codes say.
+        Else 0: every record has its result in the output, refused ones included."""
+        problem = self.summary.problem()
+        return 2 if problem is not None and problem.usage else 0
+
 
 def run_batch(
     source: str,
