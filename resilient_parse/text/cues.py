@@ -1,0 +1,317 @@
+"""Cues bound to a candidate: what the prose before it, after it and around it (tags, fence info, asides,
+strike-through, comments) says of it, in every language the lexicon covers.
+
+Extraction labels each candidate by the words right before it (`stages/extract.py`); this module reads the rest of
+the places a model puts its verdict, by the lexicon's categories:
+
+- **around**: an enclosing tag whose name is a cue (`<example>`, `<bad_example>`, `<rejected>`, `<draft>`), a
+  fence whose info string is one (```` ```example ````), a commented-out (`<!-- … -->`) or struck-out (`~~…~~`,
+  `<del>`, `<s>`) candidate;
+- **after**: the rest of the candidate's own clause (`{…} (example)`, `{…} is forbidden.`, `{…} would be a
+  mistake`), and in the sentences up to the next candidate a retraction (`Final answer: {…} Just kidding!`) — or a
+  correction, when a corrected candidate follows;
+- **before**: the clause before it, for the tables the English clause rules do not cover.
+
+An exclusion bound anywhere excludes the candidate, whatever designates it elsewhere. One word alone binds only as
+a heading of its own (`Invalid: {…}`, `<rejected>`, `(example)`): inside a longer clause a single word ("input",
+"wrong") is too often about something else. Every search is over a bounded window of the text, once per candidate.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from resilient_parse.text.lexicon import Cue, lexicon
+
+EXCLUDED_AS = {
+    "example": "example",
+    "draft": "example",
+    "counter_example": "rejected",
+    "rejected": "rejected",
+    "retraction": "rejected",
+    "refusal": "rejected",
+    "quoted_input": "rejected",
+    "question": "alternative",
+    "alternative": "alternative",
+}
+"""The label a cue of each excluding category gives the candidate it is bound to."""
+_STRENGTH = {"": 0, "designated": 1, "alternative": 2, "example": 3, "rejected": 4}
+_DESIGNATING = frozenset({"designation", "correction"})
+_AFTER_CHARS = 160
+_BEFORE_CHARS = 120
+# a clause ends at a sentence mark followed by white space (or a full-width one), or a line break
+_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|[\u3002\uff01\uff1f\uff1b\n]")
+# the candidate's own clause runs on over a semicolon ("{…}; that would be wrong")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f\n]")
+_LEAD_BREAK = re.compile(r"[.!?;,:](?=\s)|[\u3002\uff01\uff1f\uff1b\uff0c\uff1a\u3001\n]")
+_ASIDE = re.compile(r"[(\uff08]([^()\uff08\uff09\n]{1,40})[)\uff09]")
+# markup, not prose: a tag, an HTML comment, a strike-through
+_TAG = re.compile(r"<(/?)([A-Za-z][\w.-]{0,40})(?:\s[^<>\n]{0,200})?>")
+_STRUCK_TAGS = frozenset({"del", "s", "strike"})
+_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+_STRIKE = "~~"
+_STRIKE_MARK = re.compile(r"(?<!~)~~(?!~)")  # two tildes, not a ~~~ fence
+_TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c"
+
+
+@dataclass(frozen=True)
+class Markup:
+    """The markup of one text, found in one pass: tags with the stretch each encloses, comments, strike-through."""
+
+    enclosing: tuple[tuple[int, int, str], ...]  # (inner start, inner end, what the markup says: a label or "")
+    starts: tuple[int, ...]
+
+    @classmethod
+    def scan(cls, text: str) -> Markup:
+        found: list[tuple[int, int, str]] = []
+        if "<" in text:
+            open_tags: dict[str, list[int]] = {}
+            for m in _TAG.finditer(text):
+                name = m.group(2).lower()
+                if not m.group(1):
+                    open_tags.setdefault(name, []).append(m.end())
+                elif open_tags.get(name):
+                    inner = open_tags[name].pop()
+                    verdict = "rejected" if name in _STRUCK_TAGS else _tag_label(name)
+                    if verdict:
+                        found.append((inner, m.start(), verdict))
+            at = text.find(_COMMENT_OPEN)
+            while at >= 0:
+                close = text.find(_COMMENT_CLOSE, at + 4)
+                found.append((at + 4, len(text) if close < 0 else close, "rejected"))
+                if close < 0:
+                    break
+                at = text.find(_COMMENT_OPEN, close + 3)
+        if _STRIKE in text:
+            marks = [m.start() for m in _STRIKE_MARK.finditer(text)]
+            for at, close in zip(marks[::2], marks[1::2]):
+                found.append((at + 2, close, "rejected"))
+        found.sort()
+        return cls(tuple(found), tuple(f[0] for f in found))
+
+    def around(self, start: int, end: int) -> str:
+        """The strongest label the markup enclosing text[start:end] gives it, or ""."""
+        label = ""
+        i = bisect_right(self.starts, start)
+        # enclosing stretches start at or before `start`; nested ones are few, so a short walk back suffices
+        for inner, outer, verdict in reversed(self.enclosing[max(0, i - 32) : i]):
+            if inner <= start and end <= outer and _STRENGTH[verdict] > _STRENGTH[label]:
+                label = verdict
+        return label
+
+
+@functools.lru_cache(maxsize=256)
+def _tag_label(name: str) -> str:
+    """What a tag's name calls what it encloses (`<bad_example>`: an example); a text repeats its few names."""
+    return _label_of_words(name.replace("_", " ").replace("-", " "))
+
+
+def fence_label(info: str) -> str:
+    """What a fence's info string calls its body (```` ```example ````, ```` ```json bad ````), or ""."""
+    return _label_of_words(info.replace("_", " ").replace("-", " ")) if info else ""
+
+
+def _label_of_words(words: str) -> str:
+    """The label a short run of words of its own (a tag name, a fence's info string, an aside) gives: an
+    excluding cue in it, a one-word cue only when it is all the words say ("(example)", but not "(don't worry,
+    it's valid)")."""
+    return _exclusion(words, 0, len(words), heading_ok=True)
+
+
+def after_label(text: str, end: int, ceiling: int, followed: bool) -> str:
+    """What the prose after a candidate ending at `end` says of it, reading up to `ceiling` (the next candidate
+    or the region's end; `followed`: another candidate comes after): an excluding cue in the rest of its own
+    clause or an aside right after it; in the sentences after it, a retraction, or an exclusion in a sentence
+    that points back at it ("The above is just an illustration."). The clause that leads to the next candidate
+    speaks of that one ("{…} instead of {…}", "This is not the answer: {…}"), except that a correction there
+    supersedes this one ("{…}. Oops, the corrected version is {…}")."""
+    limit = min(ceiling, end + _AFTER_CHARS)
+    if limit <= end:
+        return ""
+    next_clause = _lead_in_start(text, end, ceiling) if followed and ceiling <= limit else limit
+    clause_end = min(_clause_end(text, end, limit), next_clause)
+    label = _exclusion(text, end, clause_end, heading_ok=_is_aside(text, end, clause_end))
+    for aside in _ASIDE.finditer(text, end, clause_end):
+        verdict = _label_of_words(aside.group(1))
+        if _STRENGTH[verdict] > _STRENGTH[label]:
+            label = verdict
+    if label:
+        return label
+    pointed_back = corrected = denied = False
+    for cue in lexicon().iter(text, clause_end, limit):
+        if cue.start >= next_clause:
+            corrected = corrected or cue.category == "correction"
+            denied = denied or cue.category == "negation" or cue.category in EXCLUDED_AS
+            continue
+        if cue.category == "retraction":
+            return "rejected"
+        if cue.category == "reference" and not text[_clause_start(text, clause_end, cue.start) : cue.start].strip(
+            _TRIM
+        ):
+            pointed_back = True  # "The above is …", "Lo anterior es …": the sentence speaks of the candidate
+        elif pointed_back and EXCLUDED_AS.get(cue.category, "alternative") != "alternative":
+            return EXCLUDED_AS[cue.category]
+    return "rejected" if corrected and not denied else ""
+
+
+def _lead_in_start(text: str, end: int, ceiling: int) -> int:
+    """Where the words that lead to the next candidate (at `ceiling`) begin, after the candidate ending at `end`:
+    after the last clause break or comma between them ("{…} is forbidden, use {…}"), or right after the first
+    candidate when there is none ("{…} instead of {…}")."""
+    lo = max(end, ceiling - _BEFORE_CHARS)
+    if text[lo:ceiling].rstrip(" \t\r\n*_`#>").endswith((".", "!", "\u3002", "\uff01")):
+        return ceiling  # a finished sentence ("Corrected.") leads to nothing: the next candidate starts anew
+    last = end
+    for m in _LEAD_BREAK.finditer(text, lo, ceiling):
+        if text[m.end() : ceiling].strip(_TRIM):
+            last = m.end()
+    return last
+
+
+def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
+    """What the clause right before a candidate at `start` (not before `floor`) says of it by the lexicon: an
+    exclusion (also in a parenthetical aside: "Answer (wrong): {…}", or a sentence that is one negation: "No.
+    {…}"), or "designated" when a designation or correction introduces it — a hand-over only after an example,
+    as in English — within a few words ("Respuesta final: {…}"); a negation before the introducing cue rejects
+    ("No es la respuesta final:"). Introducing cues of the English table are left to the English clause rules."""
+    lo = max(floor, start - _BEFORE_CHARS)
+    clause_start = _clause_start(text, lo, start)
+    if not text[clause_start:start].strip(_TRIM):
+        return ""
+    if _lone_negation(text, clause_start, start):
+        return "rejected"
+    label = _exclusion(text, clause_start, start, heading_ok=True)
+    for aside in _ASIDE.finditer(text, clause_start, start):
+        verdict = _label_of_words(aside.group(1))
+        if _STRENGTH[verdict] > _STRENGTH[label]:
+            label = verdict
+    if label:
+        return label
+    negated = False
+    cues = lexicon().find(text, clause_start, start)
+    english = {(c.start, c.end) for c in cues if c.language == "en"}
+    for cue in cues:
+        if cue.category == "negation":
+            negated = True
+        elif (
+            (cue.start, cue.end) not in english
+            and (cue.category in _DESIGNATING or (after_example and cue.category == "lead_in"))
+            and _introduces(text, cue, start)
+        ):
+            return "rejected" if negated else "designated"
+    return ""
+
+
+def _lone_negation(text: str, lo: int, hi: int) -> bool:
+    """Whether text[lo:hi] is one negation and nothing else ("No. {…}", "Nein! {…}")."""
+    if hi - lo > 16:
+        return False
+    cues = lexicon().find(text, lo, hi)
+    return (
+        len(cues) == 1
+        and cues[0].category == "negation"
+        and not text[lo : cues[0].start].strip(_TRIM)
+        and not text[cues[0].end : hi].strip(_TRIM + ".!?\u3002\uff01")
+    )
+
+
+def _introduces(text: str, cue: Cue, start: int) -> bool:
+    """Whether the cue leads straight to the candidate: nothing but markup between them, or at most two words
+    and a colon ("Respuesta final: {…}", "最终答案是：{…}"); "final API version dropped {…}" does not."""
+    between = text[cue.end : start]
+    words = between.strip(_TRIM)
+    if not words:
+        return True
+    return len(words.split()) <= 2 and len(words) <= 24 and between.rstrip(" \t\r\n*_`>").endswith((":", "\uff1a"))
+
+
+def _exclusion(text: str, lo: int, hi: int, heading_ok: bool) -> str:
+    """The strongest excluding label a cue in text[lo:hi] gives; a one-word cue of a spaced language counts only
+    when it is all the clause says (`heading_ok` and nothing else but markup around it)."""
+    label = ""
+    for cue in lexicon().iter(text, lo, hi):
+        verdict = EXCLUDED_AS.get(cue.category, "")
+        if not verdict or _STRENGTH[verdict] <= _STRENGTH[label]:
+            continue
+        if _one_word(text, cue) and not (heading_ok and _alone(text, cue, lo, hi)):
+            continue
+        label = verdict
+    return label
+
+
+def _one_word(text: str, cue: Cue) -> bool:
+    """Whether the cue is one word of a spaced language ("invalid", "don't", "e.g."), not a phrase or a word of a
+    script written without spaces."""
+    phrase = text[cue.start : cue.end]
+    return phrase[:1].isalnum() and not any(ch.isspace() or _unspaced(ch) for ch in phrase)
+
+
+def _unspaced(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+
+
+def _alone(text: str, cue: Cue, lo: int, hi: int) -> bool:
+    """Whether the cue is all its clause says: nothing but markup, a determiner-free heading, around it."""
+    return not text[lo : cue.start].strip(_TRIM) and not text[cue.end : hi].strip(_TRIM)
+
+
+def _is_aside(text: str, end: int, clause_end: int) -> bool:
+    """Whether what follows the candidate is an aside of its own (`(example)`, `— draft`, `<- wrong`)."""
+    head = text[end:clause_end].lstrip(" \t")
+    return head[:1] in ("(", "\u2014", "\u2013", "-", "<", "\uff08", "[")
+
+
+def _clause_end(text: str, start: int, limit: int) -> int:
+    m = _SENTENCE_END.search(text, start, limit)
+    return m.end() if m is not None else limit
+
+
+def _clause_start(text: str, lo: int, start: int) -> int:
+    """Where the last clause before `start` begins (not before `lo`): after the last clause break in between that
+    is not at its very end ("Invalid: {…}" keeps its colon, "Done. {…}" starts a new clause)."""
+    last = lo
+    for m in _CLAUSE_END.finditer(text, lo, start):
+        if text[m.end() : start].strip(_TRIM):
+            last = m.end()
+    return last
+
+
+def label_for(
+    english: str,
+    text: str,
+    span: tuple[int, int, int],
+    markup: Markup,
+    fence_info: str,
+    ceiling: int,
+    followed: bool,
+    after_example: bool,
+) -> str:
+    """The label a candidate at `span` (start, end, floor: where the words that may label it begin) gets from
+    every cue bound to it. `english` is what the English clause rules call it; an exclusion anywhere — around it,
+    after it, or by the lexicon before it — overrides that, a designation included ("Final answer: {…} (just
+    kidding)"); where the English rules found nothing, a designation in another language counts."""
+    start, end, floor = span
+    label = english
+    if label == "rejected":
+        return label  # nothing bound to it can say more
+    before = before_label(text, start, floor, after_example)
+    for extra in (
+        before,
+        markup.around(start, end),
+        fence_label(fence_info),
+        after_label(text, end, ceiling, followed),
+    ):
+        if extra and extra != "designated" and _STRENGTH[extra] > _STRENGTH.get(label, 0):
+            label = extra
+    if label == "" and before == "designated":
+        label = before
+    return label
+
+
+def cue_categories(cues: Sequence[Cue]) -> set[str]:
+    """The categories among `cues` (for tests and plain answers)."""
+    return {c.category for c in cues}

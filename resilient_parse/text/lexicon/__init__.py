@@ -1,0 +1,307 @@
+"""The lexicon: every prose word the library judges by, as data, one table per language, and the matcher built
+from them.
+
+A table is a module of this package (`en`, `zh_hans`, `es`, …) holding only data:
+
+- `LANGUAGE`: its tag ("en", "zh-Hans", …); `SCRIPT`: "spaced" (phrases match as whole words) or "unspaced"
+  (phrases match as substrings: Chinese, Japanese, Korean, and the shared marks table).
+- `PHRASES`: cue phrases by category (`CATEGORIES` below says what each means). A phrase is lower case; `(a|b|)`
+  offers alternatives (an empty one makes the group optional; groups do not nest); a space matches any run of
+  white space; `'` matches ' and ’.
+- `MINUS`: words that make the number after them negative; `SCALES`: words that multiply the number before them
+  ("million", "万"); `DECIMAL_MARK`: "." or "," — what separates decimals in the language's numbers.
+
+`lexicon().find(text, start, end)` finds every cue in one pass (see `Lexicon`): linear in the text. Adding a
+language is adding a table (and its rows in the acceptance tests).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import NamedTuple
+
+TABLES = ("en", "zh_hans", "zh_hant", "ja", "ko", "es", "pt", "fr", "de", "it", "ru", "marks")
+"""The table modules, one per language, and `marks` for the symbols no language owns (❌, ✅)."""
+
+CATEGORIES: dict[str, str] = {
+    "lead_in": "hands the answer over right before it (Here is, Output:, 以下是)",
+    "closing": "a closing remark after the answer (Let me know if, Hope this helps)",
+    "description": "describes the answer's form (in JSON, as requested, in the required format)",
+    "designation": "names the candidate the answer (Final answer, The correct JSON is, 最终答案)",
+    "example": "offers the candidate as an example, sample or template (for example, e.g., 例如)",
+    "alternative": "offers the candidate as one option among others (alternatively, Option B, 或者)",
+    "counter_example": "tells the reader not to produce it (do not output, avoid, 不要输出)",
+    "rejected": "judges the candidate wrong, invalid or forbidden (incorrect, wrong answer, 错误)",
+    "draft": "a draft or first attempt (draft, first attempt, 草稿)",
+    "correction": "what follows corrects what came before (correction, actually, wait, 更正)",
+    "retraction": "takes back what came before (just kidding, scratch that, never mind, 算了)",
+    "refusal": "refuses the task (I can't help with, I must decline, 抱歉，我无法)",
+    "question": "asks the user back instead of answering (should I, do you want, 要不要)",
+    "hedge": "hedges the claim (maybe, probably, I think, 可能)",
+    "apology": "an apology: an output that opens with one and holds no answer refuses (I'm sorry, lo siento, 抱歉)",
+    "bound": "a bound or comparison, not a value (at most, at least, more than, 至少)",
+    "negation": "negates (not, never, no, 不, nicht)",
+    "quoted_input": "introduces the user's input, not an answer (user request:, the user said, 用户请求)",
+    "reference": "starts a sentence about what came before it (the above, this one, 上面的, lo anterior)",
+}
+
+
+SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
+    "Latin": ((0x41, 0x24F), (0x1E00, 0x1EFF)),
+    "Greek": ((0x370, 0x3FF), (0x1F00, 0x1FFF)),
+    "Cyrillic": ((0x400, 0x52F),),
+    "Armenian": ((0x530, 0x58F),),
+    "Hebrew": ((0x590, 0x5FF),),
+    "Arabic": ((0x600, 0x6FF), (0x750, 0x77F), (0x8A0, 0x8FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)),
+    "Syriac and Thaana": ((0x700, 0x74F), (0x780, 0x7BF)),
+    "Indic": ((0x900, 0xDFF),),
+    "Thai and Lao": ((0xE00, 0xEFF),),
+    "Tibetan": ((0xF00, 0xFFF),),
+    "Myanmar": ((0x1000, 0x109F),),
+    "Georgian": ((0x10A0, 0x10FF),),
+    "Ethiopic": ((0x1200, 0x139F),),
+    "Khmer": ((0x1780, 0x17FF),),
+    "Kana": ((0x3040, 0x30FF),),
+    "Han": ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)),
+    "Hangul": ((0x1100, 0x11FF), (0x3130, 0x318F), (0xAC00, 0xD7AF)),
+}
+"""The scripts the library can tell apart, by code point ranges: a script none of whose letters stands in any
+table is prose no table reads (`Lexicon.unread`)."""
+_UNREAD_WORD_LETTERS = 3  # a run this long is a word of prose, not a symbol (α, π)
+
+
+class Cue(NamedTuple):
+    """One phrase of one category found in the text: where it is, its category and the table it comes from."""
+
+    start: int
+    end: int
+    category: str
+    language: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """One language's table, read from its module."""
+
+    language: str
+    spaced: bool
+    phrases: dict[str, tuple[str, ...]]
+    minus: tuple[str, ...]
+    scales: dict[str, int]
+    decimal_mark: str
+
+
+def load_table(module: ModuleType) -> Table:
+    """A table module's data, checked: known categories only, a decimal mark of "." or ","."""
+    phrases: dict[str, tuple[str, ...]] = dict(getattr(module, "PHRASES", {}))
+    unknown = set(phrases) - set(CATEGORIES)
+    if unknown:
+        raise ValueError(f"table {module.__name__} has unknown categories {sorted(unknown)}")
+    decimal = getattr(module, "DECIMAL_MARK", ".")
+    if decimal not in (".", ","):
+        raise ValueError(f"table {module.__name__}: DECIMAL_MARK must be '.' or ','")
+    return Table(
+        language=module.LANGUAGE,
+        spaced=module.SCRIPT == "spaced",
+        phrases=phrases,
+        minus=tuple(getattr(module, "MINUS", ())),
+        scales=dict(getattr(module, "SCALES", {})),
+        decimal_mark=decimal,
+    )
+
+
+_GROUP = re.compile(r"\(([^()]*)\)")
+_SPACES = re.compile(r"\s+")
+
+
+def expand(phrase: str) -> list[str]:
+    """Every literal phrase a table phrase stands for: `(a|b|)` groups multiplied out, white space folded."""
+    parts: list[list[str]] = []
+    pos = 0
+    for m in _GROUP.finditer(phrase):
+        parts.append([phrase[pos : m.start()]])
+        parts.append(m.group(1).split("|"))
+        pos = m.end()
+    parts.append([phrase[pos:]])
+    return [normalise("".join(choice)) for choice in itertools.product(*parts) if "".join(choice).strip()]
+
+
+def normalise(words: str) -> str:
+    """How a phrase and a matched stretch are compared: lower case, ’ as ', runs of white space as one space."""
+    return _SPACES.sub(" ", words.replace("\u2019", "'").lower()).strip()
+
+
+# letters of the scripts written without spaces: a phrase of theirs is found as a substring, never as a word
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+# a word of a spaced script (with its inner apostrophes: "don't"), or one mark that is neither a letter nor space
+_TOKEN = re.compile(f"[^\\W_{_UNSPACED}]+(?:['\u2019][^\\W_{_UNSPACED}]+)*|[^\\w\\s]")
+
+
+def _tokens(phrase: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(phrase))
+
+
+class Lexicon:
+    """All tables, and the one matcher generated from their phrases.
+
+    A spaced phrase is a run of tokens (words and marks; white space between them does not matter), looked up by
+    its first token, so a stretch of prose costs one C tokenisation and one dictionary look-up per token; an
+    unspaced phrase is looked up where its first character stands (found by one C search), by its text. Either way
+    the longest phrase at a position wins and matching resumes after it: linear in the text."""
+
+    def __init__(self, tables: Iterable[Table]) -> None:
+        self.tables = tuple(tables)
+        spaced: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+        unspaced: dict[str, list[tuple[str, str]]] = {}
+        for table in self.tables:
+            for category, rows in table.phrases.items():
+                for row in rows:
+                    for phrase in expand(row):
+                        entry = (
+                            spaced.setdefault(_tokens(phrase), []) if table.spaced else unspaced.setdefault(phrase, [])
+                        )
+                        if (category, table.language) not in entry:
+                            entry.append((category, table.language))
+        # by first token: the lengths of its phrases, longest first, and each phrase's categories
+        self._spaced: dict[str, tuple[tuple[int, ...], dict[tuple[str, ...], tuple[tuple[str, str], ...]]]] = {}
+        by_first: dict[str, dict[tuple[str, ...], tuple[tuple[str, str], ...]]] = {}
+        for toks, cats in spaced.items():
+            if toks:
+                by_first.setdefault(toks[0], {})[toks] = tuple(cats)
+        for first, phrases in by_first.items():
+            self._spaced[first] = (tuple(sorted({len(t) for t in phrases}, reverse=True)), phrases)
+        # by the first two of its own characters (one for a one-character phrase): a leading Latin word or
+        # punctuation ("JSON格式", "，请勿") is checked backwards from there, so the characters looked at are the
+        # script's own, and a common character (不, 我) leads to the few phrases that go on as the text does
+        self._unspaced: dict[str, list[tuple[str, int, tuple[tuple[str, str], ...]]]] = {}
+        for written, cats in sorted(unspaced.items(), key=lambda item: -len(item[0])):
+            lead = len(written) - len(_own_start(written))
+            if lead < len(written):
+                key = written[lead : lead + 2]
+                self._unspaced.setdefault(key, []).append((written, lead, tuple(cats)))
+        firsts = "".join(sorted({re.escape(key[0]) for key in self._unspaced}))
+        self._unspaced_start = re.compile(f"[{firsts}]" if firsts else "(?!)")
+        # a stretch with no letter and none of the marks that start a phrase holds no cue: one C search says so
+        marks = "".join(sorted({re.escape(t[0]) for t in by_first if not t[0].isalnum()}))
+        self._may_hold_cue = re.compile("[^\\W\\d_]" + (f"|[{marks}]" if marks else ""))
+        self.covered = _covered_scripts([*(" ".join(t) for t in spaced), *unspaced])
+        ranges = "".join(
+            f"\\U{lo:08x}-\\U{hi:08x}"
+            for name, spans in SCRIPTS.items()
+            if name not in self.covered
+            for lo, hi in spans
+        )
+        self._unread = re.compile(f"[{ranges}]{{{_UNREAD_WORD_LETTERS}}}" if ranges else "(?!)")
+        self.scales = {normalise(w): n for t in self.tables for w, n in t.scales.items()}
+        self.minus = frozenset(normalise(w) for t in self.tables for w in t.minus)
+        self.decimal_marks = {t.language: t.decimal_mark for t in self.tables}
+
+    def find(self, text: str, start: int = 0, end: int | None = None) -> list[Cue]:
+        """Every cue in text[start:end], in order; where phrases overlap, the longest at the leftmost position wins
+        (so "do not output" is a counter-example, not a negation)."""
+        end = len(text) if end is None else end
+        if end <= start or self._may_hold_cue.search(text, start, end) is None:
+            return []
+        stretch = text[start:end]
+        low = stretch.lower()
+        if len(low) != len(stretch):  # a dotted capital I lowers to two characters: lower word by word
+            low = stretch
+            matches = list(_TOKEN.finditer(low))
+            words = [m.group().lower() for m in matches]
+        else:
+            matches = list(_TOKEN.finditer(low))
+            words = list(map(re.Match.group, matches))
+        if "\u2019" in stretch:
+            words = [w.replace("\u2019", "'") for w in words]
+        found: list[Cue] = []
+        index = self._spaced
+        i, n = 0, len(words)
+        while i < n:
+            entry = index.get(words[i])
+            step = 1
+            if entry is not None:
+                lengths, phrases = entry
+                for k in lengths:
+                    if i + k > n:
+                        continue
+                    cats = phrases.get(tuple(words[i : i + k]))
+                    if cats is not None:
+                        at, to = start + matches[i].start(), start + matches[i + k - 1].end()
+                        found.extend(Cue(at, to, category, language) for category, language in cats)
+                        step = k
+                        break
+            i += step
+        if self._unspaced:
+            found.extend(self._find_unspaced(low.replace("\u2019", "'"), start))
+            found.sort()
+        return found
+
+    def _find_unspaced(self, low: str, offset: int) -> Iterator[Cue]:
+        """The unspaced phrases in `low`, where their first own characters stand."""
+        resume = 0
+        index = self._unspaced
+        for m in self._unspaced_start.finditer(low):
+            at = m.start()
+            if at < resume:
+                continue
+            for key in (low[at : at + 2], low[at]):
+                hit = next(
+                    (
+                        (written, lead, cats)
+                        for written, lead, cats in index.get(key, ())
+                        if at >= lead and low.startswith(written, at - lead)
+                    ),
+                    None,
+                )
+                if hit is not None:
+                    written, lead, cats = hit
+                    resume = at - lead + len(written)
+                    for category, language in cats:
+                        yield Cue(offset + at - lead, offset + resume, category, language)
+                    break
+
+    def iter(self, text: str, start: int = 0, end: int | None = None) -> Iterator[Cue]:
+        """`find`, as an iterator."""
+        return iter(self.find(text, start, end))
+
+    def first(self, categories: frozenset[str], text: str, start: int = 0, end: int | None = None) -> Cue | None:
+        """The first cue of one of `categories` in text[start:end], or None."""
+        return next((c for c in self.iter(text, start, end) if c.category in categories), None)
+
+    def unread(self, text: str, start: int = 0, end: int | None = None) -> int:
+        """Where text[start:end] first holds a word in a script no table covers (Arabic, Hindi, Thai, Greek…),
+        or -1: prose the library cannot read."""
+        m = self._unread.search(text, start, len(text) if end is None else end)
+        return m.start() if m is not None else -1
+
+    def phrases(self, category: str) -> list[str]:
+        """Every literal phrase of a category, in every table (for tests and documentation)."""
+        return sorted({p for t in self.tables for row in t.phrases.get(category, ()) for p in expand(row)})
+
+
+def _own_start(phrase: str) -> str:
+    """An unspaced phrase from its first character that is neither ASCII, white space nor punctuation."""
+    i = 0
+    while i < len(phrase) and (phrase[i].isascii() or unicodedata.category(phrase[i])[0] in "PZ"):
+        i += 1
+    return phrase[i:]
+
+
+def _covered_scripts(phrases: Iterable[str]) -> frozenset[str]:
+    """The scripts whose letters stand in some phrase."""
+    points = {ord(ch) for phrase in phrases for ch in phrase if ch.isalpha()}
+    return frozenset(name for name, spans in SCRIPTS.items() if any(lo <= p <= hi for p in points for lo, hi in spans))
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    """The lexicon of every table in `TABLES`, built on first use (compiling its matcher takes tens of
+    milliseconds, which an import that never reads prose should not pay)."""
+    return Lexicon(load_table(importlib.import_module(f"{__name__}.{name}")) for name in TABLES)
