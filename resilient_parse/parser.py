@@ -40,7 +40,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
-from resilient_parse.repairs import Repair, total_cost
+from resilient_parse.repairs import Repair, kind_info, total_cost
 from resilient_parse.schema import (
     SchemaFacts,
     TypeView,
@@ -830,9 +830,15 @@ class Parser:
                     ErrorDetail(
                         path=r.path,
                         kind="repair_not_allowed",
-                        message=f"{r.kind} is not allowed",
+                        message=f"{r.kind} is not allowed" + _described(r.kind),
                         offset=r.offset,
                     )
                     for r in refused
                 ],
             )
+
+
+def _described(kind: str) -> str:
+    """ ": " and what the repair kind does, for an error that refuses it ("" for a kind no table describes)."""
+    info = kind_info(kind)
+    return f": {info.description}" if info is not None else ""

@@ -43,6 +43,13 @@ KINDS = _kinds(
     RepairKind("extract_prose", "extract", True, 0.1, "took the JSON out of surrounding prose"),
     RepairKind("skip_reasoning", "extract", True, 0.1, "ignored a reasoning block (<think>…)"),
     RepairKind("reasoning_candidate", "extract", True, 0.5, "used a JSON value found inside a reasoning block"),
+    RepairKind(
+        "unread_prose",
+        "extract",
+        False,
+        0.5,
+        "assumed the answer: the prose around it is in a language or script no lexicon table reads",
+    ),
     RepairKind("join_values", "extract", False, 0.5, "read several JSON values written one after another as a list"),
     # syntax repairs a tokenizer makes without guessing
     RepairKind("trailing_comma", "syntax", True, 0.2, "removed a trailing comma"),

@@ -317,7 +317,8 @@ def test_hand_over_words_promote_only_after_an_example() -> None:
 def test_corrected_and_final_answer_are_promoted() -> None:
     text = '{"a": 0}\nCorrected: {"a": 1}\nFinal answer: {"a": 2}'
     by_text = {c.text: c.tier for c in extract_candidates(text, 16) if c.source == "span"}
-    assert by_text == {'{"a": 0}': 0, '{"a": 1}': 1, '{"a": 2}': 1}
+    # the value a correction replaces is superseded, not a rival
+    assert by_text == {'{"a": 0}': -1, '{"a": 1}': 1, '{"a": 2}': 1}
 
 
 def test_inner_spans_of_a_cut_off_list_rank_below_the_cut_off_answer() -> None:
@@ -416,7 +417,8 @@ def tiers(text: str) -> list[int]:
 
 
 def test_a_correction_word_promotes_even_beside_a_judgement_word() -> None:
-    assert tiers('{"a": 0}\nI corrected the age from the previous answer: {"a": 1}') == [0, 1]
+    # the correction promotes the candidate it introduces and supersedes the one before it
+    assert tiers('{"a": 0}\nI corrected the age from the previous answer: {"a": 1}') == [-1, 1]
 
 
 def test_the_correct_json_is_promoted() -> None:
@@ -424,9 +426,10 @@ def test_the_correct_json_is_promoted() -> None:
 
 
 def test_judgement_words_alone_designate_nothing() -> None:
-    # "the previous one was invalid: {…}" points at the second, "Wrong: {…}" at the first — either is a guess
+    # "the previous one was invalid: {…}" may point at either candidate: a guess, so neither is labelled
     assert tiers('{"a": 0}\nOops, the previous JSON was invalid. Here it is again:\n{"a": 1}') == [0, 0]
-    assert tiers('Wrong: {"a": 0}\nOther: {"a": 1}') == [0, 0]
+    # "Wrong:" alone as a heading is a verdict on the candidate it introduces
+    assert tiers('Wrong: {"a": 0}\nOther: {"a": 1}') == [-1, 0]
 
 
 def test_an_example_word_outweighs_a_correction_word() -> None:
@@ -496,7 +499,7 @@ def facts(text: str) -> list[tuple[str, str, str]]:
         ("Option B:", "alternative"),
         ("Note the final API version dropped", ""),
         ("I can't access live data, but here's the call:", ""),
-        ("Wrong:", ""),
+        ("Wrong:", "rejected"),  # a verdict that is its own heading judges what follows it
         ("Something like", "example"),
         ("A call such as", "example"),
         ("Final answer (not the draft):", "designated"),

@@ -7,7 +7,10 @@ strings, so braces in prose and fences inside JSON strings do not derail it — 
 tuple in a fence, and an answer ending in a closing fence marker it never opened (without the marker). Every
 candidate is returned (no cap: a dropped candidate may be the designated answer), each with its facts: whether it
 is inside reasoning (and whether that block was cut off), what the words right before it call it (`label`), and
-whether the visible prose refuses the task. Answer selection (`stages/select.py`) judges by those facts. A plugin
+whether the visible prose refuses the task (a refusal of any language of the lexicon, `text/lexicon`), and whether
+it holds prose in a script no lexicon table reads (then the answer is only assumed: a lossy `unread_prose`).
+Besides the English clause rules below, every label takes what the text says after and around the candidate, and
+before it in other languages (`text/cues.py`). Answer selection (`stages/select.py`) judges by those facts. A plugin
 that finds candidates of its own (tool calls in vendor formats) gets the same facts for them from `candidate_facts`,
 computed by the same labeller, floors and refusal search, so its candidates and the core's are judged alike.
 """
@@ -26,6 +29,8 @@ import regex  # type: ignore[import-untyped]
 from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.read import valid_value_end
+from resilient_parse.text.cues import Markup, label_for
+from resilient_parse.text.lexicon import lexicon
 
 REASONING_TAGS = (
     "think",
@@ -775,12 +780,35 @@ def _refusal_in(text: str, region: Region, covered: list[tuple[int, int]]) -> in
         if start >= region.end:
             break
         if start > pos:
-            m = REFUSAL_SENTENCE.search(text, pos, start)
-            if m is not None:
-                return m.start()
+            at = refusal_between(text, pos, start)
+            if at >= 0:
+                return at
         pos = max(pos, end)
-    m = REFUSAL_SENTENCE.search(text, pos, region.end) if pos < region.end else None
-    return m.start() if m is not None else -1
+    return refusal_between(text, pos, region.end) if pos < region.end else -1
+
+
+def _unread_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int:
+    """Where the prose of a visible region (outside the stretches in `covered`) first holds a word no lexicon
+    table can read (a script none covers), or -1."""
+    pos = region.start
+    for start, end in covered:
+        if start >= region.end:
+            break
+        if start > pos:
+            at = lexicon().unread(text, pos, start)
+            if at >= 0:
+                return at
+        pos = max(pos, end)
+    return lexicon().unread(text, pos, region.end) if pos < region.end else -1
+
+
+_REFUSAL = frozenset({"refusal"})
+
+
+def refusal_between(text: str, start: int, end: int) -> int:
+    """Where text[start:end] first refuses the task, in any language of the lexicon, or -1."""
+    cue = lexicon().first(_REFUSAL, text, start, end)
+    return cue.start if cue is not None else -1
 
 
 def _json_stretches(spans: list[Span]) -> list[tuple[int, int]]:
@@ -813,10 +841,25 @@ class _Labeller:
         # the words before a start and what they call it, by (start, floor, after an example): a fence body and
         # the span inside it start at the same place, and their words are read once
         self._read: dict[tuple[int, int, bool], tuple[str, bool, str]] = {}
+        # what the text says around its candidates: markup (tags, comments, strike-through) and fence info strings
+        self._markup = Markup.scan(text)
+        fences = find_fences(text) if "```" in text or "~~~" in text else []
+        self._fences = [(f.body_start, f.body_end, f.info) for f in fences if f.info]
+        self._fence_starts = [f[0] for f in self._fences]
 
-    def label(self, start: int, end: int, floor: int) -> str:
+    def _fence_info(self, start: int, end: int) -> str:
+        """The info string of the fence whose body holds text[start:end] ("" when none, or no info string)."""
+        i = bisect_right(self._fence_starts, start) - 1
+        if i >= 0 and self._fences[i][1] >= end:
+            return self._fences[i][2]
+        return ""
+
+    def label(self, start: int, end: int, floor: int, ceiling: int | None = None) -> str:
+        """The label of the candidate at text[start:end]; `floor` is where the words that may label it begin,
+        `ceiling` where the next candidate starts (None: none follows)."""
         text = self._text
-        key = (start, floor, 0 <= self._example_end <= start)
+        after_example = 0 <= self._example_end <= start
+        key = (start, floor, after_example)
         known = self._read.get(key)
         if known is None:
             words, whole = words_before(text, start, floor)
@@ -833,6 +876,17 @@ class _Labeller:
             label = self._previous
         if label in ("", "designated") and text.startswith("?", end):
             label = "alternative"  # "Maybe {…}?", "Should I call {…}?": a question offers it, it does not answer
+        followed = ceiling is not None
+        label = label_for(
+            label,
+            text,
+            (start, end, floor),
+            self._markup,
+            self._fence_info(start, end),
+            len(text) if ceiling is None else ceiling,
+            followed,
+            after_example,
+        )
         if not listed:
             self._announced = _ANNOUNCES_LIST.search(words) is not None
         self._previous, self._previous_end = label, end
@@ -877,13 +931,14 @@ def candidate_facts(
     facts: list[CandidateFacts | None] = [None] * len(spans)
     labeller = _Labeller(text)
     own = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    own_starts = [spans[k][0] for k in own]
     k = 0
     for index, region in enumerate(regions):
         lo, hi = bounds[index]
         ends = sorted([*(s.end for s in json_spans[index] if s.closed), *(e for _, e in covered[lo:hi])])
         while k < len(own) and (index + 1 == len(regions) or spans[own[k]][0] < regions[index + 1].start):
             start, end = spans[own[k]]
-            label = labeller.label(start, end, _floor(ends, region, start))
+            label = labeller.label(start, end, _floor(ends, region, start), _next_start(own_starts, end))
             facts[own[k]] = CandidateFacts(label, region, refusal_at, visible_text)
             k += 1
     return [f for f in facts if f is not None]
@@ -923,7 +978,7 @@ def _lone_value(text: str, regions: list[Region]) -> Candidate | None:
 def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     has_reasoning = any(r.reasoning for r in regions)
     visible_text = _has_visible_text(text, regions)
-    refusal_at = -1
+    refusal_at = unread_at = -1
     # (start, end, source, region kind, floor for designating words, demoted)
     raw: list[tuple[int, int, str, str, int, bool]] = []
     for region in regions:
@@ -931,6 +986,8 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
         spans = scan_spans(text, region.start, region.end)
         if not region.reasoning and refusal_at < 0:
             refusal_at = _refusal_in(text, region, _json_stretches(spans))
+        if not region.reasoning and unread_at < 0:
+            unread_at = _unread_in(text, region, _json_stretches(spans))
         closed = [s for s in spans if s.closed and s.inside < 0]
         starts = [s.start for s in closed]
         ends = sorted(s.end for s in spans if s.closed)
@@ -987,7 +1044,11 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
     labeller = _Labeller(text)
-    for order, (start, end, source, kind, floor_at, demoted) in enumerate(sorted(raw, key=lambda r: r[0])):
+    raw.sort(key=lambda r: r[0])
+    # where the pieces that can be candidates start (an empty fence body is none): the words before the next one
+    # speak of it, not of the one before
+    raw_starts = [r[0] for r in raw if _NON_SPACE.search(text, r[0], r[1]) is not None]
+    for order, (start, end, source, kind, floor_at, demoted) in enumerate(raw):
         piece = text[start:end]
         if source != "span" and piece.lstrip()[:1] == '"':
             body = piece.strip()
@@ -1002,7 +1063,7 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
             tuple_in_fence = source in ("fence", "open_fence") and body[:1] == "("  # a Python tuple given as the JSON
             if len(body.rstrip()) < 2 or (body[0] not in _OPENERS and not tuple_in_fence):
                 continue
-        label = labeller.label(start, end, floor_at)
+        label = labeller.label(start, end, floor_at, _next_start(raw_starts, end))
         base = TIER_REASONING_CUT if kind == REASONING_CUT else TIER_REASONING if kind == REASONING else 0
         tier = base + LABEL_TIER[label] - (1 if demoted else 0)
         repairs: list[Repair] = []
@@ -1011,6 +1072,9 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
             source = "fence"
         elif body.strip() != stripped_all and bool(answer) and piece.strip() != answer:
             repairs.append(Repair.make("extract_prose", "", None, None, offset=start))
+        if unread_at >= 0:
+            # prose no table reads may refuse, retract or call this an example: the answer is assumed, not read
+            repairs.append(Repair.make("unread_prose", "", None, None, offset=unread_at))
         if kind != ANSWER:
             # choosing a draft from the model's reasoning is a judgement, never lossless
             repairs.append(replace(Repair.make("reasoning_candidate", "", None, None, offset=start), lossless=False))
@@ -1021,6 +1085,12 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
         if prev is None or _better(cand, prev):
             seen[body] = cand
     return sorted(seen.values(), key=lambda c: (-c.tier, SOURCE_PREFERENCE.get(c.source, 9), -len(c.text)))
+
+
+def _next_start(starts: list[int], end: int) -> int | None:
+    """Where the first candidate that starts at or after `end` starts (`starts` sorted), or None."""
+    i = bisect_left(starts, end)
+    return starts[i] if i < len(starts) else None
 
 
 def _is_string_literal(body: str) -> bool:

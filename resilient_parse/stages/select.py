@@ -45,13 +45,9 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import AnyView, ListView, TupleView
-from resilient_parse.stages.extract import REFUSAL_SENTENCE, opens_json
+from resilient_parse.stages.extract import opens_json, refusal_between
+from resilient_parse.text.lexicon import lexicon
 
-_REFUSAL = re.compile(
-    r"^\W*(?:i'?m sorry|i am sorry|sorry[,.!]|i apologi[sz]e|i can(?:no|')t|i cannot|i am unable|i'm unable|"
-    r"i won'?t|as an ai|unfortunately,? i)",
-    re.IGNORECASE,
-)
 STAGE_PROGRESS = {"syntax": 1, "truncated": 1, "schema": 2, "ambiguous": 2, "semantic": 3}
 """How far a candidate got before it failed, by error kind: read (2) outranks unreadable (1)."""
 _LOOKS_LIKE_OBJECT = re.compile(r"""["']?[A-Za-z_][\w\- ]*["']?\s*:""")
@@ -490,10 +486,21 @@ def explain_no_answer(text: str, found: Sequence[Candidate], ctx: CallContext) -
     )
 
 
+_APOLOGY = frozenset({"apology"})
+_APOLOGY_REACH = 8  # an apology this close to the start opens the output ("**Sorry**, …", "抱歉")
+
+
+def _opens_with_apology(text: str) -> bool:
+    """Whether an output opens with an apology ("I'm sorry, I don't know that.", "Lo siento…"): with no answer in
+    it, that is a refusal."""
+    cue = lexicon().first(_APOLOGY, text, 0, min(len(text), _APOLOGY_REACH + 40))
+    return cue is not None and cue.start <= _APOLOGY_REACH
+
+
 def explain_no_candidate(text: str) -> ParseError:
     """Why an output holds no candidate: a refusal, nothing at all, or prose without JSON."""
     stripped = text.strip()
-    if _REFUSAL.search(stripped) or REFUSAL_SENTENCE.search(stripped):
+    if refusal_between(stripped, 0, len(stripped)) >= 0 or _opens_with_apology(stripped):
         return RefusalError(
             "the model refused to answer",
             [ErrorDetail(path="", kind="refusal", message="the output is a refusal, not JSON", got=stripped[:120])],
