@@ -47,6 +47,7 @@ CATEGORIES = {
     "declared_aliases",
     "strict_mode",
     "unicode",
+    "multilingual",
     "rejects",
     "valid",
 }

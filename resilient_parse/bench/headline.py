@@ -5,8 +5,8 @@ Kinds of case, decided by the case's category (`GROUPS`; a category not listed t
 
     syntax & extraction   the JSON is buried (fences, prose, reasoning, several objects, an API response
                           envelope) or broken as text (commas, quotes, literals, comments, unescaped characters,
-                          truncation, full-width punctuation), or the input is valid or must be rejected: what
-                          every JSON repairer tries.
+                          truncation, full-width punctuation), or the input is valid or must be rejected, in
+                          English or another language the lexicon covers: what every JSON repairer tries.
     schema repair         the text reads as JSON, but its keys or values do not fit the target (key case, typos,
                           aliases, enums, coercions, nested errors, wrappers around the object, JSON encoded in a
                           string, the `strict_mode` cases that test which of those strict refuses): what only a
@@ -47,6 +47,7 @@ GROUPS: Mapping[str, str] = {
             "envelopes",
             "valid",
             "rejects",
+            "multilingual",
         ),
         SYNTAX,
     ),

@@ -34,6 +34,7 @@ __all__ = [
     "Person",
     "PlanStep",
     "Product",
+    "QuizAnswer",
     "SearchAction",
     "Sentiment",
     "SentimentResult",
@@ -179,6 +180,10 @@ class Item(BaseModel):
     name: str
     quantity: float
     unit: str | None = None
+
+
+QuizAnswer = Literal["A", "B", "C", "D"]
+"""The letter of a multiple-choice answer; a Literal target on its own, not a model (`"target": "QuizAnswer"`)."""
 
 
 class Address(BaseModel):
