@@ -485,6 +485,78 @@ def test_json_repair_output_that_drops_a_minus_sign_is_refused() -> None:
         load_json('{"a": [- 5]}', ctx("lenient"))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"count": \u22125}',  # U+2212 MINUS SIGN: json-repair reads 5
+        '{"count": \u20135}',  # an en dash written as a minus
+        '{"count": \uff0d5}',  # a full-width hyphen-minus
+        '{"ok": !true}',  # a negation: json-repair reads True
+        '{"ok": \u00actrue}',
+        '{"count": <5}',  # a bound, not a value
+        '{"count": \u22655}',
+        '{"count": ~5}',
+        '{"count": 5+}',
+        '{"t": 5%}',
+        '{"count": 5?}',
+        "[1,, (3)]",  # parentheses
+        "[1,, 2;]",  # a semicolon
+    ],
+)
+def test_json_repair_output_that_drops_any_character_is_refused(text: str) -> None:
+    # every non-space character the text wrote outside its structure is content: a sign, a negation, a bound or a
+    # unit json-repair cannot place and drops would hand back a different value
+    with pytest.raises(UnrecoverableSyntaxError, match="json-repair's reading would drop part of the text"):
+        load_json(text, ctx("lenient"))
+
+
+def test_json_repair_output_that_drops_a_literal_word_is_refused() -> None:
+    # json-repair reads `"xxxxx" true` as "xxxxx" and drops the `true` after it
+    with pytest.raises(UnrecoverableSyntaxError, match="letters 'ertu'"):
+        load_json('{"b": "xxxxx" true}', ctx("lenient"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{'key1', 'key2'}", "turns the text's object into an array"),  # a Python set
+        ("[1,, 2], [3]", "joins several values"),  # json-repair's [[1, 2], [3]]
+        ('{"v": {5}', "drops 1 opening bracket"),  # an inner set read as [5]
+    ],
+)
+def test_json_repair_output_that_changes_a_container_type_is_refused(text: str, why: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError, match=why):
+        load_json(text, ctx("lenient"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{"a": [1, 2,, #3], "b": 2}', "numbers 3"),  # json-repair ends the comment at `]`, the reader does not
+        ('{"a": [1,, 2], # note', "a comment runs to the end of the text with containers still open"),
+    ],
+)
+def test_json_repair_output_that_reads_a_comment_otherwise_is_refused(text: str, why: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError, match=why):
+        load_json(text, ctx("lenient"))
+
+
+@pytest.mark.parametrize(
+    ("text", "tree"),
+    [
+        ("[/* a */,/* b */1,2,3]", [1, 2, 3]),  # comments and a leading comma
+        ('{"a":\u180e"foo"}', {"a": "foo"}),  # an invisible separator, white space to JSON readers
+        ("{url:https://www.bible.com/}", {"url": "https://www.bible.com/"}),  # `//` inside a bare word
+        ("{'a': None,, 'b': 'None'}", {"a": None, "b": "None"}),  # None is null
+        ("[1,, +5]", [1, 5]),  # a plus sign is the same number
+    ],
+)
+def test_json_repair_output_that_keeps_every_character_is_still_used(text: str, tree: Any) -> None:
+    loaded = load_json(text, ctx("lenient"))
+    assert loaded.tree == tree
+    assert [r.kind for r in loaded.repairs] == ["json_repair"]
+
+
 def test_an_inner_quote_before_the_closing_braces_keeps_the_braces_as_structure() -> None:
     # json-repair read loc as `R"hx"}` (a bracket turned into text, refused by a guard); the reader keeps the
     # braces as structure and records the inner quote (issue 12: the reader makes this repair itself)

@@ -1,17 +1,20 @@
 """json-repair as the lenient last resort, for what the reader cannot read — behind guards that refuse its reading
 where it is not what the text says.
 
-json-repair guesses; the guards compare its reading with the text (letters, digits, numbers, quotes, escapes and
-separators it dropped or invented, strings the text does not hold, brackets turned into text) and refuse it when
-they differ. Every guard is linear: string patterns take their closing quote as optional, so a string that never
-closes is read once to the end instead of once per quote. json-repair itself is quadratic on some shapes, so it is
-asked only about candidates under `JSON_REPAIR_MAX_CHARS` and with bounded work (`JSON_REPAIR_MAX_WORK`).
+json-repair guesses; the guards compare its reading with the text and refuse it when they differ: any character
+it dropped (everything but white space, structure and comments counts: a `−`, `!`, `<` or `%` it cannot place
+is lost content, not noise), separators it invented, strings the text does not hold, brackets turned into text or
+dropped, a root it changed (a Python set read as a list, several values joined into one). Every guard is linear:
+string patterns take their closing quote as optional, so a string that never closes is read once to the end
+instead of once per quote. json-repair itself is quadratic on some shapes, so it is asked only about candidates
+under `JSON_REPAIR_MAX_CHARS` and with bounded work (`JSON_REPAIR_MAX_WORK`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from bisect import bisect_left
 from collections import Counter
 
@@ -67,6 +70,11 @@ def _json_repair_reading(text: str, failure: ReadFailure) -> LoadResult:
         raise as_error(failure) from None
     if tree == "" or tree is None or not isinstance(tree, (dict, list)):
         raise as_error(failure)
+    root = _changed_root(text, tree)
+    if root is not None:
+        # `{'a', 'b'}` read as a list, `[1], [2]` as [[1], [2]]: not the value the text opened
+        failure.message += f"; json-repair's reading {root}, so it is not used"
+        raise as_error(failure)
     try:
         fixed = json.dumps(tree, ensure_ascii=False)
     except (ValueError, RecursionError):
@@ -94,8 +102,16 @@ def _json_repair_reading(text: str, failure: ReadFailure) -> LoadResult:
         raise as_error(failure)
     dropped = _dropped_brackets(text, fixed)
     if dropped:
-        # `[{{]` read as []: containers the text opened are gone from the reading
+        # `[{{]` read as [], `{"v": {5}` as {"v": [5]}: containers the text opened are gone from the reading
         failure.message += f"; json-repair's reading drops {dropped} opening bracket(s) of the text, so it is not used"
+        raise as_error(failure)
+    hidden = _comment_hiding_closers(text)
+    if hidden is not None:
+        # `{"a": [1, #2]}` with no line break: json-repair closes what the comment holds the closers of
+        failure.message += (
+            f"; a comment runs to the end of the text with containers still open ({hidden!r}), so json-repair's "
+            "reading, which closes them, is not used"
+        )
         raise as_error(failure)
     lost = _lost_content(text, fixed)
     if lost:
@@ -154,29 +170,78 @@ def _json_repair_work(text: str) -> int:
 # a '...' or '…' standing where items would be (`[{…}, ...]`, `"steps": [ ... ]`), outside double-quoted strings
 _ELISION = re.compile(r'"(?:[^"\\\n]++|\\.)*+"?|(?<=[\[{,:])[ \t\r\n]*(?P<dots>\.{2,}|\u2026)[ \t\r\n]*(?=[\]},])')
 _BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[^\[\]{}"]++')
-# what is not content: comments, literal words (True/None/undefined… are rewritten, not lost), numbers (compared
-# by value below); strings are matched first so `#` or `//` inside them stays content
+# what is not content: comments and numbers (compared by value below); strings are matched first so `#` or `//`
+# inside them stays content, and a comment starts after white space or structure (`n#ame`, `https://x` and `'#c'`
+# are text, not comments: counting a comment as content refuses more, never less). A line comment that holds a
+# closing bracket is content too: json-repair ends it there (`[1, #3], "b": 2` keeps "b"), the reader does not. A
+# bare `None` is Python's null, which json-repair writes `null`: it is counted as that word (a `None` next to a
+# quote is text of a single-quoted string, counted as written).
 _NOT_CONTENT = re.compile(
     r"""(?P<str>"(?:[^"\\\n]++|\\.)*+"?)
-   |(?://[^\n]*+|\#[^\n]*+|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/|/\*.*)
-   |(?<![\w$.])(?:true|false|null|none|undefined|nan|infinity)(?![\w$])
+   |(?P<comment>(?<![^\s,:\[\]{}])(?:(?://|\#)[^\n\]}]*+(?![\]}])|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/|/\*.*))
+   |(?P<none>(?<![\w$.'"\u2018\u2019])none(?![\w$'"\u2018\u2019]))
    |(?P<num>(?<![\w$.])[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?![\w$.]))
     """,
     re.VERBOSE | re.DOTALL | re.IGNORECASE,
 )
+# structure, compared by its own guards (brackets dropped, separators invented), and what is read as white space
+_STRUCTURE = frozenset("{}[],:\uff5b\uff5d\uff3b\uff3d\uff0c\uff1a\u3001")
+_INVISIBLE = frozenset("\u180e\u200b\u2060\ufeff")
 _QUOTE_THEN_CLOSER = re.compile(r'"\s*[}\]]')
 _ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
+_LEADING = re.compile(r"(?:\s|[\u180e\u200b\u2060\ufeff]|//[^\n]*+|\#[^\n]*+|/\*(?:[^*]|\*(?!/))*+(?:\*/)?)*+")
+
+
+def _changed_root(text: str, tree: object) -> str | None:
+    """How json-repair's tree changes the root the text opened, or None: the text opens an object and the tree is
+    a list (a Python set), or an array and the tree is not, or no container at all; or the text closes its root
+    and opens another (json-repair joins several values into one list)."""
+    leading = _LEADING.match(text)
+    body = text[leading.end() :] if leading is not None else text
+    kind = {"{": dict, "[": list}.get(body[:1])
+    if kind is None:
+        return "makes a container of text that does not open one"
+    if not isinstance(tree, kind):
+        opened, made = ("object", "an array") if kind is dict else ("array", "an object")
+        return f"turns the text's {opened} into {made}"
+    depth, closed = 0, False
+    for ch in _BRACKETS_OUTSIDE_STRINGS.sub("", body):
+        if ch == "{" or ch == "[":
+            if closed and depth == 0:
+                return "joins several values the text wrote one after another into one array"
+            depth += 1
+        else:
+            depth = max(depth - 1, 0)
+            closed = closed or depth == 0
+    return None
+
+
 def _dropped_brackets(text: str, fixed: str) -> int:
-    """How many more opening brackets the text has outside strings than json-repair's reading has."""
+    """How many more opening brackets of a kind the text has outside strings than json-repair's reading has: a
+    container dropped, or an object turned into an array (`{5}` read as [5]) or back."""
+    rest, out = _BRACKETS_OUTSIDE_STRINGS.sub("", text), _BRACKETS_OUTSIDE_STRINGS.sub("", fixed)
+    return sum(max(rest.count(opener) - out.count(opener), 0) for opener in "{[")
 
-    def openers(t: str) -> int:
-        rest = _BRACKETS_OUTSIDE_STRINGS.sub("", t)
-        return rest.count("{") + rest.count("[")
 
-    return max(openers(text) - openers(fixed), 0)
+def _comment_hiding_closers(text: str) -> str | None:
+    """The comment that runs to the end of the text (a line comment with no line break after it, or a block
+    comment never closed) while containers are still open before it, or None: their closers may be in it, and
+    json-repair would close them where the comment starts."""
+    last = None
+    for m in _NOT_CONTENT.finditer(text):
+        last = m
+    if last is None or last.group("comment") is None or text[last.end() :].strip():
+        return None
+    comment = last.group()
+    if comment.startswith("/*") and comment.endswith("*/") and len(comment) >= 4:
+        return None
+    depth = 0
+    for ch in _BRACKETS_OUTSIDE_STRINGS.sub("", text[: last.start()]):
+        depth = depth + 1 if ch == "{" or ch == "[" else max(depth - 1, 0)
+    return None if depth == 0 else (comment if len(comment) <= 40 else comment[:39] + "…")
 
 
 def bracket_depth(text: str) -> int:
@@ -192,35 +257,49 @@ def bracket_depth(text: str) -> int:
 
 
 def _content(text: str) -> Counter[str]:
-    """The letters and digits a reader would call the content of JSON-like text: comments and literal words left
-    out, numbers by value (7.40 and 7.4 are one number), `\\u00e9` as é, letter case ignored."""
+    """Every character a reader would call the content of JSON-like text, by count: all but white space, the
+    structure (brackets, commas, colons) and comments, with numbers by value (7.40 and 7.4 are one number),
+    `\\u00e9` as é, letter case ignored, a bare `None` as `null`. Quotes count by number whatever their kind ('a'
+    may come back as "a"), backslashes as the escapes they write are read (`\\/` may come back as `/`)."""
     numbers: list[str] = []
 
     def keep(m: re.Match[str]) -> str:
         if m.group("str") is not None:
             return m.group()
+        if m.group("none") is not None:
+            return " null "
         if m.group("num") is not None:
             numbers.append(_number_key(m.group()))
         return " "
 
     rest = _NOT_CONTENT.sub(keep, _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
-    counts = Counter(ch for ch in rest.casefold() if ch.isalnum())
-    # quotes by number, whatever their kind ('a' may come back as "a"): a quote json-repair drops was text
-    quotes = sum(rest.count(q) for q in _QUOTES)
-    if quotes:
-        counts["quotes"] = quotes
-    # a minus sign not read as part of a number (`[- 5]`): json-repair dropping it turns -5 into 5
-    minus = rest.count("-")
-    if minus:
-        counts["minus"] = minus
-    # backticks: a code fence written inside the brackets (`[```json {…} ```]`) is text json-repair drops
-    ticks = rest.count("`")
-    if ticks:
-        counts["backticks"] = ticks
+    counts: Counter[str] = Counter()
+    for ch in rest.casefold():
+        if ch.isalnum():
+            counts[ch] += 1
+        elif ch in _QUOTES:
+            counts["quotes"] += 1  # a quote json-repair drops was text
+        elif ch == "-":
+            counts["minus"] += 1  # a minus sign not read as part of a number (`[- 5]`): -5 would become 5
+        elif ch == "`":
+            counts["backticks"] += 1  # a code fence written inside the brackets (`[```json {…} ```]`)
+        elif not (ch.isspace() or ch in _STRUCTURE or ch in _INVISIBLE or ch == "\\" or _is_control(ch)):
+            counts[_SIGN + ch] += 1  # `−5`, `!true`, `<5`, `5%`: dropping the sign changes the value
+    backslashes = _decode_escapes(rest).count("\\")
+    if backslashes:
+        counts["backslashes"] = backslashes
     counts.update(f"#{n}" for n in numbers)
     # an escape that stands for a control character (`\\f`) must not come back as a backslash and a letter
     counts.update(m.group() for m in _ESCAPE_PAIR.finditer(rest) if m.group()[1] in "bfnrt")
     return counts
+
+
+_SIGN = "sign:"
+
+
+def _is_control(ch: str) -> bool:
+    """A control character: JSON writes one inside a string as an escape (`\\b`), so it is compared as such."""
+    return unicodedata.category(ch) == "Cc"
 
 
 def _number_key(token: str) -> str:
@@ -234,13 +313,16 @@ def _number_key(token: str) -> str:
 def _describe(lost: Counter[str]) -> str:
     numbers = [key[1:] for key in lost if key.startswith("#")]
     escapes = [key for key in lost if key.startswith("\\")]
+    signs = "".join(sorted(key[len(_SIGN) :] * n for key, n in lost.items() if key.startswith(_SIGN)))
     letters = "".join(sorted(ch for ch in lost.elements() if len(ch) == 1))
     parts = [f"letters {letters[:30]!r}"] if letters else []
     parts += [f"numbers {', '.join(numbers[:5])}"] if numbers else []
     parts += [f"escapes {' '.join(escapes)}"] if escapes else []
+    parts += [f"characters {signs[:30]!r}"] if signs else []
     parts += [f"{lost['quotes']} quote(s)"] if lost["quotes"] else []
     parts += [f"{lost['minus']} minus sign(s)"] if lost["minus"] else []
     parts += [f"{lost['backticks']} backtick(s)"] if lost["backticks"] else []
+    parts += [f"{lost['backslashes']} backslash(es)"] if lost["backslashes"] else []
     return "; ".join(parts)
 
 
