@@ -473,3 +473,59 @@ def test_tool_choice_must_force_a_tool_that_is_bound() -> None:
 
     with pytest.raises(ConfigurationError):
         ChatModelAdapter(ToolCallingFake(messages=iter([])), tools=[GetWeather], tool_choice=Other)
+
+
+# -- the caller's messages in shapes LangChain cannot take -----------------------------------------------------------
+
+_ASK = {"role": "user", "content": "weather?"}
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [_ASK, {"role": "assistant", "content": None, "tool_calls": {"id": "1"}}],  # a dict, not a list
+        [_ASK, {"role": "assistant", "content": None, "tool_calls": ["call_1"]}],  # a call that is a string
+        [_ASK, {"role": "assistant", "content": None, "tool_calls": [{"id": "1", "function": "GetWeather"}]}],
+        [_ASK, {"role": "assistant", "content": None, "tool_calls": [{"id": "1", "function": {"name": None}}]}],
+        [_ASK, {"role": "assistant", "content": None, "tool_calls": 5}],
+        [{"role": "user", "content": 5}],
+        [{"role": "user", "content": {"text": "weather?"}}],
+        [{"role": "user", "content": [5]}],
+        [{"role": "system", "content": 1.5}, _ASK],
+        [_ASK, {"role": "tool", "content": {"ok": True}, "tool_call_id": "1"}],
+    ],
+)
+def test_messages_langchain_cannot_take_are_a_configuration_error(messages: list[dict[str, Any]]) -> None:
+    # the loop accepts them (each has role and content); LangChain's message models would raise their own
+    # ValidationError or AttributeError out of correct()
+    with pytest.raises(ConfigurationError, match="message"):
+        correct_result(_model('{"city": "Oslo"}'), messages, GetWeather)
+
+
+def test_messages_in_langchains_shapes_still_go_through() -> None:
+    call = {"id": 7, "type": "function", "function": {"name": "GetWeather", "arguments": {"city": "Oslo"}}}
+    messages = [
+        {"role": "system", "content": None},
+        {"role": "user", "content": [{"type": "text", "text": "weather?"}]},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "content": "sunny", "tool_call_id": 7},
+    ]
+    recorder = Recorder()
+    chat_model = GenericFakeChatModel(messages=iter([AIMessage(content='{"city": "Oslo"}')]), callbacks=[recorder])
+    assert correct_result(chat_model, messages, GetWeather).value == GetWeather(city="Oslo")
+    sent = recorder.sent[0][2]
+    assert isinstance(sent, AIMessage) and sent.tool_calls[0]["args"] == {"city": "Oslo"}
+    assert sent.tool_calls[0]["id"] == "7"
+
+
+def test_format_instructions_show_the_schema_without_defaults_examples_or_extensions() -> None:
+    from pydantic import Field
+
+    class Transfer(BaseModel):
+        to: str
+        api_key: str = "sk-live-SECRET"
+        note: str = Field("x", examples=["ex-SECRET"], json_schema_extra={"x-internal": "extra-SECRET"})
+
+    shown = ResilientOutputParser(target=Transfer).get_format_instructions()
+    assert "SECRET" not in shown and "x-internal" not in shown
+    assert '"required": ["to"]' in shown

@@ -167,3 +167,18 @@ def test_async_openai_stream_agrees_with_sync(server: Server) -> None:
 def test_plain_dict_chunks_work_too() -> None:
     chunks = [{"choices": [{"index": 0, "delta": {"content": ANSWER}}]}, {"choices": []}]
     assert list(openai_text_chunks(chunks)) == [ANSWER]
+
+
+@pytest.mark.parametrize("odd", [5, True, 1.5, "choices", b"x", {"index": 0}])
+def test_a_chunk_whose_choices_is_not_a_list_is_skipped(odd: Any) -> None:
+    # a broken or hostile OpenAI-compatible server: `choices` an int, a bool, a string, an object — not a TypeError
+    from resilient_parse.tool_streaming import stream_tool_calls
+
+    text = [{"choices": odd}, {"choices": [{"index": 0, "delta": {"content": ANSWER}}]}]
+    assert list(openai_text_chunks(text)) == [ANSWER]
+    plan = Plan(action="search", title="weather in Oslo", steps=[Step(tool="web", n=3)])
+    assert list(Parser().stream(openai_text_chunks(iter(text)), Plan))[-1].value == plan
+    call = {"index": 0, "id": "c1", "function": {"name": "Step", "arguments": '{"tool": "web", "n": 3}'}}
+    tools = [{"choices": odd}, {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}]
+    updates = list(stream_tool_calls(Parser(), iter(tools), Step))
+    assert updates[-1].value == Step(tool="web", n=3)

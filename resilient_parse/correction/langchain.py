@@ -46,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "ResilientOutputParser needs langchain-core: pip install 'resilient-parse[langchain]'"
     ) from exc
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from resilient_parse.api import default_parser
 from resilient_parse.correction.adapters import usage_from_counts
@@ -68,6 +68,7 @@ from resilient_parse.errors import (
     ParseError,
 )
 from resilient_parse.parser import Parser
+from resilient_parse.stages.feedback import schema_shape
 
 T = TypeVar("T")
 Messages = list[dict[str, Any]]
@@ -379,7 +380,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
         return final
 
     def get_format_instructions(self) -> str:
-        schema = self._use().plan(self.target).adapter.json_schema()
+        schema = schema_shape(self._use().plan(self.target).adapter.json_schema())  # no defaults, examples, extras
         return "Answer with a single JSON value that matches this JSON Schema, and nothing else:\n" + json.dumps(
             schema, ensure_ascii=False
         )
@@ -392,42 +393,109 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
 # -- the chat-model adapter ---------------------------------------------------------------------------------------
 
 
-def _ai_message(message: Mapping[str, Any]) -> AIMessage:
+def _content(message: Mapping[str, Any], position: int) -> str | list[Any]:
+    """A message's content as LangChain takes it: text, or a list of content blocks (text or dicts); None is no
+    text. Anything else is the caller's mistake, said as a `ConfigurationError` (never LangChain's own error)."""
+    content = message.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(block, str | dict) for block in content):
+        return content
+    raise ConfigurationError(
+        f"message {position} has content of type {type(content).__name__}: a LangChain chat model takes text or a "
+        "list of content blocks (text or dicts)"
+    )
+
+
+def _ai_message(message: Mapping[str, Any], position: int = 0) -> AIMessage:
     """An OpenAI-shaped assistant message (the re-ask's, with `tool_calls` whose arguments may be broken JSON) as
     an `AIMessage`: arguments that decode to an object become `tool_calls`, the rest `invalid_tool_calls` (kept as
-    written, so the model sees what it sent)."""
+    written, so the model sees what it sent). `tool_calls` not in OpenAI's shape (not a list, a call that is not
+    an object, a `function` with no name) is a `ConfigurationError`."""
     good: list[dict[str, Any]] = []
     bad: list[dict[str, Any]] = []
-    for item in message.get("tool_calls") or ():
-        function = item.get("function") or {}
-        name, arguments, call_id = function.get("name", ""), function.get("arguments", ""), item.get("id")
+    items = message.get("tool_calls")
+    if items is not None and not isinstance(items, list | tuple):
+        raise ConfigurationError(
+            f"message {position} has tool_calls of type {type(items).__name__}: a list of calls is needed"
+        )
+    for item in items or ():
+        function = item.get("function") if isinstance(item, Mapping) else None
+        name = function.get("name") if isinstance(function, Mapping) else None
+        if not isinstance(function, Mapping) or not isinstance(name, str) or not name:
+            raise ConfigurationError(
+                f"message {position} has a tool call not in OpenAI's shape ({_short(item)}): each call is "
+                "{'id': ..., 'type': 'function', 'function': {'name': <text>, 'arguments': <JSON text>}}"
+            )
+        arguments, call_id = function.get("arguments", ""), item.get("id")
+        call_id = call_id if isinstance(call_id, str) else None if call_id is None else _text(call_id)
         try:
-            args = json.loads(arguments) if isinstance(arguments, str) else arguments
+            args = json.loads(arguments) if isinstance(arguments, str | bytes | bytearray) else arguments
         except (ValueError, RecursionError):
             args = None
         if isinstance(args, dict):
             good.append({"name": name, "args": args, "id": call_id, "type": "tool_call"})
         else:
-            bad.append({"name": name, "args": str(arguments), "id": call_id, "error": "not a JSON object"})
-    return AIMessage(content=message.get("content") or "", tool_calls=good, invalid_tool_calls=bad)
+            written = "None" if arguments is None else _text(arguments)
+            bad.append({"name": name, "args": written, "id": call_id, "error": "not a JSON object"})
+    return AIMessage(content=_content(message, position), tool_calls=good, invalid_tool_calls=bad)
+
+
+def _text(value: Any) -> str:
+    """A value as text for a message (`str()` of an odd value may itself fail: then its type's name)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        return str(value)
+    except Exception:  # an object whose __str__ raises
+        return f"<{type(value).__name__}>"
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception:  # an object whose __repr__ raises
+        return f"<{type(value).__name__}>"
+
+
+def _short(value: Any) -> str:
+    text = _text(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def to_langchain_messages(messages: Sequence[Mapping[str, Any]]) -> list[BaseMessage]:
-    """Our chat messages (OpenAI-shaped dicts, tool re-asks included) as LangChain messages."""
+    """Our chat messages (OpenAI-shaped dicts, tool re-asks included) as LangChain messages; a message LangChain
+    cannot take (an odd role, content or tool_calls) is a `ConfigurationError` naming it."""
     out: list[BaseMessage] = []
     for position, message in enumerate(messages):
+        if not isinstance(message, Mapping):
+            raise ConfigurationError(f"message {position} is a {type(message).__name__}, not a message dict")
         role = message.get("role")
-        content = message.get("content")
-        if role in ("system", "developer"):
-            out.append(SystemMessage(content=content or ""))
-        elif role == "user":
-            out.append(HumanMessage(content=content or ""))
-        elif role == "assistant":
-            out.append(_ai_message(message))
-        elif role == "tool":
-            out.append(ToolMessage(content=content or "", tool_call_id=str(message.get("tool_call_id") or "")))
-        else:
-            raise ConfigurationError(f"message {position} has role {role!r}: a LangChain chat model cannot take it")
+        try:
+            if role in ("system", "developer"):
+                out.append(SystemMessage(content=_content(message, position)))
+            elif role == "user":
+                out.append(HumanMessage(content=_content(message, position)))
+            elif role == "assistant":
+                out.append(_ai_message(message, position))
+            elif role == "tool":
+                call_id = _text(message.get("tool_call_id") or "")
+                out.append(ToolMessage(content=_content(message, position), tool_call_id=call_id))
+            else:
+                raise ConfigurationError(
+                    f"message {position} has role {_repr(role)}: a LangChain chat model cannot take it"
+                )
+        except ValidationError as exc:  # a shape LangChain's own message models refuse
+            raise ConfigurationError(
+                f"message {position} ({_repr(role)}) is not a message a LangChain chat model takes: "
+                f"{exc.errors()[0].get('msg', 'invalid') if exc.errors() else 'invalid'}"
+            ) from None
     return out
 
 

@@ -125,14 +125,28 @@ def estimate_tokens(
 ) -> Usage:
     """~4 characters per token (+4 per message): used only when an adapter reports no usage. Counts the messages'
     content and tool calls, and the tool definitions sent with them."""
-    prompt = sum(len(str(m.get("content", ""))) + len(str(m.get("tool_calls", ""))) for m in messages)
+    prompt = sum(_length(m.get("content", "")) + _length(m.get("tool_calls", "")) for m in messages)
     if tools:
-        prompt += len(json.dumps(tools, default=str))
+        try:
+            prompt += len(json.dumps(tools, default=str))
+        except Exception:  # a caller's tool dict holding an object that cannot say what it is: not counted
+            prompt += _length(tools)
     return Usage(
         prompt_tokens=math.ceil(prompt / _CHARS_PER_TOKEN) + 4 * len(messages),
         completion_tokens=math.ceil(len(text) / _CHARS_PER_TOKEN),
         estimated=True,
     )
+
+
+def _length(value: Any) -> int:
+    """How long a message part is as text; 0 for a caller's object that cannot be written as text (its `__str__`
+    or `__repr__` raises): an estimate must never raise in place of the call it estimates."""
+    if isinstance(value, str):
+        return len(value)
+    try:
+        return len(str(value))
+    except Exception:
+        return 0
 
 
 _INSTRUCTION = "Answer with one JSON value (no prose, no code fence) that matches this JSON Schema:\n"
@@ -236,7 +250,7 @@ class _Loop:
             raise ConfigurationError("messages must be a list of {'role', 'content'} dicts")
         for m in messages:
             if not isinstance(m, Mapping) or "role" not in m or "content" not in m:
-                raise ConfigurationError(f"each message needs 'role' and 'content', got {m!r}")
+                raise ConfigurationError(f"each message needs 'role' and 'content', got {_shown(m)}")
         # a private deep copy: the caller's messages are never touched, even by a misbehaving llm
         self.messages: Messages = copy_messages(messages)
         self.target = target
@@ -444,7 +458,14 @@ class _Loop:
             name = getattr(plugin, "rp_name", type(plugin).__name__)
             raise ParseError(
                 f"internal error while rewriting the answer ({name}): {type(exc).__name__}",
-                [ErrorDetail(path="", kind="internal", message=f"{name} failed", cause=f"{type(exc).__name__}: {exc}")],
+                [
+                    ErrorDetail(
+                        path="",
+                        kind="internal",
+                        message=f"{name} failed",
+                        cause=f"{type(exc).__name__}: {_message(exc)}",
+                    )
+                ],
             ) from exc
 
     def _usage(self) -> Usage:
@@ -501,7 +522,7 @@ class _Loop:
         if self.on_exhausted is not None:
             reply = yield _Callback(self.on_exhausted, error)
             if reply.error is not None:
-                raise reply.error
+                raise _Raised(reply.error)
             if reply.value is not None:
                 return self._default(reply.value, error)
         raise error
@@ -563,17 +584,17 @@ class _Loop:
                 self._set_failure(exc, None)
                 usage = exc.usage or asked
                 return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details, usage=usage)), None
-            note = f"{type(exc).__name__}: {exc}"[:200]
-            if is_quota_error(exc):
+            note = f"{type(exc).__name__}: {_message(exc)}"[:200]
+            if _is_quota_error(exc):
                 self._record(Attempt(**base, error_kind="quota_exhausted", note=note, usage=asked))
                 raise QuotaExhaustedError(
                     f"the LLM provider says the quota is exhausted ({adapter.name}); stopped at once",
-                    [ErrorDetail(path="", kind="quota_exhausted", message=str(exc)[:500])],
+                    [ErrorDetail(path="", kind="quota_exhausted", message=_message(exc)[:500])],
                     candidate=self.failure.candidate if self.failure else None,
                     attempts=self.attempts,
                 ) from exc
             self._record(Attempt(**base, error_kind="llm_error", note=note, usage=asked))
-            raise _with_attempts(exc, tuple(self.attempts), self._totals())
+            raise _Raised(_with_attempts(exc, tuple(self.attempts), self._totals()))
         completion = reply.value
         if not isinstance(completion, Completion):  # a user's adapter-shaped object: a bug to report, not retry
             raise ConfigurationError(
@@ -679,6 +700,42 @@ class _Loop:
         return CorrectionResult(value=checked, attempts=tuple(self.attempts), outcome="default", usage=self._usage())
 
 
+class _Raised(Exception):
+    """The llm's (or on_exhausted's) own exception on its way out of the loop's generator. Raised there as it is, a
+    `StopIteration` would turn into `RuntimeError("generator raised StopIteration")` (PEP 479) and lose its
+    `.attempts`; the drivers raise `error` itself once they are out of the generator."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+
+def _message(exc: BaseException) -> str:
+    """`str(exc)`, or a placeholder for an exception whose `__str__` raises: describing the llm's error must never
+    raise an error of its own in its place."""
+    try:
+        return str(exc)
+    except Exception:
+        return f"<the message of {type(exc).__name__} could not be read>"
+
+
+def _shown(value: Any) -> str:
+    """`repr(value)` cut to 200 characters, or its type for an object whose `__repr__` raises."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _is_quota_error(exc: Exception) -> bool:
+    """`is_quota_error`, for an exception that may fail to say what it is (a `__str__` or property that raises)."""
+    try:
+        return is_quota_error(exc)
+    except Exception:
+        return False
+
+
 def _with_attempts(exc: Exception, attempts: tuple[Attempt, ...], totals: Mapping[str, Any]) -> Exception:
     """The SDK's own error (a caller's `except openai.RateLimitError` keeps working), with every attempt made so far
     as `.attempts` and a note saying what the call had cost."""
@@ -713,6 +770,7 @@ def _drive(engine: Engine) -> CorrectionResult[Any]:
 
 
 def _run_sync(engine: Engine) -> CorrectionResult[Any]:
+    """Answer the loop's requests until it returns; the llm's own exception leaves as it is (see `_Raised`)."""
     try:
         request = next(engine)
         while True:
@@ -741,6 +799,9 @@ def _run_sync(engine: Engine) -> CorrectionResult[Any]:
     except StopIteration as stop:
         result: CorrectionResult[Any] = stop.value
         return result
+    except _Raised as raised:
+        error = raised.error
+    raise error  # outside the handler: the error keeps its own __context__, not the _Raised carrying it
 
 
 async def _adrive(engine: Engine) -> CorrectionResult[Any]:
@@ -773,6 +834,20 @@ async def _run_async(engine: Engine) -> CorrectionResult[Any]:
     except StopIteration as stop:
         result: CorrectionResult[Any] = stop.value
         return result
+    except _Raised as raised:
+        error = raised.error
+    if isinstance(error, StopIteration):
+        # a coroutine cannot raise StopIteration (PEP 479): Python would raise a bare RuntimeError without the
+        # attempts; this one says why and keeps them, with the llm's error as its cause
+        wrapped = RuntimeError(f"the llm raised StopIteration, which a coroutine cannot raise: {_message(error)}")
+        with contextlib.suppress(Exception):
+            wrapped.attempts = getattr(error, "attempts", ())  # type: ignore[attr-defined]
+        for note in getattr(error, "__notes__", ()):
+            add_note = getattr(wrapped, "add_note", None)  # Python 3.11+
+            if callable(add_note):
+                add_note(note)
+        raise wrapped from error
+    raise error  # outside the handler: the error keeps its own __context__, not the _Raised carrying it
 
 
 # -- public API ---------------------------------------------------------------------------------------------------

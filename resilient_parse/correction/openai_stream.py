@@ -55,11 +55,17 @@ class ChunkParts:
 _NOTHING = ChunkParts()
 
 
-def _tool_deltas(items: Any) -> tuple[ToolCallDelta, ...]:
-    if not isinstance(items, Iterable) or isinstance(items, str | bytes | Mapping):
+def _items(value: Any) -> Iterable[Any]:
+    """The items of a field that should hold a list (`choices`, `tool_calls`), or none when it holds anything else
+    (a number, a bool, a string, an object: a broken or hostile server's chunk is skipped, not a TypeError)."""
+    if not isinstance(value, Iterable) or isinstance(value, str | bytes | bytearray | Mapping):
         return ()
+    return value
+
+
+def _tool_deltas(items: Any) -> tuple[ToolCallDelta, ...]:
     out: list[ToolCallDelta] = []
-    for position, item in enumerate(items):
+    for position, item in enumerate(_items(items)):
         index = _get(item, "index")
         function = _get(item, "function")
         name = _get(function, "name") if function is not None else None
@@ -89,7 +95,7 @@ class ChunkReader:
         usage = _get(chunk, "usage")
         if usage is not None:
             self.usage = usage
-        for item in _get(chunk, "choices") or ():
+        for item in _items(_get(chunk, "choices")):
             index = _get(item, "index")
             if (index if isinstance(index, int) else 0) != self.choice:
                 continue
