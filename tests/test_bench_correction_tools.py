@@ -20,4 +20,6 @@ def test_both_systems_are_served_the_same_script() -> None:
     case = next(c for c in bench.CASES if c.name == "valid arguments")
     ours, theirs = bench.run_ours(case), bench.run_instructor(case)
     assert (ours.ok, ours.calls) == (theirs.ok, theirs.calls) == (True, 1)
-    assert ours.tokens == theirs.tokens  # the same tool definition and messages sent, the same reply
+    # the same messages and reply; our tool definition is the schema's shape (no titles, defaults or examples:
+    # `schema_shape`), instructor's the whole JSON Schema, so ours costs fewer tokens, never more
+    assert 0 < ours.tokens < theirs.tokens

@@ -24,7 +24,8 @@ from resilient_parse import (
 )
 from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
-from resilient_parse.correction.loop import MAX_ECHO_CHARS
+from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
+from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools
 from resilient_parse.errors import escape_surrogates, json_safe, utf8_safe
 from resilient_parse.stages.feedback import MAX_LINE_CHARS, condense, format_feedback, schema_for_paths
 from resilient_parse.stages.validate import run_semantic_checks
@@ -349,6 +350,47 @@ def test_schema_excerpts_keep_the_shape_and_drop_default_and_example_values() ->
     assert '"maximum": 1000' in schema and '"required": ["to", "amount"]' in schema
 
 
+class Secretive(BaseModel):
+    to: str
+    api_key: str = SECRET_DEFAULT
+    account: Account = Account()
+    note: str = Field("x", examples=["example-SECRET"], json_schema_extra={"x-internal": "extra-SECRET"})
+    level: int = Field(1, le=5, json_schema_extra={"x-owner": {"token": "nested-extra-SECRET"}})
+
+
+def _shown_everywhere(target: type[BaseModel]) -> dict[str, str]:
+    """Every schema of `target` the library shows: tool definitions, feedback, instructions="schema"."""
+    return {
+        "openai_tools": json.dumps(openai_tools([target])),
+        "anthropic_tools": json.dumps(anthropic_tools([target])),
+        "feedback": json.dumps(schema_for_paths(target, ["", "/note", "/account/token"])),
+        "instructions": schema_instruction(target),
+    }
+
+
+@pytest.mark.parametrize("where", ["openai_tools", "anthropic_tools", "feedback", "instructions"])
+def test_no_schema_shown_carries_a_default_an_example_or_an_extension_value(where: str) -> None:
+    # one filter (feedback.schema_shape) for every schema: defaults and examples may be secrets, and so may any
+    # key a model adds with json_schema_extra
+    shown = _shown_everywhere(Secretive)[where]
+    for secret in (SECRET_DEFAULT, "tok-NESTED-SECRET", "example-SECRET", "extra-SECRET", "x-internal", "x-owner"):
+        assert secret not in shown
+    assert "maximum" in shown and "required" in shown  # the shape stays
+
+
+def test_tool_definitions_keep_a_recursive_models_references() -> None:
+    class Node(BaseModel):
+        value: int = 0
+        children: list[Node] = []
+
+    (tool,) = openai_tools([Node])
+    parameters = tool["function"]["parameters"]
+    assert parameters["$ref"] == "#/$defs/Node"
+    node = parameters["$defs"]["Node"]
+    assert node["properties"]["children"] == {"items": {"$ref": "#/$defs/Node"}, "type": "array"}
+    assert "default" not in json.dumps(parameters) and "title" not in json.dumps(parameters)
+
+
 def test_an_internal_errors_text_is_not_feedback() -> None:
     failure = ParseError("internal", [ErrorDetail("", "internal", f"ConnectionError: {DSN}")])
     assert DSN not in format_feedback(failure, None)
@@ -573,3 +615,60 @@ def test_a_providers_odd_token_counts_do_not_break_the_loop() -> None:
     }
     # issue 15: counts a provider got wrong are not counts; the loop estimates them (marked) instead of counting 0
     assert completion_from_openai(response).usage is None
+
+
+# -- L01: the llm's own exception leaves as it is, whatever it is ----------------------------------------------------
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("__str__ failed")
+
+
+def _raising(exc: Exception) -> Callable[[Any], Any]:
+    def llm(messages: Any) -> Any:
+        raise exc
+
+    return llm
+
+
+def test_an_llm_raising_stop_iteration_raises_it_with_the_attempts() -> None:
+    # `lambda messages: next(replies)` once its replies run out: not RuntimeError("generator raised StopIteration")
+    replies: Iterator[str] = iter([])
+    with pytest.raises(StopIteration) as info:
+        correct(lambda messages: next(replies), ASK, Step)
+    assert [a.error_kind for a in info.value.attempts] == ["llm_error"]  # type: ignore[attr-defined]
+
+
+def test_on_exhausted_raising_stop_iteration_raises_it() -> None:
+    replies: Iterator[Any] = iter([])
+    with pytest.raises(StopIteration):
+        correct(lambda messages: "no", ASK, Step, max_corrections=0, on_exhausted=lambda error: next(replies))
+
+
+def test_an_async_llm_raising_stop_iteration_keeps_the_attempts() -> None:
+    # a coroutine cannot raise StopIteration (PEP 479): a RuntimeError caused by it, still with .attempts
+    with pytest.raises(RuntimeError) as info:
+        asyncio.run(acorrect(_raising(StopIteration()), ASK, Step))
+    assert isinstance(info.value.__cause__, StopIteration)
+    assert [a.error_kind for a in info.value.attempts] == ["llm_error"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_an_llm_exception_whose_str_raises_is_raised_as_it_is(driver: str) -> None:
+    with pytest.raises(_Unprintable) as info:
+        run_loop(driver, _raising(_Unprintable()), Step)
+    assert info.value.attempts[0].note.startswith("_Unprintable: <the message")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_an_llm_exception_keeps_its_own_cause_and_context(driver: str) -> None:
+    def llm(messages: Any) -> Any:
+        try:
+            raise KeyError("inner")
+        except KeyError:
+            raise ValueError("outer") from None
+
+    with pytest.raises(ValueError) as info:
+        run_loop(driver, llm, Step)
+    assert isinstance(info.value.__context__, KeyError) and info.value.__suppress_context__

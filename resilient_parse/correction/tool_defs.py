@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.stages.envelopes import TOOL_NAME_ATTRIBUTE
+from resilient_parse.stages.feedback import schema_shape
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""
@@ -41,8 +42,10 @@ def _description(model: type[BaseModel]) -> str:
 
 
 def _parameters(model: type[BaseModel]) -> dict[str, Any]:
-    schema = model.model_json_schema()
-    schema.pop("title", None)
+    """The model's JSON Schema as a tool definition sends it: through `schema_shape`, the filter every schema the
+    library shows goes through (no titles, no `default`/`examples` values — a default may be an API key — no
+    `json_schema_extra` keys), its `$defs` kept so a recursive model stays exact."""
+    schema: dict[str, Any] = schema_shape(model.model_json_schema(), inline=False)
     schema.pop("description", None)  # sent once, as the tool's description
     return schema
 
@@ -58,7 +61,7 @@ def _check_specs(tools: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
 
 def openai_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     """OpenAI `tools=` (also LiteLLM's and every OpenAI-compatible server's): models become function tools with
-    their JSON Schema as `parameters`; dicts the user wrote pass through (copied)."""
+    their JSON Schema's shape as `parameters` (`_parameters`); dicts the user wrote pass through (copied)."""
     return [
         copy.deepcopy(dict(spec))
         if isinstance(spec, Mapping)

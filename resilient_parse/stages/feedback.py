@@ -69,9 +69,24 @@ def condense(details: tuple[ErrorDetail, ...] | list[ErrorDetail]) -> list[str]:
 
 _NO_SCHEMA_KINDS = frozenset({"syntax", "truncated", "trailing_text", "model_refused", "malformed_response"})
 _INDEX = re.compile(r"/\d+(?=/|$)")
-_NOISE = frozenset({"title", "$defs", "definitions"})
-_VALUES = frozenset({"default", "examples", "example"})  # values, not shape: a default may be a secret
-_VERBATIM = frozenset({"enum", "const", "required"})
+# The one filter for every schema the library shows anyone (feedback, `instructions="schema"`, tool definitions):
+# JSON Schema's keywords of shape, and nothing else. Titles are noise; `default`, `examples` and every key a
+# model adds with `json_schema_extra` (`x-internal`, a note, a token) are values that may be secrets, so they are
+# left out by not being listed here rather than by being named.
+_SCHEMAS = frozenset(
+    {"items", "additionalProperties", "additionalItems", "propertyNames", "contains", "not", "if", "then", "else"}
+    | {"unevaluatedProperties", "unevaluatedItems"}
+)  # a schema (or a bool)
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})  # names -> schemas
+_VERBATIM = frozenset({"enum", "const", "required", "dependentRequired"})  # allowed values and names: shape
+_SCALARS = frozenset(
+    {"type", "format", "pattern", "description", "nullable", "readOnly", "writeOnly", "deprecated"}
+    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"}
+    | {"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "minContains", "maxContains"}
+    | {"contentMediaType", "contentEncoding"}
+)
+_MAX_INLINE_DEPTH = 6
 
 
 def _pointer_order(path: str) -> list[tuple[int, int | str]]:
@@ -87,32 +102,48 @@ def _resolve(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
-def _inline(node: Any, defs: dict[str, Any], depth: int) -> Any:
-    node = _resolve(node, defs)
-    if isinstance(node, list):
+def _inline(node: Any, defs: dict[str, Any] | None, depth: int) -> Any:
+    """`node` through the filter: only the keywords above, each read for what it holds. With `defs`, `$ref`s are
+    inlined (past `_MAX_INLINE_DEPTH` only type, enum and const are kept); with None they stay `$ref`s."""
+    if defs is not None:
+        node = _resolve(node, defs)
+    if isinstance(node, bool):
+        return node
+    if isinstance(node, list):  # `items` as a list of schemas (tuple validation before prefixItems)
         return [_inline(item, defs, depth) for item in node]
     if not isinstance(node, dict):
-        return node
-    if depth > 6:
-        return {k: v for k, v in node.items() if k in ("type", "enum", "const")} or {}
+        return {}
+    if defs is not None and depth > _MAX_INLINE_DEPTH:
+        return {k: v for k, v in node.items() if k in ("type", "enum", "const")}
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in _NOISE or key in _VALUES:
-            continue
-        if key in _VERBATIM:
+        if key in _VERBATIM or (key in _SCALARS and not isinstance(value, dict)):
             out[key] = value
-        elif key in ("properties", "patternProperties") and isinstance(value, dict):
-            out[key] = {name: _inline(sub, defs, depth + 1) for name, sub in value.items()}
-        else:
+        elif key in _SCHEMAS:
             out[key] = _inline(value, defs, depth + 1)
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [_inline(item, defs, depth + 1) for item in value]
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: _inline(sub, defs, depth + 1) for name, sub in value.items()}
+        elif key == "$ref" and defs is None and isinstance(value, str):
+            out[key] = value
     return out
 
 
-def schema_shape(schema: dict[str, Any]) -> Any:
-    """A JSON Schema as the model may see it: `$ref`s inlined, titles dropped, and no `default`/`examples` values
-    (a default may be an API key). Plugins that show a schema in feedback (e.g. a tool's arguments) use this."""
+def schema_shape(schema: dict[str, Any], *, inline: bool = True) -> Any:
+    """A JSON Schema as the model may see it, the one filter every schema shown goes through: JSON Schema's
+    keywords of shape only — no titles, no `default`/`examples` values (a default may be an API key), no
+    `json_schema_extra` keys. `$ref`s are inlined (`inline=True`, for feedback and instructions), or kept with the
+    `$defs` they point to, filtered too (`inline=False`, for tool definitions: a recursive model stays exact).
+    Plugins that show a schema in feedback (e.g. a tool's arguments) use this."""
     defs = schema.get("$defs")
-    return _inline(schema, defs if isinstance(defs, dict) else {}, 0)
+    defs = defs if isinstance(defs, dict) else {}
+    if inline:
+        return _inline(schema, defs, 0)
+    out = _inline(schema, None, 0)
+    if defs:
+        out["$defs"] = {name: _inline(sub, None, 0) for name, sub in defs.items()}
+    return out
 
 
 def schema_for_paths(target: Any, paths: list[str]) -> dict[str, Any]:
