@@ -26,14 +26,17 @@ walked on an earlier read are not walked again.
 
 Cost: finding the start costs one pass over the text in all; reads cover the text from the start only (the text
 before it is never joined or copied again), and the whole text is joined once, for the final parse. The answer
-is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read.
-An answer of up to 4 KiB is re-read at every boundary (microseconds each); beyond that, the characters re-read are
-kept within `reparse_budget` times the characters received, so total work stays linear in the final size however
-fine the chunks are — updates on big documents get further apart instead of the stream getting slower. The
-reader's reads resume where the last one left off (after the last ',' of the innermost container it had open,
-`read_prefix.Resume`), so each covers the text since (twice where it stops at a syntax it may not repair); a read
-counts the whole answer beyond 4 KiB (its tree is loaded and validated whole) or the text the reader covers beyond
-512 characters, whichever is more, so the budget bounds both (give or take one read).
+is re-read only when a boundary (a quote, a comma, a closing bracket) arrived since the last read. A read is
+measured in work, not characters (`_work`): its characters, or its brackets times `_CONTAINER_CHARS` where that is
+more — building a container costs what reading a few dozen characters of flat JSON does, so `[[[[]]]]` weighs what
+it holds. An answer of up to 4 KiB of work is re-read at every boundary (microseconds each); beyond that, the work
+re-read is kept within `reparse_budget` times the work received, so total work stays linear in the final size
+however fine the chunks are and however deeply the answer nests — updates on big documents get further apart
+instead of the stream getting slower. The reader's reads resume where the last one left off (after the last ','
+of the innermost container it had open, `read_prefix.Resume`), so each covers the text since (twice where it stops
+at a syntax it may not repair); a read counts the whole answer's work beyond 4 KiB (its tree is loaded and
+validated whole) or the text the reader covers beyond 512 characters, whichever is more, so the budget bounds both
+(give or take one read).
 `benchmarks/bench_streaming.py` measures it.
 
 Limits, by design: partials follow the first JSON value that starts in the answer (the final object follows the
@@ -93,6 +96,12 @@ _BOUNDARY = re.compile(r'[",}\]]')
 _OPEN_NUMBER = re.compile(r"[\[:,]\s*(-?[0-9][0-9.eE+-]*)\Z")
 _ERROR_AT = re.compile(r"at line (\d+) column (\d+)")
 _FREE_CHARS = 4_096  # an answer this small is re-read at every boundary: it costs microseconds
+# what a container costs a read, in characters: pydantic-core builds a list or a dict in ~250 ns, the time it reads
+# ~16-50 characters of flat JSON in (and the tree is walked, compared and validated per container on our side too).
+# A read is counted as its characters or as its containers times this, whichever is more: `[[[[]]]]` costs what it
+# holds, not what it measures (issue M05: nested arrays re-read whole at every ']' inside the 4 KiB window cost
+# milliseconds per read). Flat JSON (objects of a few members, ~25 characters per bracket) counts its characters.
+_CONTAINER_CHARS = 16
 _FREE_READER_CHARS = 512  # the same for the text the reader reads, which costs more per character
 _MAX_DROP_ROUNDS = 4
 _PROBE_CHARS = 256  # a start just found is first read this far (then twice as far, …) to tell prose from JSON
@@ -100,6 +109,11 @@ _PROBE_MARGIN = 64  # an error this close to the window's end may be the window'
 # where the reader stops for these, the text may still be the answer: a comment still open, a repair the policy
 # refuses (the final parse says so)
 _UNDECIDED = frozenset({"comment_at_end", "repair_not_allowed"})
+
+
+def _work(chars: int, containers: int) -> int:
+    """What reading text of `chars` characters holding `containers` brackets costs, in characters of flat JSON."""
+    return max(chars, _CONTAINER_CHARS * containers)
 
 
 # -- the update -----------------------------------------------------------------------------------------------------
@@ -916,6 +930,8 @@ class _Stream:
         self.broken = False  # the locator failed: no more partials (the final object still comes)
         self.spent = 0
         self.reads = 0
+        self.opened = 0  # '[' and '{' received (in strings too: a bound, never an undercount)
+        self.opened_before: int | None = None  # of those, how many come before the answer's start (None: not known)
         self.last_read: tuple[Any, ...] | None = None
         self.mode: Any = "trailing-strings" if self.partial_strings else True
         self.exact_ok = True
@@ -959,6 +975,7 @@ class _Stream:
             return None
         self.pieces.append(piece)
         self.received += len(piece)
+        self.opened += piece.count("[") + piece.count("{")
         if self.received > self.limit:
             limit = self.limit
             raise InputTooLargeError(
@@ -979,8 +996,9 @@ class _Stream:
         if not self.dirty:
             return None
         if self.budget is not None and self.start is not None:
-            cost = self._read_cost(self.received - self.start)
-            if cost and self.spent + cost > self.budget * self.received:
+            opened = self.opened - self.opened_before if self.opened_before is not None else 0
+            cost = self._read_cost(self.received - self.start, opened)
+            if cost and self.spent + cost > self.budget * _work(self.received, self.opened):
                 return None
         try:
             return self._update()
@@ -1004,6 +1022,7 @@ class _Stream:
         """The JSON being followed is not the answer: look again from `search_from`."""
         self.search_from = search_from
         self.start = None
+        self.opened_before = None
         self.fast_reads = True
         self.resume = None
         self.locator.unfollow()
@@ -1069,7 +1088,10 @@ class _Stream:
                     continue
             doc = self._doc()
             self.reads += 1
-            whole = len(doc) if len(doc) > _FREE_CHARS else 0
+            opened = doc.count("[") + doc.count("{")
+            self.opened_before = self.opened - opened
+            work = _work(len(doc), opened)
+            whole = work if work > _FREE_CHARS else 0
             self.spent += whole
             if self.fast_reads:
                 outcome, got = self._fast_read(doc)
@@ -1133,11 +1155,12 @@ class _Stream:
                 return "stopped", None
         return "same", None
 
-    def _read_cost(self, size: int) -> int:
-        """What reading an answer of `size` characters counts against the budget: the answer beyond 4 KiB (the tree
-        is loaded, aligned and validated whole), or the text the reader reads beyond 512 characters (from where its
-        last read left off), whichever is more."""
-        cost = size if size > _FREE_CHARS else 0
+    def _read_cost(self, size: int, opened: int) -> int:
+        """What reading an answer of `size` characters and `opened` containers counts against the budget: its work
+        (`_work`) beyond 4 KiB (the tree is loaded, aligned and validated whole), or the text the reader reads beyond
+        512 characters (from where its last read left off), whichever is more."""
+        work = _work(size, opened)
+        cost = work if work > _FREE_CHARS else 0
         if not self.fast_reads:
             unread = size - (self.resume.at if self.resume is not None else 0)
             cost = max(cost, unread if unread > _FREE_READER_CHARS else 0)
@@ -1339,9 +1362,10 @@ def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options
 
     Options: `partial_strings=True` shows strings while they are being written (numbers and literals always wait
     until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 2.0, None to
-    read at every boundary) bounds the characters re-read for partials of answers over 4 KiB to that multiple of the
-    characters received; `correct_with=(llm, messages)` sends a final answer that does not parse through the
-    correction loop (the streamed text counts as the model's first reply), with `correct_options` passed on to it.
+    read at every boundary) bounds the work re-read for partials of answers over 4 KiB of work to that multiple of
+    the work received (work: characters, or brackets x 16 where that is more; see the module's Cost);
+    `correct_with=(llm, messages)` sends a final answer that does not parse through the correction loop (the
+    streamed text counts as the model's first reply), with `correct_options` passed on to it.
     """
     state = _Stream(parser, target, **options)
     if isinstance(chunks, str | bytes):
