@@ -12,16 +12,15 @@ from resilient_parse.stages.extract import (
     TIER_REASONING,
     Span,
     _all_candidates,
-    _label_clauses,
-    _label_words,
     _lone_value,
     _scan,
-    _trim_markup,
     extract_candidates,
     find_fences,
     scan_spans,
     split_reasoning,
 )
+from resilient_parse.text.clauses import _label_clauses, _trim_markup
+from resilient_parse.text.clauses import label_words as _label_words
 
 
 def texts(text: str, spans: list[Span]) -> list[str]:

@@ -29,7 +29,8 @@ import regex  # type: ignore[import-untyped]
 from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.read import valid_value_end
-from resilient_parse.text.cues import Markup, label_for
+from resilient_parse.text.clauses import announces_list, label_words, list_glue, words_before
+from resilient_parse.text.cues import Markup, label_for, refusal_between
 from resilient_parse.text.lexicon import lexicon
 
 REASONING_TAGS = (
@@ -96,96 +97,7 @@ _JSON_START = re.compile(
     r"""|(?:true|false|null|True|False|None|undefined|NaN|Infinity)\b)"""
 )
 
-# -- what the words right before a candidate call it -------------------------------------------------------------
-# Only the words after the previous candidate count (so "for example: {…}" does not also label the answer after
-# it), at most _CONTEXT_CHARS of them, and a designation only in the last clause before the candidate, ending
-# in a way that introduces it ("Final answer:", "The correct JSON is", "Use the corrected"): "the final API
-# version dropped {…}" mentions a word, it does not designate. A negation before the word ("would NOT be
-# correct:", "Do not use the updated") turns it into a rejection. An example/draft/template word labels the
-# candidate an example and outweighs a designation in the same clause; so does a one-word aside that retracts it
-# ("Final answer (example):"). A verdict that is the whole clause ("Rejected:", "Incorrect:", "Bad:") rejects;
-# other judgement words ("wrong", "previous", "invalid") are neutral: "the previous one was wrong: {…}" may label
-# the candidate before it. Hedging words ("Maybe", "What about", "Or:") and a `?` right after the candidate
-# offer an alternative. A run of white space counts as one character of the window. After an example, hand-over
-# words ("For your request:", "Here is the result:") designate the candidate they introduce. Every pattern runs on
-# that bounded window only.
-_EXAMPLE_WORDS = re.compile(
-    r"\b(?:for example|examples?|e\.g|for instance|such as|something like|samples?|templates?|drafts?|placeholder"
-    r"|looks like|look like|illustration|illustrative|hypothetical|hypothetically|dummy|mock"
-    r"|(?:has|have|takes|take|uses|use|follows|follow) the (?:shape|format|form|structure|schema)"
-    r"|(?:shape|format|schema|structure) (?:is|looks like|like)"
-    r"|(?:following|expected|required|general|same) (?:shape|format|form|structure|schema))\b",
-    re.IGNORECASE,
-)
-# "… in the required format:" describes the answer that follows, it does not label a template
-_DESCRIBES_ANSWER = ("in the ", "in this ", "in ")
-_ALTERNATIVE_WORDS = re.compile(
-    r"\b(?:alternatives?|alternatively|options?(?:[ \t]+(?:[a-d1-9]|one|two|three))?|another (?:option|way|version"
-    r"|possibility)|or (?:else|instead|maybe|perhaps)|maybe|perhaps|possibly|(?:one|a|another) possibility"
-    r"|(?:you|we|i) (?:might|could) (?:try|use|call|do)|what about|how about|should (?:i|we) (?:call|use|do|run|send)"
-    r"|if (?:i|we) were to)\b",
-    re.IGNORECASE,
-)
-_DESIGNATION_WORDS = re.compile(
-    r"\b(?:final|corrected|correction|correct|updated|revised|fixed|fix|actual|actually|real|right)\b",
-    re.IGNORECASE,
-)
-_HAND_OVER_WORDS = re.compile(
-    r"\b(?:for your request|for this request|for you|here is|here's|here are|answer|result|response|output|now"
-    r"|so)\b",
-    re.IGNORECASE,
-)
-_NEGATION = re.compile(
-    r"\b(?:not|never|don't|dont|doesn't|isn't|aren't|wasn't|won't|wouldn't|shouldn't|cannot|can't)\b"
-    r"|n't\b|\bavoid\b",
-    re.IGNORECASE,
-)
-_USE_WORDS = re.compile(r"(?:use|using|call|send|run|execute|return|pick|choose|apply|do)[:,]?", re.IGNORECASE)
-_REJECTING_ENDS = ("instead of", "rather than", "avoid", "not", "not this", "never", "not:")
-# words that may stand between a designation word and the candidate it introduces ("Final answer", "Updated
-# version", "the corrected JSON")
-_DESIGNATED_NOUN_TEXT = (
-    "answer answers json version output result response object call one value data plan reply tool it request"
-)
-_DESIGNATED_NOUNS = frozenset(_DESIGNATED_NOUN_TEXT.split())
-# how a designation ends when it leads to the candidate (see _introduces): a mark or an "is" after the designated
-# noun ("Final answer:", "The correct JSON is"), or nothing but nouns in a heading ("**Final Answer**")
-_INTRODUCING_MARKS = (":", "=", "->", "\u2192", " below", " here")
-_INTRODUCING_VERBS = (" is", " are", " be")
-_MAX_INTRODUCED_WORDS = 8
-# what may stand between the designated noun and the mark ("The correct JSON would be:")
-_DETERMINERS = frozenset({"", "the", "a", "an", "my", "our", "your", "this", "that"})
-_TRAILING_VERBS = frozenset({"", "is", "are", "be", "would", "will", "should", "below", "here", "->", "\u2192"})
-# what may stand between two candidates of one list of examples or options ("For example: {…}, {…} or {…}")
-_LIST_GLUE = frozenset({"or", "and", ",", ";", "/", "|", "-", "*", "+", "\u2022"})
-# words that announce several candidates ("Examples:", "Here are some options:"), so the next ones on lines of their
-# own are items of that list, where after "For example: {…}" a line of its own may hold the answer
-_ANNOUNCES_LIST = re.compile(r"\b(?:examples|samples|templates|drafts|options|alternatives|here are)\b", re.IGNORECASE)
-# a numbered list item's marker ("1.", "2)", "a.")
-_LIST_NUMBER = re.compile(r"\(?(?:[0-9]{1,3}|[a-z])[.)]", re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
-# a fence's opening marker with its info string, at the end of the words before a candidate
-_FENCE_TAIL = re.compile(r"(?:`{3,}|~{3,})[\w+.-]{0,30}\Z")
-_PARENTHETICAL = re.compile(r"\([^()]*\)")
-# a parenthetical of one word that takes back the designation it stands in ("Final answer (example):",
-# "Final answer: (draft)", "Final answer (not):"), unlike an aside about something else ("(not the draft)")
-_RETRACTING_ASIDES = {
-    "(example)": "example",
-    "(e.g.)": "example",
-    "(draft)": "example",
-    "(sample)": "example",
-    "(template)": "example",
-    "(placeholder)": "example",
-    "(hypothetical)": "example",
-    "(not)": "rejected",
-}
-# a clause that is nothing but a verdict on what follows ("Rejected:", "Incorrect:", "Bad:")
-_REJECTING_HEADINGS = frozenset({"rejected", "incorrect", "bad", "not this", "not this one", "wrong answer"})
-# a clause that is nothing but a connective offering what follows as one more option ("Or:")
-_OPTION_HEADINGS = frozenset({"or"})
-_WHITE = frozenset(" \t\r\n\f\v")
 _NON_SPACE = re.compile(r"\S")
-_CONTEXT_CHARS = 120
 _LOOK_BACK = 200
 
 # -- a refusal in the visible prose ------------------------------------------------------------------------------
@@ -548,223 +460,6 @@ def _fence_lines(text: str) -> list[re.Match[str]]:
     return found
 
 
-def label_before(text: str, start: int, floor: int, after_example: bool) -> str:
-    """What the words right before the candidate at `start` call it ("designated", "example", "alternative",
-    "rejected" or ""), reading only the words after `floor` (where the previous candidate ends), at most
-    _CONTEXT_CHARS of them (a run of white space counts as one). `after_example`: an example came just before, so
-    hand-over words designate."""
-    return _label_words(words_before(text, start, floor)[0], after_example)
-
-
-def words_before(text: str, start: int, floor: int) -> tuple[str, bool]:
-    """The words between `floor` and `start`, at most _CONTEXT_CHARS of them, each run of white space shortened to
-    one character (a line break if it holds one), so a long run of spaces or tabs does not push the label out of
-    reach; and whether they reach back to `floor`. The walk reads each character of the stretch it covers once."""
-    pieces: list[str] = []
-    budget = _CONTEXT_CHARS
-    i = start
-    while i > floor and budget > 0:
-        j = i
-        newline = False
-        while j > floor and text[j - 1] in _WHITE:
-            j -= 1
-            newline = newline or text[j] == "\n"
-        if j < i:
-            pieces.append("\n" if newline else " ")
-            i = j
-            continue
-        while j > floor and budget > 0 and text[j - 1] not in _WHITE:
-            j -= 1
-            budget -= 1
-        pieces.append(text[j:i])
-        i = j
-    pieces.reverse()
-    return "".join(pieces), i <= floor
-
-
-# the words a label is decided by (see `_label_clauses`), one of each phrase its patterns require ("such" of "such
-# as", "t" of "don't"), lowercase: ASCII words with none of them, no parenthetical aside, no heading "or" and no
-# rejecting ending (`_REJECTING_ENDS`, which reads even "Pinot:" as one) label nothing — a set lookup settles most
-# prose ("Here is the JSON you asked for:") without the clause analysis and its dozen pattern searches
-_TRIGGER_TEXT = (
-    "example examples e instance such something sample samples template templates draft drafts placeholder looks "
-    "look illustration illustrative hypothetical hypothetically dummy mock shape format form structure schema "
-    "alternative alternatives alternatively option options another else instead maybe perhaps possibly "
-    "possibility might could about should were "
-    "final corrected correction correct updated revised fixed fix actual actually real right "
-    "not never don t dont doesn isn aren wasn won wouldn shouldn cannot can avoid "
-    "rejected incorrect bad wrong"
-)
-_TRIGGER_WORDS = frozenset(_TRIGGER_TEXT.split())
-_HAND_OVER_TEXT = "request you here answer result response output now so"
-_HAND_OVER_TRIGGERS = frozenset(_HAND_OVER_TEXT.split())
-_ASCII_WORD = re.compile(r"[a-z]++")
-
-
-def _labels_nothing(trimmed: str, after_example: bool) -> bool:
-    """Whether the clause analysis would find no label in these words, told by their words alone (see above)."""
-    if not trimmed.isascii() or "(" in trimmed:
-        return False
-    lower = trimmed.lower()
-    words = set(_ASCII_WORD.findall(lower))
-    if not words.isdisjoint(_TRIGGER_WORDS) or (after_example and not words.isdisjoint(_HAND_OVER_TRIGGERS)):
-        return False
-    if lower.rstrip(" \t:,-").endswith(_REJECTING_ENDS):
-        return False
-    tail = lower.rstrip(" \t*_#:-")
-    return not (tail.endswith("or") and not tail[-3:-2].isalnum())  # the heading "Or:"
-
-
-def _label_words(words: str, after_example: bool) -> str:
-    trimmed = _trim_markup(words)
-    if _labels_nothing(trimmed, after_example):
-        return ""
-    return _label_clauses(trimmed, after_example)
-
-
-def _label_clauses(trimmed: str, after_example: bool) -> str:
-    """What the words before a candidate (their markup trimmed) call it, clause by clause."""
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(trimmed)]
-    last = trimmed[breaks[-1] :] if breaks else trimmed
-    for aside in _PARENTHETICAL.finditer(last):
-        retracted = _RETRACTING_ASIDES.get(aside.group().lower().replace(" ", ""))
-        if retracted:
-            return retracted  # "Final answer (example):", "Final answer (not):"
-    # an aside in parentheses ("Final answer (not the draft):") says nothing about the candidate itself
-    window = _PARENTHETICAL.sub("", trimmed)
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
-    # words that end a sentence ("… we do not use it.") introduce nothing: the candidate starts a new one
-    clause = "" if window.endswith((".", "!", "?")) else window[breaks[-1] :] if breaks else window
-    if _labels_example(clause):
-        return "example"
-    heading = clause.strip(" \t*_#:-").lower()
-    if heading in _REJECTING_HEADINGS or _denies_noun(clause):
-        return "rejected"  # "Rejected:", "Incorrect:", "This is not the JSON:"
-    if heading in _OPTION_HEADINGS:
-        return "alternative"  # "Or:"
-    verdict = _designation(clause, after_example)
-    if verdict:
-        return verdict
-    if _ALTERNATIVE_WORDS.search(clause):
-        return "alternative"
-    if clause != window and _labels_example(window):  # (the clause itself was asked above)
-        return "example"
-    return ""
-
-
-def _labels_example(words: str) -> bool:
-    return any(not words[: m.start()].lower().endswith(_DESCRIBES_ANSWER) for m in _EXAMPLE_WORDS.finditer(words))
-
-
-def _trim_markup(window: str) -> str:
-    """The words before a candidate without what sits between them and it: white space, emphasis, a fence's
-    opening line, a tag like `<answer>`."""
-    for _ in range(4):
-        window = window.rstrip(" \t\r\n*_#")
-        fence = _FENCE_TAIL.search(window, max(0, len(window) - 40))
-        if fence is not None:
-            window = window[: fence.start()]
-            continue
-        if window.endswith(">"):
-            lt = window.rfind("<", max(0, len(window) - 60))
-            if lt >= 0 and ">" not in window[lt:-1]:
-                window = window[:lt]
-                continue
-        break
-    return window
-
-
-def _designation(clause: str, after_example: bool) -> str:
-    """ "designated" when a designation word in the clause introduces the candidate, "rejected" when a negation
-    cancels it or the clause rejects what follows ("Do not use", "instead of"), else ""."""
-    designated = rejected = False
-    for pattern in (_DESIGNATION_WORDS, _HAND_OVER_WORDS):
-        strict = pattern is _DESIGNATION_WORDS
-        for m in pattern.finditer(clause):
-            before, tail = clause[: m.start()], clause[m.end() :]
-            negated = _negated(before) or _NEGATION.search(tail) is not None
-            if negated and (_ends_introducing(tail) or _introduces(before, tail, strict)):
-                rejected = True  # "would NOT be correct:", "This is not the answer:", "the fix isn't ready:"
-            elif not negated and (strict or after_example) and _introduces(before, tail, strict):
-                designated = True
-    if rejected:
-        return "rejected"
-    if designated:
-        return "designated"
-    if clause.rstrip(" \t:,-").lower().endswith(_REJECTING_ENDS):
-        return "rejected"
-    if _NEGATION.search(clause) is None:
-        return ""  # no word of it negates (a negation in a word is one in the clause)
-    words = clause.split()
-    for i, word in enumerate(words):
-        if _NEGATION.search(word) is not None and any(_USE_WORDS.fullmatch(w) for w in words[i + 1 : i + 3]):
-            return "rejected"  # "Do not use", "never call", "don't run"
-    return ""
-
-
-def _denies_noun(clause: str) -> bool:
-    """Whether the clause introduces the candidate as what it is not ("This is not the JSON:", "Not the answer:")."""
-    words = clause.rstrip(" \t*_").split()
-    if not words or not words[-1].endswith(":") or words[-1].strip("*_:").lower() not in _DESIGNATED_NOUNS:
-        return False
-    return _negated(" ".join(words[:-1]))
-
-
-def _ends_introducing(tail: str) -> bool:
-    return (" " + tail.strip()).lower().endswith(_INTRODUCING_MARKS + _INTRODUCING_VERBS)
-
-
-def _introduces(before: str, tail: str, strict: bool) -> bool:
-    """Whether a designation word, with `before` and `tail` the clause's words before and after it, leads straight
-    to the candidate. A designation word (`strict`) must be followed by nothing but the thing it designates — the
-    last word before the `:`/`is` a noun like "answer", "JSON", "version" ("I corrected the age from the previous
-    answer:"), so "the final API version dropped this:" designates nothing; a hand-over word after an example
-    only needs the mark ("Now the actual ticket:"). Without a mark, a heading of nouns ("**Final Answer**")."""
-    words = [w.lower().strip("*_") for w in tail.split()]
-    if len(words) > _MAX_INTRODUCED_WORDS:
-        return False
-    if _ends_introducing(tail):
-        core = [w.strip(":=,") for w in words]
-        verb = False
-        while core and core[-1] in _TRAILING_VERBS:
-            verb = verb or bool(core[-1])
-            core.pop()
-        if not strict or not core:
-            return True
-        if verb:  # "The correct JSON is": only the designated thing between ("the final API version is" is not)
-            return all(w in _DESIGNATED_NOUNS or w in _DETERMINERS for w in core)
-        return core[-1] in _DESIGNATED_NOUNS
-    return len(before.strip(" \t*_#>").split()) <= 1 and all(w in _DESIGNATED_NOUNS for w in words)
-
-
-def _negated(before: str) -> bool:
-    """Whether one of the last few words before a designation word negates it ("would NOT be correct", "Do not
-    use the updated"), and no "but" turns it round after the negation. A comma ends the reach: "I can't access
-    live data, so here it is:" hedges, it does not reject."""
-    reach = before.rsplit(",", 1)[-1]
-    if _NEGATION.search(reach) is None:
-        return False  # none of its words negates
-    near = reach.split()[-4:]
-    for i, word in enumerate(near):
-        if _NEGATION.search(word) is not None:
-            return "but" not in (w.lower() for w in near[i + 1 :])
-    return False
-
-
-def _list_glue(words: str, whole: bool, announced: bool) -> bool:
-    """Whether the `words` between the previous candidate and this one (`whole`: all of them) are list glue and
-    nothing else, so the two are items of one list: white space, `,`, "or", "and" on one line ("For example: {…}
-    {…}"), list markers ("Examples:\n1. {…}\n2. {…}"), or line breaks after words that `announced` a list
-    ("Here are some examples:\n\n{…}\n\n{…}"). A line break alone after "For example: {…}" may lead to the
-    answer."""
-    if not whole:
-        return False
-    glue = words.replace(",", " , ").split()
-    if not all(w.lower() in _LIST_GLUE or _LIST_NUMBER.fullmatch(w) is not None for w in glue):
-        return False
-    return announced or "\n" not in words or any(w not in (",", "or", "and") for w in glue)
-
-
 def opens_json(text: str, opener: int) -> bool:
     """Whether the opener at `opener` starts real JSON (`[{"a"…`, `{name:`, `[True`) rather than prose (`[see`,
     `{first_name}`)."""
@@ -800,15 +495,6 @@ def _unread_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int
                 return at
         pos = max(pos, end)
     return lexicon().unread(text, pos, region.end) if pos < region.end else -1
-
-
-_REFUSAL = frozenset({"refusal"})
-
-
-def refusal_between(text: str, start: int, end: int) -> int:
-    """Where text[start:end] first refuses the task, in any language of the lexicon, or -1."""
-    cue = lexicon().first(_REFUSAL, text, start, end)
-    return cue.start if cue is not None else -1
 
 
 def _json_stretches(spans: list[Span]) -> list[tuple[int, int]]:
@@ -863,12 +549,12 @@ class _Labeller:
         known = self._read.get(key)
         if known is None:
             words, whole = words_before(text, start, floor)
-            known = self._read[key] = (words, whole, _label_words(words, key[2]))
+            known = self._read[key] = (words, whole, label_words(words, key[2]))
         words, whole, label = known
         listed = (
             self._previous in _LISTED_LABELS
             and 0 < floor == self._previous_end
-            and _list_glue(words, whole, self._announced)
+            and list_glue(words, whole, self._announced)
         )
         if listed:
             # "For example: {…} or {…}": the second one is listed with the first (the glue's own "or" offers
@@ -888,7 +574,7 @@ class _Labeller:
             after_example,
         )
         if not listed:
-            self._announced = _ANNOUNCES_LIST.search(words) is not None
+            self._announced = announces_list(words)
         self._previous, self._previous_end = label, end
         if label == "example":
             self._example_end = max(self._example_end, end)

@@ -45,7 +45,8 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import AnyView, ListView, TupleView
-from resilient_parse.stages.extract import opens_json, refusal_between
+from resilient_parse.stages.extract import opens_json
+from resilient_parse.text.cues import refusal_between
 from resilient_parse.text.lexicon import lexicon
 
 STAGE_PROGRESS = {"syntax": 1, "truncated": 1, "schema": 2, "ambiguous": 2, "semantic": 3}

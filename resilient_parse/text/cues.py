@@ -53,9 +53,15 @@ _ASIDE = re.compile(r"[(\uff08]([^()\uff08\uff09\n]{1,40})[)\uff09]")
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.-]{0,40})(?:\s[^<>\n]{0,200})?>")
 _STRUCK_TAGS = frozenset({"del", "s", "strike"})
 _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+_NON_SPACE = re.compile(r"\S")
 _STRIKE = "~~"
 _STRIKE_MARK = re.compile(r"(?<!~)~~(?!~)")  # two tildes, not a ~~~ fence
-_TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c"
+_TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c\uff08\uff09\u3010\u3011\u300c\u300d"
+# markup between the words before a candidate and the candidate: a fence's opening line, a tag
+_MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|<[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
+# categories whose one word labels the candidate wherever it stands in the clause before it ("Например, запрос
+# может выглядеть так:"), as an example word does in English; a one-word verdict counts only as a heading
+_ANYWHERE = frozenset({"example", "draft"})
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,14 @@ def after_label(text: str, end: int, ceiling: int, followed: bool) -> str:
     next_clause = _lead_in_start(text, end, ceiling) if followed and ceiling <= limit else limit
     clause_end = min(_clause_end(text, end, limit), next_clause)
     label = _exclusion(text, end, clause_end, heading_ok=_is_aside(text, end, clause_end))
-    for aside in _ASIDE.finditer(text, end, clause_end):
+    asides = list(_ASIDE.finditer(text, end, clause_end))
+    first = _NON_SPACE.search(text, end, limit)
+    if first is not None and first.start() >= clause_end:
+        # an aside on the lines right after it is still its own ("{…}\n（以上僅為範例）")
+        below = _ASIDE.match(text, first.start(), limit)
+        if below is not None:
+            asides.append(below)
+    for aside in asides:
         verdict = _label_of_words(aside.group(1))
         if _STRENGTH[verdict] > _STRENGTH[label]:
             label = verdict
@@ -179,13 +192,16 @@ def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
     as in English — within a few words ("Respuesta final: {…}"); a negation before the introducing cue rejects
     ("No es la respuesta final:"). Introducing cues of the English table are left to the English clause rules."""
     lo = max(floor, start - _BEFORE_CHARS)
+    start = _before_markup(text, lo, start)
     clause_start = _clause_start(text, lo, start)
     if not text[clause_start:start].strip(_TRIM):
         return ""
     if _lone_negation(text, clause_start, start):
         return "rejected"
-    label = _exclusion(text, clause_start, start, heading_ok=True)
-    for aside in _ASIDE.finditer(text, clause_start, start):
+    asides = list(_ASIDE.finditer(text, clause_start, start))
+    # an aside is read as a heading of its own below; inside the clause it says nothing ("(not the draft)")
+    label = _exclusion(text, clause_start, start, heading_ok=True, anywhere=_ANYWHERE, skip=[a.span() for a in asides])
+    for aside in asides:
         verdict = _label_of_words(aside.group(1))
         if _STRENGTH[verdict] > _STRENGTH[label]:
             label = verdict
@@ -206,14 +222,25 @@ def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
     return ""
 
 
+def _before_markup(text: str, lo: int, start: int) -> int:
+    """Where the words before a candidate end, before the markup that leads into it (a fence's opening line, a
+    tag, white space): "Por ejemplo:\n```json\n{…}" is read as "Por ejemplo:"."""
+    for _ in range(4):
+        m = _MARKUP_TAIL.search(text, max(lo, start - 260), start)
+        if m is None or m.start() >= start:
+            break
+        start = m.start()
+    return start
+
+
 def _lone_negation(text: str, lo: int, hi: int) -> bool:
     """Whether text[lo:hi] is one negation and nothing else ("No. {…}", "Nein! {…}")."""
     if hi - lo > 16:
         return False
     cues = lexicon().find(text, lo, hi)
     return (
-        len(cues) == 1
-        and cues[0].category == "negation"
+        len({(c.start, c.end) for c in cues}) == 1
+        and all(c.category == "negation" for c in cues)
         and not text[lo : cues[0].start].strip(_TRIM)
         and not text[cues[0].end : hi].strip(_TRIM + ".!?\u3002\uff01")
     )
@@ -229,15 +256,25 @@ def _introduces(text: str, cue: Cue, start: int) -> bool:
     return len(words.split()) <= 2 and len(words) <= 24 and between.rstrip(" \t\r\n*_`>").endswith((":", "\uff1a"))
 
 
-def _exclusion(text: str, lo: int, hi: int, heading_ok: bool) -> str:
+def _exclusion(
+    text: str,
+    lo: int,
+    hi: int,
+    heading_ok: bool,
+    anywhere: frozenset[str] = frozenset(),
+    skip: Sequence[tuple[int, int]] = (),
+) -> str:
     """The strongest excluding label a cue in text[lo:hi] gives; a one-word cue of a spaced language counts only
-    when it is all the clause says (`heading_ok` and nothing else but markup around it)."""
+    when it is all the clause says (`heading_ok` and nothing else but markup around it), unless its category is
+    one of `anywhere`; cues inside the `skip` stretches do not count."""
     label = ""
     for cue in lexicon().iter(text, lo, hi):
+        if any(a <= cue.start < b for a, b in skip):
+            continue
         verdict = EXCLUDED_AS.get(cue.category, "")
         if not verdict or _STRENGTH[verdict] <= _STRENGTH[label]:
             continue
-        if _one_word(text, cue) and not (heading_ok and _alone(text, cue, lo, hi)):
+        if _one_word(text, cue) and cue.category not in anywhere and not (heading_ok and _alone(text, cue, lo, hi)):
             continue
         label = verdict
     return label
@@ -315,3 +352,14 @@ def label_for(
 def cue_categories(cues: Sequence[Cue]) -> set[str]:
     """The categories among `cues` (for tests and plain answers)."""
     return {c.category for c in cues}
+
+
+_REFUSAL = frozenset({"refusal"})
+
+
+def refusal_between(text: str, start: int = 0, end: int | None = None) -> int:
+    """Where text[start:end] first refuses the task ("I can't help with that", "抱歉，我无法", "Lo siento, no
+    puedo"), in any language of the lexicon, or -1. Every path that reads prose beside an answer (extraction,
+    plain answers, text beside a tool call) asks this."""
+    cue = lexicon().first(_REFUSAL, text, start, end)
+    return cue.start if cue is not None else -1

@@ -10,6 +10,7 @@ A table is a module of this package (`en`, `zh_hans`, `es`, …) holding only da
   white space; `'` matches ' and ’.
 - `MINUS`: words that make the number after them negative; `SCALES`: words that multiply the number before them
   ("million", "万"); `DECIMAL_MARK`: "." or "," — what separates decimals in the language's numbers.
+- `CLAUSE` (optional): the word lists of the language's clause rules (`text/clauses.py`; English has them).
 
 `lexicon().find(text, start, end)` finds every cue in one pass (see `Lexicon`): linear in the text. Adding a
 language is adding a table (and its rows in the acceptance tests).
@@ -96,6 +97,7 @@ class Table:
     minus: tuple[str, ...]
     scales: dict[str, int]
     decimal_mark: str
+    clause: dict[str, tuple[str, ...]]
 
 
 def load_table(module: ModuleType) -> Table:
@@ -114,6 +116,7 @@ def load_table(module: ModuleType) -> Table:
         minus=tuple(getattr(module, "MINUS", ())),
         scales=dict(getattr(module, "SCALES", {})),
         decimal_mark=decimal,
+        clause=dict(getattr(module, "CLAUSE", {})),
     )
 
 
@@ -189,7 +192,12 @@ class Lexicon:
         firsts = "".join(sorted({re.escape(key[0]) for key in self._unspaced}))
         self._unspaced_start = re.compile(f"[{firsts}]" if firsts else "(?!)")
         # a stretch with no letter and none of the marks that start a phrase holds no cue: one C search says so
-        marks = "".join(sorted({re.escape(t[0]) for t in by_first if not t[0].isalnum()}))
+        marks = "".join(
+            sorted(
+                {re.escape(t[0]) for t in by_first if not t[0].isalnum()}
+                | {re.escape(key[0]) for key in self._unspaced if not key[0].isalpha()}
+            )
+        )
         self._may_hold_cue = re.compile("[^\\W\\d_]" + (f"|[{marks}]" if marks else ""))
         self.covered = _covered_scripts([*(" ".join(t) for t in spaced), *unspaced])
         ranges = "".join(
@@ -274,6 +282,10 @@ class Lexicon:
     def first(self, categories: frozenset[str], text: str, start: int = 0, end: int | None = None) -> Cue | None:
         """The first cue of one of `categories` in text[start:end], or None."""
         return next((c for c in self.iter(text, start, end) if c.category in categories), None)
+
+    def clause(self, language: str) -> dict[str, tuple[str, ...]]:
+        """A table's clause words (its `CLAUSE`: the word lists of that language's clause rules), or {}."""
+        return next((t.clause for t in self.tables if t.language == language), {})
 
     def unread(self, text: str, start: int = 0, end: int | None = None) -> int:
         """Where text[start:end] first holds a word in a script no table covers (Arabic, Hindi, Thai, Greek…),

@@ -265,6 +265,143 @@ PHRASES = {
         "(the |)user('s|) (request|input|message|query|question|prompt|said|wrote)",
         "(input|query|prompt|request|question)",
         "(original|given|provided) (input|request|text|message)",
+        "(what |)you (entered|typed|wrote|sent)",
         "(echo|echoing|repeating|quoting)",
     ),
+}
+
+# The English clause rules (`resilient_parse.text.clauses`) read the words right before a candidate by these word
+# lists: which words label it, and which may stand between a designation and the candidate it introduces.
+CLAUSE = {
+    # words that make the candidate an example, a draft or a template
+    "example": (
+        "for example",
+        "example(s|)",
+        "e.g",
+        "for instance",
+        "such as",
+        "something like",
+        "sample(s|)",
+        "template(s|)",
+        "draft(s|)",
+        "placeholder",
+        "(looks|look) like",
+        "illustration",
+        "illustrative",
+        "hypothetical(ly|)",
+        "dummy",
+        "mock",
+        "(has|have|takes|take|uses|use|follows|follow) the (shape|format|form|structure|schema)",
+        "(shape|format|schema|structure) (is|looks like|like)",
+        "(following|expected|required|general|same) (shape|format|form|structure|schema)",
+    ),
+    # what, right before an example word, makes it describe the answer ("… in the required format:")
+    "answer_described": ("in the ", "in this ", "in "),
+    # words that offer the candidate as one option among others
+    "alternative": (
+        "alternative(s|)",
+        "alternatively",
+        "option(s|)",
+        "option(s|) (a|b|c|d|1|2|3|4|5|6|7|8|9|one|two|three)",
+        "another (option|way|version|possibility)",
+        "or (else|instead|maybe|perhaps)",
+        "maybe",
+        "perhaps",
+        "possibly",
+        "(one|a|another) possibility",
+        "(you|we|i) (might|could) (try|use|call|do)",
+        "what about",
+        "how about",
+        "should (i|we) (call|use|do|run|send)",
+        "if (i|we) were to",
+    ),
+    # words that designate the candidate when they introduce it ("Final answer:", "The correct JSON is")
+    "designating": (
+        "final",
+        "corrected",
+        "correction",
+        "correct",
+        "updated",
+        "revised",
+        "fixed",
+        "fix",
+        "actual",
+        "actually",
+        "real",
+        "right",
+    ),
+    # hand-over words: after an example they designate the candidate they introduce ("Here is the result:")
+    "hand_over": (
+        "for your request",
+        "for this request",
+        "for you",
+        "here is",
+        "here's",
+        "here are",
+        "answer",
+        "result",
+        "response",
+        "output",
+        "now",
+        "so",
+    ),
+    # negations, and the ending that negates any word it ends ("couldn't")
+    "negation": (
+        "not",
+        "never",
+        "don't",
+        "dont",
+        "doesn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "won't",
+        "wouldn't",
+        "shouldn't",
+        "cannot",
+        "can't",
+        "avoid",
+    ),
+    "negating_ending": ("n't",),
+    # verbs that a negation before them turns into a rejection ("Do not use", "never call")
+    "use_verbs": ("use", "using", "call", "send", "run", "execute", "return", "pick", "choose", "apply", "do"),
+    # how words that reject the candidate after them end ("instead of", "not:")
+    "rejecting_ends": ("instead of", "rather than", "avoid", "not", "not this", "never", "not:"),
+    # nouns that may stand between a designation word and the candidate ("Final answer", "Updated version")
+    "answer_nouns": (
+        "answer",
+        "answers",
+        "json",
+        "version",
+        "output",
+        "result",
+        "response",
+        "object",
+        "call",
+        "one",
+        "value",
+        "data",
+        "plan",
+        "reply",
+        "tool",
+        "it",
+        "request",
+    ),
+    # how a designation ends when it leads to the candidate (a mark or a verb after the designated noun)
+    "introducing_ends": (" below", " here"),
+    "introducing_verbs": (" is", " are", " be"),
+    # what may stand between the designated noun and the mark ("The correct JSON would be:")
+    "determiners": ("the", "a", "an", "my", "our", "your", "this", "that"),
+    "trailing_verbs": ("is", "are", "be", "would", "will", "should", "below", "here"),
+    # words that may stand between two candidates of one list ("For example: {…}, {…} or {…}")
+    "list_glue": ("or", "and"),
+    # words that announce several candidates ("Examples:", "Here are some options:")
+    "announces_list": ("examples", "samples", "templates", "drafts", "options", "alternatives", "here are"),
+    # one-word asides that take back the designation they stand in ("Final answer (example):")
+    "example_asides": ("example", "e.g.", "draft", "sample", "template", "placeholder", "hypothetical"),
+    "rejecting_asides": ("not",),
+    # a clause that is nothing but a verdict on what follows ("Rejected:", "Bad:")
+    "rejecting_headings": ("rejected", "incorrect", "bad", "not this", "not this one", "wrong answer"),
+    # a clause that is nothing but a connective offering what follows as one more option ("Or:")
+    "option_headings": ("or",),
 }
