@@ -308,8 +308,8 @@ def _own_start(phrase: str) -> str:
 
 def _covered_scripts(phrases: Iterable[str]) -> frozenset[str]:
     """The scripts whose letters stand in some phrase."""
-    points = {ord(ch) for phrase in phrases for ch in phrase if ch.isalpha()}
-    return frozenset(name for name, spans in SCRIPTS.items() if any(lo <= p <= hi for p in points for lo, hi in spans))
+    points = {ord(ch) for ch in set("".join(phrases)) if ch.isalpha()}
+    return frozenset(name for name, spans in SCRIPTS.items() if any(lo <= p <= hi for lo, hi in spans for p in points))
 
 
 @functools.cache
