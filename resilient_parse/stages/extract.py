@@ -30,7 +30,7 @@ from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.read import valid_value_end
 from resilient_parse.text.clauses import announces_list, label_words, list_glue, words_before
-from resilient_parse.text.cues import Markup, label_for, refusal_between
+from resilient_parse.text.cues import Markup, ProseCues, label_for
 from resilient_parse.text.lexicon import lexicon
 
 REASONING_TAGS = (
@@ -466,20 +466,14 @@ def opens_json(text: str, opener: int) -> bool:
     return _JSON_START.match(text, opener + 1) is not None
 
 
-def _refusal_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int:
-    """Where the prose of a visible region (outside the stretches in `covered`, sorted by start: its JSON spans and
-    whatever else a reader took) first refuses the task, or -1. Each gap is searched once, so this reads the region
-    once."""
-    pos = region.start
-    for start, end in covered:
-        if start >= region.end:
-            break
-        if start > pos:
-            at = refusal_between(text, pos, start)
-            if at >= 0:
-                return at
-        pos = max(pos, end)
-    return refusal_between(text, pos, region.end) if pos < region.end else -1
+_REFUSAL = frozenset({"refusal"})
+
+
+def _refusal_in(prose: ProseCues, region: Region) -> int:
+    """Where the prose of a visible region (its cues lie outside its JSON values and whatever else a reader took)
+    first refuses the task, or -1."""
+    cue = prose.first(_REFUSAL, region.start, region.end)
+    return cue.start if cue is not None else -1
 
 
 def _unread_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int:
@@ -497,9 +491,10 @@ def _unread_in(text: str, region: Region, covered: list[tuple[int, int]]) -> int
     return lexicon().unread(text, pos, region.end) if pos < region.end else -1
 
 
-def _json_stretches(spans: list[Span]) -> list[tuple[int, int]]:
-    """The spans whose words are JSON, not prose (a span inside an unclosed opener is within that opener's)."""
-    return [(s.start, s.end) for s in spans if s.inside < 0]
+def _json_stretches(spans: list[Span], text: str | None = None) -> list[tuple[int, int]]:
+    """The spans whose words are JSON, not prose (a span inside an unclosed opener is within that opener's); given
+    the `text`, only those that start the way JSON does ("[see below]", "[example]" are prose)."""
+    return [(s.start, s.end) for s in spans if s.inside < 0 and (text is None or opens_json(text, s.start))]
 
 
 def _has_visible_text(text: str, regions: list[Region]) -> bool:
@@ -518,8 +513,9 @@ class _Labeller:
     carries from one to the next — after an example hand-over words designate, and list glue ("{…} or {…}")
     extends an example's, alternative's or rejection's label to the candidate listed with it."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, prose: ProseCues) -> None:
         self._text = text
+        self._prose = prose
         self._example_end = -1  # where the last candidate labelled an example ends
         self._previous = ""
         self._previous_end = -1
@@ -572,6 +568,7 @@ class _Labeller:
             len(text) if ceiling is None else ceiling,
             followed,
             after_example,
+            self._prose,
         )
         if not listed:
             self._announced = announces_list(words)
@@ -608,14 +605,11 @@ def candidate_facts(
     covered = sorted([*spans, *taken])
     bounds = [(bisect_left(covered, (r.start, -1)), bisect_left(covered, (r.end, -1))) for r in regions]
     json_spans = [scan_spans(text, r.start, r.end) for r in regions]
-    refusals = (
-        _refusal_in(text, region, sorted([*_json_stretches(found), *covered[lo:hi]]))
-        for region, found, (lo, hi) in zip(regions, json_spans, bounds)
-        if not region.reasoning
-    )
+    prose = ProseCues(text, [*covered, *(s for found in json_spans for s in _json_stretches(found, text))])
+    refusals = (_refusal_in(prose, region) for region in regions if not region.reasoning)
     refusal_at = next((at for at in refusals if at >= 0), -1)  # the first visible region that refuses, as the core
     facts: list[CandidateFacts | None] = [None] * len(spans)
-    labeller = _Labeller(text)
+    labeller = _Labeller(text, prose)
     own = sorted(range(len(spans)), key=lambda k: spans[k][0])
     own_starts = [spans[k][0] for k in own]
     k = 0
@@ -667,11 +661,12 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     refusal_at = unread_at = -1
     # (start, end, source, region kind, floor for designating words, demoted)
     raw: list[tuple[int, int, str, str, int, bool]] = []
-    for region in regions:
+    found = [scan_spans(text, region.start, region.end) for region in regions]
+    prose = ProseCues(text, [s for spans in found for s in _json_stretches(spans, text)])
+    for region, spans in zip(regions, found):
         kind = region.kind
-        spans = scan_spans(text, region.start, region.end)
         if not region.reasoning and refusal_at < 0:
-            refusal_at = _refusal_in(text, region, _json_stretches(spans))
+            refusal_at = _refusal_in(prose, region)
         if not region.reasoning and unread_at < 0:
             unread_at = _unread_in(text, region, _json_stretches(spans))
         closed = [s for s in spans if s.closed and s.inside < 0]
@@ -729,7 +724,7 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
     stripped_all = text.strip()
-    labeller = _Labeller(text)
+    labeller = _Labeller(text, prose)
     raw.sort(key=lambda r: r[0])
     # where the pieces that can be candidates start (an empty fence body is none): the words before the next one
     # speak of it, not of the one before

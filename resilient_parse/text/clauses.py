@@ -74,8 +74,9 @@ def _words(rows: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(map(re.escape, _phrases(rows))) + r")\b", re.IGNORECASE)
 
 
-def _tokens(rows: tuple[str, ...]) -> set[str]:
-    return {w for phrase in _phrases(rows) for w in _ASCII_WORD.findall(phrase)}
+def _keys(rows: tuple[str, ...]) -> set[str]:
+    """One word of each phrase, its longest (the rarest, as a rule): words that hold none of them hold no phrase."""
+    return {max(_ASCII_WORD.findall(phrase), key=len) for phrase in _phrases(rows) if _ASCII_WORD.search(phrase)}
 
 
 @functools.cache
@@ -107,13 +108,15 @@ def _v() -> _Vocabulary:
         option_headings=frozenset(clause["option_headings"]),
         # the pre-filter: words with none of these label nothing (generated, so it cannot fall behind the lists)
         triggers=frozenset(
-            _tokens(clause["example"])
-            | _tokens(clause["alternative"])
-            | _tokens(clause["designating"])
-            | _tokens(clause["negation"] + clause["negating_ending"])
-            | _tokens(clause["rejecting_headings"])
+            _keys(clause["example"])
+            | _keys(clause["alternative"])
+            | _keys(clause["designating"])
+            | _keys(clause["negation"])
+            # an ending is the last word the text's words split into ("couldn't": "couldn", "t")
+            | {_ASCII_WORD.findall(ending)[-1] for ending in _phrases(clause["negating_ending"])}
+            | _keys(clause["rejecting_headings"])
         ),
-        hand_over_triggers=frozenset(_tokens(clause["hand_over"])),
+        hand_over_triggers=frozenset(_keys(clause["hand_over"])),
     )
 
 

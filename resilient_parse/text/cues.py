@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,10 +58,45 @@ _STRIKE = "~~"
 _STRIKE_MARK = re.compile(r"(?<!~)~~(?!~)")  # two tildes, not a ~~~ fence
 _TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c\uff08\uff09\u3010\u3011\u300c\u300d"
 # markup between the words before a candidate and the candidate: a fence's opening line, a tag
+_TRAILING_WHITE = frozenset(" \t\r\n")
 _MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|<[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
 # categories whose one word labels the candidate wherever it stands in the clause before it ("Например, запрос
 # может выглядеть так:"), as an example word does in English; a one-word verdict counts only as a heading
 _ANYWHERE = frozenset({"example", "draft"})
+
+
+class ProseCues:
+    """Every cue of a text's prose, found in one pass over it: the stretches between the ones `covered` (its JSON
+    values and whatever else a reader took as its own syntax) are read once, and every window a rule asks about
+    (the words before or after a candidate, the visible prose a refusal may stand in) is a look-up among them."""
+
+    def __init__(self, text: str, covered: Sequence[tuple[int, int]] = ()) -> None:
+        found: list[Cue] = []
+        pos = 0
+        for start, end in sorted(covered):
+            if start > pos:
+                found.extend(lexicon().find(text, pos, start))
+            pos = max(pos, end)
+        if pos < len(text):
+            found.extend(lexicon().find(text, pos, len(text)))
+        self.cues = found
+        self._starts = [c.start for c in found]
+
+    def between(self, lo: int, hi: int) -> list[Cue]:
+        """The cues that lie wholly within text[lo:hi]."""
+        i = bisect_left(self._starts, lo)
+        j = bisect_left(self._starts, hi, i)
+        return [c for c in self.cues[i:j] if c.end <= hi]
+
+    def first(self, categories: frozenset[str], lo: int, hi: int) -> Cue | None:
+        """The first cue of one of `categories` within text[lo:hi], or None."""
+        i = bisect_left(self._starts, lo)
+        for cue in self.cues[i:]:
+            if cue.start >= hi:
+                return None
+            if cue.category in categories and cue.end <= hi:
+                return cue
+        return None
 
 
 @dataclass(frozen=True)
@@ -116,6 +151,7 @@ def _tag_label(name: str) -> str:
     return _label_of_words(name.replace("_", " ").replace("-", " "))
 
 
+@functools.lru_cache(maxsize=256)
 def fence_label(info: str) -> str:
     """What a fence's info string calls its body (```` ```example ````, ```` ```json bad ````), or ""."""
     return _label_of_words(info.replace("_", " ").replace("-", " ")) if info else ""
@@ -125,10 +161,10 @@ def _label_of_words(words: str) -> str:
     """The label a short run of words of its own (a tag name, a fence's info string, an aside) gives: an
     excluding cue in it, a one-word cue only when it is all the words say ("(example)", but not "(don't worry,
     it's valid)")."""
-    return _exclusion(words, 0, len(words), heading_ok=True)
+    return _exclusion(words, lexicon().find(words), 0, len(words), heading_ok=True)
 
 
-def after_label(text: str, end: int, ceiling: int, followed: bool) -> str:
+def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: bool) -> str:
     """What the prose after a candidate ending at `end` says of it, reading up to `ceiling` (the next candidate
     or the region's end; `followed`: another candidate comes after): an excluding cue in the rest of its own
     clause or an aside right after it; in the sentences after it, a retraction, or an exclusion in a sentence
@@ -140,7 +176,9 @@ def after_label(text: str, end: int, ceiling: int, followed: bool) -> str:
         return ""
     next_clause = _lead_in_start(text, end, ceiling) if followed and ceiling <= limit else limit
     clause_end = min(_clause_end(text, end, limit), next_clause)
-    label = _exclusion(text, end, clause_end, heading_ok=_is_aside(text, end, clause_end))
+    cues = prose.between(end, limit)
+    own = [c for c in cues if c.end <= clause_end]
+    label = _exclusion(text, own, end, clause_end, heading_ok=_is_aside(text, end, clause_end))
     asides = list(_ASIDE.finditer(text, end, clause_end))
     first = _NON_SPACE.search(text, end, limit)
     if first is not None and first.start() >= clause_end:
@@ -155,7 +193,9 @@ def after_label(text: str, end: int, ceiling: int, followed: bool) -> str:
     if label:
         return label
     pointed_back = corrected = denied = False
-    for cue in lexicon().iter(text, clause_end, limit):
+    for cue in cues[len(own) :]:
+        if cue.start < clause_end:
+            continue
         if cue.start >= next_clause:
             corrected = corrected or cue.category == "correction"
             denied = denied or cue.category == "negation" or cue.category in EXCLUDED_AS
@@ -185,7 +225,7 @@ def _lead_in_start(text: str, end: int, ceiling: int) -> int:
     return last
 
 
-def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
+def before_label(text: str, prose: ProseCues, start: int, floor: int, after_example: bool) -> str:
     """What the clause right before a candidate at `start` (not before `floor`) says of it by the lexicon: an
     exclusion (also in a parenthetical aside: "Answer (wrong): {…}", or a sentence that is one negation: "No.
     {…}"), or "designated" when a designation or correction introduces it — a hand-over only after an example,
@@ -196,11 +236,14 @@ def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
     clause_start = _clause_start(text, lo, start)
     if not text[clause_start:start].strip(_TRIM):
         return ""
-    if _lone_negation(text, clause_start, start):
+    cues = prose.between(clause_start, start)
+    if _lone_negation(text, cues, clause_start, start):
         return "rejected"
     asides = list(_ASIDE.finditer(text, clause_start, start))
     # an aside is read as a heading of its own below; inside the clause it says nothing ("(not the draft)")
-    label = _exclusion(text, clause_start, start, heading_ok=True, anywhere=_ANYWHERE, skip=[a.span() for a in asides])
+    label = _exclusion(
+        text, cues, clause_start, start, heading_ok=True, anywhere=_ANYWHERE, skip=[a.span() for a in asides]
+    )
     for aside in asides:
         verdict = _label_of_words(aside.group(1))
         if _STRENGTH[verdict] > _STRENGTH[label]:
@@ -208,7 +251,6 @@ def before_label(text: str, start: int, floor: int, after_example: bool) -> str:
     if label:
         return label
     negated = False
-    cues = lexicon().find(text, clause_start, start)
     english = {(c.start, c.end) for c in cues if c.language == "en"}
     for cue in cues:
         if cue.category == "negation":
@@ -226,18 +268,20 @@ def _before_markup(text: str, lo: int, start: int) -> int:
     """Where the words before a candidate end, before the markup that leads into it (a fence's opening line, a
     tag, white space): "Por ejemplo:\n```json\n{…}" is read as "Por ejemplo:"."""
     for _ in range(4):
-        m = _MARKUP_TAIL.search(text, max(lo, start - 260), start)
+        while start > lo and text[start - 1] in _TRAILING_WHITE:
+            start -= 1
+        line = text.rfind("\n", max(lo, start - 260), start) + 1
+        m = _MARKUP_TAIL.search(text, max(lo, line, start - 260), start)
         if m is None or m.start() >= start:
             break
         start = m.start()
     return start
 
 
-def _lone_negation(text: str, lo: int, hi: int) -> bool:
-    """Whether text[lo:hi] is one negation and nothing else ("No. {…}", "Nein! {…}")."""
-    if hi - lo > 16:
+def _lone_negation(text: str, cues: Sequence[Cue], lo: int, hi: int) -> bool:
+    """Whether text[lo:hi], whose cues are `cues`, is one negation and nothing else ("No. {…}", "Nein! {…}")."""
+    if hi - lo > 16 or not cues:
         return False
-    cues = lexicon().find(text, lo, hi)
     return (
         len({(c.start, c.end) for c in cues}) == 1
         and all(c.category == "negation" for c in cues)
@@ -258,17 +302,18 @@ def _introduces(text: str, cue: Cue, start: int) -> bool:
 
 def _exclusion(
     text: str,
+    cues: Sequence[Cue],
     lo: int,
     hi: int,
     heading_ok: bool,
     anywhere: frozenset[str] = frozenset(),
     skip: Sequence[tuple[int, int]] = (),
 ) -> str:
-    """The strongest excluding label a cue in text[lo:hi] gives; a one-word cue of a spaced language counts only
-    when it is all the clause says (`heading_ok` and nothing else but markup around it), unless its category is
-    one of `anywhere`; cues inside the `skip` stretches do not count."""
+    """The strongest excluding label one of `cues` (found in text[lo:hi]) gives; a one-word cue of a spaced
+    language counts only when it is all the clause says (`heading_ok` and nothing else but markup around it),
+    unless its category is one of `anywhere`; cues inside the `skip` stretches do not count."""
     label = ""
-    for cue in lexicon().iter(text, lo, hi):
+    for cue in cues:
         if any(a <= cue.start < b for a, b in skip):
             continue
         verdict = EXCLUDED_AS.get(cue.category, "")
@@ -326,6 +371,7 @@ def label_for(
     ceiling: int,
     followed: bool,
     after_example: bool,
+    prose: ProseCues,
 ) -> str:
     """The label a candidate at `span` (start, end, floor: where the words that may label it begin) gets from
     every cue bound to it. `english` is what the English clause rules call it; an exclusion anywhere — around it,
@@ -335,12 +381,12 @@ def label_for(
     label = english
     if label == "rejected":
         return label  # nothing bound to it can say more
-    before = before_label(text, start, floor, after_example)
+    before = before_label(text, prose, start, floor, after_example)
     for extra in (
         before,
         markup.around(start, end),
         fence_label(fence_info),
-        after_label(text, end, ceiling, followed),
+        after_label(text, prose, end, ceiling, followed),
     ):
         if extra and extra != "designated" and _STRENGTH[extra] > _STRENGTH.get(label, 0):
             label = extra
