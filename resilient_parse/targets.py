@@ -237,7 +237,8 @@ class _SchemaTranslator:
             return Any
         if not isinstance(node, Mapping):
             raise SchemaError(f"{where or '/'}: expected a schema object, got {node!r}")
-        unknown = sorted(set(node) - _HANDLED_KEYWORDS - _ANNOTATION_KEYWORDS)
+        # an `x-` key is a vendor extension (what `json_schema_extra` adds): an annotation, not a constraint
+        unknown = sorted(k for k in set(node) - _HANDLED_KEYWORDS - _ANNOTATION_KEYWORDS if not k.startswith("x-"))
         if unknown:
             raise SchemaError(f"{where or '/'}: unsupported JSON Schema keyword(s) {', '.join(unknown)}")
         if "$ref" in node:
