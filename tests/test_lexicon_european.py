@@ -241,7 +241,7 @@ AT_THE_END = [
     # (language, a whole output that is one cue, its category): the phrase ends the text, and a longer phrase of
     # the same table starts with it ("lo siento, no puedo …")
     ("es", "Lo siento", "apology"),
-    ("fr", "Je ne peux pas", "refusal"),
+    ("fr", "Je ne peux pas aider", "refusal"),
     ("de", "Es tut mir leid", "apology"),
     ("it", "Mi dispiace", "apology"),
     ("pt", "Desculpe", "apology"),
@@ -324,7 +324,12 @@ def test_these_tables_add_no_exclusion_cue_to_english_answer_prose(text: str) ->
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_category_has_at_least_three_rows(language: str) -> None:
     phrases = importlib.import_module(f"resilient_parse.text.lexicon.{language}").PHRASES
-    assert {c: len(phrases.get(c, ())) for c in CATEGORIES if len(phrases.get(c, ())) < 3} == {}
+    # a cue category has three phrasings at least; the value words (yes, no, arithmetic) one
+    need = {c: 1 if c in VALUE_WORDS else 3 for c in CATEGORIES}
+    assert {c: len(phrases.get(c, ())) for c in CATEGORIES if len(phrases.get(c, ())) < need[c]} == {}
+
+
+VALUE_WORDS = frozenset({"yes", "no", "operation"})
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

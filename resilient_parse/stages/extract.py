@@ -100,30 +100,6 @@ _JSON_START = re.compile(
 _NON_SPACE = re.compile(r"\S")
 _LOOK_BACK = 200
 
-# -- a refusal in the visible prose ------------------------------------------------------------------------------
-# "I will not do that", "I can't help with that", "I must decline": a first-person refusal of the task, not a hedge
-# ("I cannot guarantee …", "I can't access live data"). Literal words separated by white space: linear.
-REFUSAL_SENTENCE = re.compile(
-    r"\b(?:i|we)(?:[ \t]+(?:can(?:no|'|\u2019)?t|can[ \t]+not|cannot|won(?:'|\u2019)?t|will[ \t]+not"
-    r"|am[ \t]+(?:not[ \t]+able|unable)|are[ \t]+(?:not[ \t]+able|unable)|must[ \t]+not|should[ \t]+not"
-    r"|shouldn(?:'|\u2019)?t|shall[ \t]+not|shan(?:'|\u2019)?t)"
-    r"|(?:'|\u2019)m[ \t]+(?:not[ \t]+able|unable)|(?:'|\u2019)ll[ \t]+not)"
-    r"(?:[ \t]+(?:to[ \t]+)?(?:help|assist|do|comply|fulfil|fulfill|provide|perform|execute|run|make|complete"
-    r"|proceed|process|support|share|give|generate|create|carry|call|answer|that|this|it|and)\b|[ \t]*[.!])"
-    r"|\b(?:i|we)(?:[ \t]+(?:must|have[ \t]+to|will|need[ \t]+to|shall))?(?:[ \t]+(?:respectfully|politely))?"
-    r"[ \t]+(?:decline|refuse)\b"
-    r"|\bi(?:'|\u2019)d[ \t]+(?:rather|prefer)[ \t]+not\b|\bi[ \t]+would[ \t]+(?:rather|prefer)[ \t]+not\b"
-    r"|\bi(?:'|\u2019)m[ \t]+not[ \t]+going[ \t]+to\b"
-    # set phrases that refuse without a first-person verb ("No can do.", "Request denied.")
-    r"|\bno[ \t]+can[ \t]+do\b|\brequest[ \t]+(?:denied|declined|refused)\b|\brefusing[ \t]*[.!]"
-    r"|\bnot[ \t]+something[ \t]+(?:i|we)[ \t]+(?:can|could|will|am[ \t]+able[ \t]+to)[ \t]+(?:help|assist|do)\b"
-    r"|\bafraid[ \t]+(?:that|this|it)(?:[ \t]+is[ \t]+not|[ \t]+isn(?:'|\u2019)t|(?:'|\u2019)s[ \t]+not)"
-    r"[ \t]+possible\b"
-    r"|\b(?:i[ \t]+am|i(?:'|\u2019)m|we[ \t]+are|we(?:'|\u2019)re)[ \t]+(?:not[ \t]+comfortable|uncomfortable)\b"
-    r"|\bnot[ \t]+doing[ \t]+(?:that|this|it)\b|\bsorry,?[ \t]+(?:but[ \t]+)?no[ \t]*[.!]",
-    re.IGNORECASE,
-)
-
 TIER_REASONING = -10
 TIER_REASONING_CUT = 2 * TIER_REASONING
 SOURCE_PREFERENCE = {"whole": 0, "fence": 1, "span": 2, "truncated_span": 3}

@@ -59,7 +59,15 @@ _STRIKE_MARK = re.compile(r"(?<!~)~~(?!~)")  # two tildes, not a ~~~ fence
 _TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c\uff08\uff09\u3010\u3011\u300c\u300d"
 # markup between the words before a candidate and the candidate: a fence's opening line, a tag
 _TRAILING_WHITE = frozenset(" \t\r\n")
-_MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|<[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
+_SENTENCE_MARKS = ".!?\u3002\uff01\uff1f"
+_QUESTION_MARKS = ("?", "\uff1f")
+# what a one-word cue may be bound by in the rest of the candidate's own clause ("{…} sollte niemals …")
+_ANYWHERE_AFTER = frozenset({"example", "draft", "counter_example"})
+_SPEAKS_OF_THE_ONE_BEFORE = frozenset({"retraction", "reference"})
+_COMMA = re.compile("[,\uff0c\u3001]")
+_LAST_COMMA = re.compile("[,\uff0c\u3001](?!.*[,\uff0c\u3001])", re.DOTALL)
+_ASIDE_WORDS = 2  # an aside this short is a verdict of its own ("(ладно, неважно)"); a longer one says more
+_MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|</?[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
 # categories whose one word labels the candidate wherever it stands in the clause before it ("Например, запрос
 # может выглядеть так:"), as an example word does in English; a one-word verdict counts only as a heading
 _ANYWHERE = frozenset({"example", "draft"})
@@ -148,7 +156,8 @@ class Markup:
 @functools.lru_cache(maxsize=256)
 def _tag_label(name: str) -> str:
     """What a tag's name calls what it encloses (`<bad_example>`: an example); a text repeats its few names."""
-    return _label_of_words(name.replace("_", " ").replace("-", " "))
+    words = name.replace("_", " ").replace("-", " ")
+    return _exclusion(words, lexicon().find(words), 0, len(words), heading_ok=True, anywhere=_ANYWHERE)
 
 
 @functools.lru_cache(maxsize=256)
@@ -161,6 +170,8 @@ def _label_of_words(words: str) -> str:
     """The label a short run of words of its own (a tag name, a fence's info string, an aside) gives: an
     excluding cue in it, a one-word cue only when it is all the words say ("(example)", but not "(don't worry,
     it's valid)")."""
+    if len(words.split()) <= _ASIDE_WORDS:
+        words = words.replace(",", " ").replace("\uff0c", " ")
     return _exclusion(words, lexicon().find(words), 0, len(words), heading_ok=True)
 
 
@@ -178,7 +189,9 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
     clause_end = min(_clause_end(text, end, limit), next_clause)
     cues = prose.between(end, limit)
     own = [c for c in cues if c.end <= clause_end]
-    label = _exclusion(text, own, end, clause_end, heading_ok=_is_aside(text, end, clause_end))
+    label = _exclusion(text, own, end, clause_end, heading_ok=True, anywhere=_ANYWHERE_AFTER)
+    if not label and text[end:clause_end].rstrip().endswith(_QUESTION_MARKS):
+        label = "alternative"  # "{…}？", "Voulez-vous que j'appelle {…} ?", "{…} – passt das so?": asked, not given
     asides = list(_ASIDE.finditer(text, end, clause_end))
     first = _NON_SPACE.search(text, end, limit)
     if first is not None and first.start() >= clause_end:
@@ -202,6 +215,9 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
             continue
         if cue.category == "retraction":
             return "rejected"
+        if followed and cue.category == "correction" and not _sentence_of(text, cue, clause_end, limit):
+            corrected = True  # "{…}. Espera, me equivoqué; …: {…}" — but "{…} Corrected." confirms it
+            continue
         if cue.category == "reference" and not text[_clause_start(text, clause_end, cue.start) : cue.start].strip(
             _TRIM
         ):
@@ -209,6 +225,11 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
         elif pointed_back and EXCLUDED_AS.get(cue.category, "alternative") != "alternative":
             return EXCLUDED_AS[cue.category]
     return "rejected" if corrected and not denied else ""
+
+
+def _sentence_of(text: str, cue: Cue, lo: int, hi: int) -> bool:
+    """Whether the cue is a sentence of its own ("Corrected.", "Fixed!") within text[lo:hi]."""
+    return _alone(text, cue, _clause_start(text, lo, cue.start), _clause_end(text, cue.end, hi))
 
 
 def _lead_in_start(text: str, end: int, ceiling: int) -> int:
@@ -236,10 +257,13 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
     clause_start = _clause_start(text, lo, start)
     if not text[clause_start:start].strip(_TRIM):
         return ""
-    cues = prose.between(clause_start, start)
+    cues = _about_this_one(text, prose.between(clause_start, start), clause_start)
     if _lone_negation(text, cues, clause_start, start):
         return "rejected"
-    asides = list(_ASIDE.finditer(text, clause_start, start))
+    if text[clause_start:start].rstrip(_TRIM).endswith(tuple(_SENTENCE_MARKS)):
+        return ""  # a finished sentence ("Done.", "Scratch that.") introduces nothing: the candidate starts anew
+    # an aside right after the previous candidate is that one's ("{…} (ладно, неважно)\n\n{…}")
+    asides = [a for a in _ASIDE.finditer(text, clause_start, start) if text[floor : a.start()].strip()]
     # an aside is read as a heading of its own below; inside the clause it says nothing ("(not the draft)")
     label = _exclusion(
         text, cues, clause_start, start, heading_ok=True, anywhere=_ANYWHERE, skip=[a.span() for a in asides]
@@ -252,7 +276,11 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
         return label
     negated = False
     english = {(c.start, c.end) for c in cues if c.language == "en"}
+    last = clause_start
     for cue in cues:
+        if _COMMA.search(text, last, cue.start) is not None:
+            negated = False  # "No puedo estar seguro, pero la respuesta final es:" — the comma ends its reach
+        last = cue.end
         if cue.category == "negation":
             negated = True
         elif (
@@ -262,6 +290,23 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
         ):
             return "rejected" if negated else "designated"
     return ""
+
+
+def _about_this_one(text: str, cues: list[Cue], clause_start: int) -> list[Cue]:
+    """The cues of the clause before a candidate that speak of it: not a retraction (it takes back what came
+    before), nor anything in a part of the clause that opens by pointing back ("上面这个是草稿，最终版本：{…}")."""
+    kept: list[Cue] = []
+    segment = clause_start
+    pointing_back = False
+    for cue in cues:
+        comma = _LAST_COMMA.search(text, segment, cue.start)
+        if comma is not None:
+            segment, pointing_back = comma.end(), False
+        if cue.category == "reference" and not text[segment : cue.start].strip(_TRIM):
+            pointing_back = True
+        if not pointing_back and cue.category not in _SPEAKS_OF_THE_ONE_BEFORE:
+            kept.append(cue)
+    return kept
 
 
 def _before_markup(text: str, lo: int, start: int) -> int:
@@ -338,7 +383,7 @@ def _unspaced(ch: str) -> bool:
 
 def _alone(text: str, cue: Cue, lo: int, hi: int) -> bool:
     """Whether the cue is all its clause says: nothing but markup, a determiner-free heading, around it."""
-    return not text[lo : cue.start].strip(_TRIM) and not text[cue.end : hi].strip(_TRIM)
+    return not text[lo : cue.start].strip(_TRIM) and not text[cue.end : hi].strip(_TRIM + _SENTENCE_MARKS)
 
 
 def _is_aside(text: str, end: int, clause_end: int) -> bool:

@@ -48,6 +48,9 @@ CATEGORIES: dict[str, str] = {
     "hedge": "hedges the claim (maybe, probably, I think, 可能)",
     "apology": "an apology: an output that opens with one and holds no answer refuses (I'm sorry, lo siento, 抱歉)",
     "bound": "a bound or comparison, not a value (at most, at least, more than, 至少)",
+    "operation": "arithmetic on a value, not the value (half of, double, la mitad de, 一半)",
+    "yes": "the answer yes, for a bool target (yes, sí, oui, ja, да, はい, 네)",
+    "no": "the answer no, for a bool target (no, non, nein, нет, いいえ, 否)",
     "negation": "negates (not, never, no, 不, nicht)",
     "quoted_input": "introduces the user's input, not an answer (user request:, the user said, 用户请求)",
     "reference": "starts a sentence about what came before it (the above, this one, 上面的, lo anterior)",
@@ -207,7 +210,7 @@ class Lexicon:
             for lo, hi in spans
         )
         self._unread = re.compile(f"[{ranges}]{{{_UNREAD_WORD_LETTERS}}}" if ranges else "(?!)")
-        self.scales = {normalise(w): n for t in self.tables for w, n in t.scales.items()}
+        self.scales = {p: n for t in self.tables for w, n in t.scales.items() for p in expand(w)}
         self.minus = frozenset(normalise(w) for t in self.tables for w in t.minus)
         self.decimal_marks = {t.language: t.decimal_mark for t in self.tables}
 

@@ -261,4 +261,16 @@ PHRASES = {
         "(eingabe|anfrage|frage|prompt|aufgabe|benutzer|nutzer)( |):",
         "(zitat|zitiert|ich zitiere)",
     ),
+    "operation": (
+        "(die |)hälfte",
+        "(das |)doppelte",
+        "doppelt",
+        "(das |)dreifache",
+        "hoch zwei",
+    ),
+    "yes": (
+        "ja",
+        "jawohl",
+    ),
+    "no": ("nein",),
 }

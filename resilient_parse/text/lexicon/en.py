@@ -14,6 +14,11 @@ SCALES = {
     "trillion": 10**12,
     "dozen": 12,
     "dozens": 12,
+    "grand": 1000,
+    "thousands": 1000,
+    "hundreds": 100,
+    "lakh(s|)": 100000,
+    "crore(s|)": 10000000,
     "k": 10**3,
     "mn": 10**6,
     "bn": 10**9,
@@ -88,6 +93,7 @@ PHRASES = {
         "if (i|we) were to",
     ),
     "counter_example": (
+        "(eliminate|eliminated|exclude|excluded|rule out|ruled out|ruling out)",
         "(should|must) not (do|use|output|send|call|run|return)",
         "(shouldn't|mustn't) (do|use|output|send|call|run|return)",
         "under no circumstances",
@@ -109,6 +115,7 @@ PHRASES = {
         "must not be (used|output|returned|called)",
     ),
     "rejected": (
+        "(is|was|would be|are|were) (false|untrue|inaccurate|mistaken)",
         "(is|was|would be|are|were|will be) (dangerous|unsafe|harmful|destructive|a bad idea)",
         "(a|the) (bad|wrong|incorrect|invalid) (answer|json|output|call|choice|idea)",
         "would be a mistake",
@@ -154,6 +161,7 @@ PHRASES = {
     ),
     "retraction": (
         "just kidding",
+        "kidding",
         "(i'm|i am) kidding",
         "scratch that",
         "never mind",
@@ -208,6 +216,11 @@ PHRASES = {
         "which (one|option) do you",
     ),
     "hedge": (
+        "(unsure|unclear|uncertain|depends|either|partly|partially|largely|mainly|sometimes|ballpark)",
+        "(approx|approx.|est.|estimated|guess|more like|give or take)",
+        "(an|my|a rough|rough) estimate",
+        "(slightly|mildly|fairly|borderline|leaning|ish)",
+        "not (confident|certain)",
         "maybe",
         "perhaps",
         "probably",
@@ -233,6 +246,11 @@ PHRASES = {
         "mostly",
     ),
     "bound": (
+        "(beyond|exceeding|upto|upward|upwards|tops|close to|on the order of)",
+        "and (up|upward|upwards|above|over|higher|more)",
+        "(just |)shy of",
+        "at the (very |)(most|least)",
+        "or greater",
         "at (most|least|minimum|maximum)",
         "(more|less|fewer|greater|higher|lower|bigger|smaller) than",
         "up to",
@@ -243,6 +261,8 @@ PHRASES = {
         "upwards of",
     ),
     "negation": (
+        "(doubt|doubts|doubtful|anything but|everything but|far from|except|other than)",
+        "(the |)opposite of",
         "not",
         "no",
         "never",
@@ -266,7 +286,25 @@ PHRASES = {
         "(input|query|prompt|request|question)",
         "(original|given|provided) (input|request|text|message)",
         "(what |)you (entered|typed|wrote|sent)",
+        "(you|the user|they) (asked|requested|wanted):",
         "(echo|echoing|repeating|quoting)",
+    ),
+    "operation": (
+        "(half|halve|halved|double|doubled|twice|triple|tripled|thrice|quadruple|quadrupled|squared|cubed)",
+        "(a|one) (third|quarter|fifth|tenth) of",
+        "(percent of|plus|divided by|multiplied by|to the power of|power of|factorial)",
+        "(square root|cube root|sqrt|log of|logarithm of)",
+    ),
+    "yes": (
+        "yes",
+        "yep",
+        "yeah",
+        "affirmative",
+    ),
+    "no": (
+        "no",
+        "nope",
+        "negative",
     ),
 }
 

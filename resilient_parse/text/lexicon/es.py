@@ -291,4 +291,15 @@ PHRASES = {
         "(anteriormente|antes) (dijiste|escribiste|preguntaste)",
         "(citando|cito|cita textual)",
     ),
+    "operation": (
+        "(la |)mitad",
+        "(el |)doble",
+        "(el |)triple",
+        "(al cuadrado|raíz de)",
+    ),
+    "yes": (
+        "sí",
+        "si",
+    ),
+    "no": ("no",),
 }

@@ -187,7 +187,11 @@ PHRASES = {
     "refusal": (
         "(désolé|désolée|desole|je suis désolé|je suis désolée|navré|navrée|malheureusement)(,|) (mais |)(je ne peux"
         " pas|je ne pourrai pas|je ne suis pas en mesure)",
-        "je ne peux pas",
+        "je ne peux pas (faire|aider|exécuter|executer|effectuer|fournir|répondre|repondre|générer|generer|envoyer"
+        "|appeler|traiter|accéder|acceder|réaliser|realiser|supprimer|continuer|donner|partager)",
+        "je ne peux pas (vous|t'|te) (aider|répondre|repondre|fournir|donner)",
+        "je ne peux pas( le| la| les|) faire",
+        "je ne peux pas(.|!)",
         "je ne (peux|pourrai|pourrais|vais) pas (vous |t'|)(aider|faire|fournir|exécuter|réaliser|répondre|générer"
         "|créer|continuer|traiter|donner|partager|accomplir|effectuer|satisfaire)",
         "(je ne suis pas|nous ne sommes pas) en mesure (de|d'aider|d'exécuter|d'effectuer|)",
@@ -228,7 +232,8 @@ PHRASES = {
         "(pourrait|pourraient|peut) être",
         "(semble|semblent|paraît|parait) (être|etre)",
         "(en principe|en théorie|en theorie|normalement)",
-        "je ne peux pas (garantir|confirmer|vérifier|être sûr|être certain)",
+        "je ne peux pas (garantir|confirmer|vérifier|verifier|être sûr|être certain|être totalement certain"
+        "|être tout à fait sûr|être entièrement sûr|être sûre|être certaine)",
     ),
     "apology": (
         "(désolé|désolée|desole|desolee|je suis désolé|je suis désolée|navré|navrée|pardon|excusez-moi|excuse-moi)",
@@ -272,4 +277,12 @@ PHRASES = {
         "(entrée|entree|requête|requete|question|demande|saisie|consigne)( |):",
         "(en citant|je cite|je cite :)",
     ),
+    "operation": (
+        "(la |)moitié",
+        "(le |)double",
+        "(le |)triple",
+        "(au carré|racine de)",
+    ),
+    "yes": ("oui",),
+    "no": ("non",),
 }

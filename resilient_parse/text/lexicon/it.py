@@ -256,4 +256,12 @@ PHRASES = {
         "(richiesta|domanda|input|consegna|compito|istruzione)( |):",
         "(citando|cito|citazione)",
     ),
+    "operation": (
+        "(la |)metà",
+        "(il |)doppio",
+        "(il |)triplo",
+        "(al quadrato|radice di)",
+    ),
+    "yes": ("sì",),
+    "no": ("no",),
 }

@@ -4,7 +4,9 @@ Korean is spaced, but particles and endings attach to the word, so the table mat
 Japanese. A space in a phrase matches any run of white space; `( |)` makes it optional, for the many models that
 drop the space before 수 ("도와드릴수 없습니다"). Stems stand for every ending ("도와드릴 수 없" matches
 없습니다, 없어요, 없다). Rows are long enough not to fire inside other words: "할 수 없습니다" alone would be a
-refusal inside "사용할 수 없습니다" (a constraint), and "하지 마" never matches "하지만" (but).
+refusal inside "사용할 수 없습니다" (a constraint), and "하지 마" never matches "하지만" (but); "이 호출은 실행할 수
+없습니다" refuses because the demonstrative names the call. "A가 아니라 B" and "A 말고 B" name the rejected one
+first and lead to the one meant, so they are corrections ("말고도", "besides", offers another).
 """
 
 LANGUAGE = "ko"
@@ -117,6 +119,7 @@ PHRASES = {
         "(사용|선택|시도|이용|작성)할 수도 있",
         "도 (가능합니다|됩니다|괜찮습니다)",
         "차선책",
+        "말고도",
         "두 번째 (방법|옵션|방식)",
     ),
     "counter_example": (
@@ -132,7 +135,6 @@ PHRASES = {
         "반례",
         "나쁜 예",
         "(잘못된|틀린|좋지 않은|부적절한) (예시|예제|예|방식|방법|사용법)",
-        "(이|가) 아니라",
         "이렇게 하면 안",
         "(하면|해서|쓰면|써서|넣으면|넣어서) 안 (됩|돼|되)",
     ),
@@ -186,6 +188,8 @@ PHRASES = {
         "잘못 (계산|이해|작성|말|읽|썼|봤|입력)",
         "바로잡",
         "정확히 말하면",
+        "(이|가) 아니라",
+        "말고",
         "죄송합니다(,|.) (제가|앞서|이전|방금)",
     ),
     "retraction": (
@@ -218,6 +222,7 @@ PHRASES = {
         "(제 |)(능력|권한) (밖|범위를 벗어)",
         "(할|도와드릴|처리할) 수 없는 요청",
         "(도와|제공해|답변|처리해|지원해)( |)(드리기|드리기는) 어렵",
+        "(이|그|해당) (호출|작업|요청|명령|명령어)(은|는|을|를) 실행할( |)수 없",
     ),
     "question": (
         "할까요",
@@ -253,6 +258,7 @@ PHRASES = {
         "생각(합니다|해요)",
         "제 생각에(는|)",
         "확실하지 않",
+        "(확신|장담|보장|단정|단언)할( |)수(는|도|) 없",
         "잘 모르겠",
         "불확실",
         "추정",
@@ -311,6 +317,7 @@ PHRASES = {
         "못",
         "안 (돼|됩|된|되|해|합|함|맞|좋|할)",
         "불가능",
+        "(이|가) 아니라면",
     ),
     "reference": (
         "위의 (내용|답변|json|코드|결과|출력|것|버전)",
@@ -327,11 +334,26 @@ PHRASES = {
     "quoted_input": (
         "사용자(의|) (요청|입력|질문|메시지|프롬프트)",
         "사용자(가|는) (말|요청|입력|질문|물어|작성|원하|요구)",
+        "사용자가 (보낸|작성한|입력한|남긴)",
         "(입력|질문|요청|쿼리|프롬프트)(:|：)",
         "원래 (입력|요청|텍스트|질문|메시지)",
         "원문",
         "(당신|귀하)(이|가|께서) (말|요청|질문|물어|작성)",
         "(질문|요청) 내용",
         "질문하신 (내용|것)",
+    ),
+    "operation": (
+        "절반",
+        "두 배",
+        "세 배",
+        "제곱",
+    ),
+    "yes": (
+        "네(.|,|!)",
+        "예(.|,|!)",
+    ),
+    "no": (
+        "아니요",
+        "아니오",
     ),
 }

@@ -113,7 +113,6 @@ PHRASES = {
         "(poderia|poderias|podia|podias) (também |tambem |)(tentar|usar|utilizar|chamar|experimentar)",
         "(pode|podes) também (tentar|usar|utilizar|chamar|experimentar)",
         "(que tal|e que tal|e se)",
-        "em vez disso",
     ),
     "counter_example": (
         "(sob nenhuma circunstância|sob nenhuma circunstancia|em nenhuma hipótese|em nenhuma hipotese|de forma"
@@ -171,6 +170,7 @@ PHRASES = {
         "(eu |)ia (usar|colocar|responder|devolver|dizer|escrever|sugerir|propor)",
     ),
     "correction": (
+        "em vez disso",
         "(correção|correcao|correcção|retificação|retificacao|rectificação)",
         "(corrigido|corrigida|corrigidos|corrigidas)",
         "(na verdade|na realidade|aliás|de facto|de fato)",
@@ -291,5 +291,16 @@ PHRASES = {
         "|dada|dado|de entrada)",
         "(entrada|pedido|pergunta|consulta|solicitação|solicitacao|instrução|instrucao)( |):",
         "(citando|cito|repetindo o que)",
+    ),
+    "operation": (
+        "(a |)metade",
+        "(o |)dobro",
+        "(o |)triplo",
+        "(ao quadrado|raiz de)",
+    ),
+    "yes": ("sim",),
+    "no": (
+        "não",
+        "nao",
     ),
 }
