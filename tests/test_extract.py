@@ -421,7 +421,8 @@ def test_a_correction_word_promotes_even_beside_a_judgement_word() -> None:
 
 
 def test_the_correct_json_is_promoted() -> None:
-    assert tiers('{"a": 0}\nWait, I made a mistake. The correct JSON is:\n{"a": 1}') == [0, 1]
+    # "Wait, I made a mistake" between them supersedes the first
+    assert tiers('{"a": 0}\nWait, I made a mistake. The correct JSON is:\n{"a": 1}') == [-1, 1]
 
 
 def test_judgement_words_alone_designate_nothing() -> None:

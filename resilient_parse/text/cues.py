@@ -63,6 +63,7 @@ _SENTENCE_MARKS = ".!?\u3002\uff01\uff1f"
 _QUESTION_MARKS = ("?", "\uff1f")
 # what a one-word cue may be bound by in the rest of the candidate's own clause ("{…} sollte niemals …")
 _ANYWHERE_AFTER = frozenset({"example", "draft", "counter_example"})
+_NO_WORDS = frozenset({"negation", "no"})  # "No." before a candidate: its one word negates it
 _SPEAKS_OF_THE_ONE_BEFORE = frozenset({"retraction", "reference"})
 _COMMA = re.compile("[,\uff0c\u3001]")
 _LAST_COMMA = re.compile("[,\uff0c\u3001](?!.*[,\uff0c\u3001])", re.DOTALL)
@@ -215,8 +216,15 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
             continue
         if cue.category == "retraction":
             return "rejected"
-        if followed and cue.category == "correction" and not _sentence_of(text, cue, clause_end, limit):
-            corrected = True  # "{…}. Espera, me equivoqué; …: {…}" — but "{…} Corrected." confirms it
+        if (
+            followed
+            and cue.category == "correction"
+            and _opens_sentence(text, cue, clause_end)
+            and not _sentence_of(text, cue, clause_end, limit)
+        ):
+            # "{…}. Espera, me equivoqué; …: {…}" — but "{…} Corrected." confirms it, and "We fixed a bug" only
+            # mentions a fix
+            corrected = True
             continue
         if cue.category == "reference" and not text[_clause_start(text, clause_end, cue.start) : cue.start].strip(
             _TRIM
@@ -225,6 +233,11 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
         elif pointed_back and EXCLUDED_AS.get(cue.category, "alternative") != "alternative":
             return EXCLUDED_AS[cue.category]
     return "rejected" if corrected and not denied else ""
+
+
+def _opens_sentence(text: str, cue: Cue, lo: int) -> bool:
+    """Whether the cue opens its sentence (after `lo`): nothing but markup before it since the sentence began."""
+    return not text[_clause_start(text, lo, cue.start) : cue.start].strip(_TRIM)
 
 
 def _sentence_of(text: str, cue: Cue, lo: int, hi: int) -> bool:
@@ -257,7 +270,7 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
     clause_start = _clause_start(text, lo, start)
     if not text[clause_start:start].strip(_TRIM):
         return ""
-    cues = _about_this_one(text, prose.between(clause_start, start), clause_start)
+    cues = _about_this_one(text, prose.between(clause_start, start), clause_start, start)
     if _lone_negation(text, cues, clause_start, start):
         return "rejected"
     if text[clause_start:start].rstrip(_TRIM).endswith(tuple(_SENTENCE_MARKS)):
@@ -292,20 +305,26 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
     return ""
 
 
-def _about_this_one(text: str, cues: list[Cue], clause_start: int) -> list[Cue]:
+def _about_this_one(text: str, cues: list[Cue], clause_start: int, start: int) -> list[Cue]:
     """The cues of the clause before a candidate that speak of it: not a retraction (it takes back what came
-    before), nor anything in a part of the clause that opens by pointing back ("上面这个是草稿，最终版本：{…}")."""
+    before), nor anything in a part of the clause that opens by pointing back and is followed by another part
+    ("上面这个是草稿，最终版本：{…}"); the last part leads to the candidate ("This would be dangerous: {…}")."""
     kept: list[Cue] = []
     segment = clause_start
-    pointing_back = False
+    back: list[Cue] = []  # the cues of a part that points back, kept if it turns out to be the last part
     for cue in cues:
         comma = _LAST_COMMA.search(text, segment, cue.start)
         if comma is not None:
-            segment, pointing_back = comma.end(), False
+            segment, back = comma.end(), []
         if cue.category == "reference" and not text[segment : cue.start].strip(_TRIM):
-            pointing_back = True
-        if not pointing_back and cue.category not in _SPEAKS_OF_THE_ONE_BEFORE:
+            back = [cue]
+            continue
+        if back:
+            back.append(cue)
+        elif cue.category not in _SPEAKS_OF_THE_ONE_BEFORE:
             kept.append(cue)
+    if back and _COMMA.search(text, back[-1].end, start) is None:
+        kept.extend(c for c in back if c.category not in _SPEAKS_OF_THE_ONE_BEFORE)
     return kept
 
 
@@ -329,7 +348,7 @@ def _lone_negation(text: str, cues: Sequence[Cue], lo: int, hi: int) -> bool:
         return False
     return (
         len({(c.start, c.end) for c in cues}) == 1
-        and all(c.category == "negation" for c in cues)
+        and all(c.category in _NO_WORDS for c in cues)
         and not text[lo : cues[0].start].strip(_TRIM)
         and not text[cues[0].end : hi].strip(_TRIM + ".!?\u3002\uff01")
     )

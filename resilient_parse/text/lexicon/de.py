@@ -142,6 +142,7 @@ PHRASES = {
         "(ich hatte vor|ich war dabei)",
     ),
     "correction": (
+        "(moment|warte|halt),",
         "(korrektur|berichtigung|richtigstellung)",
         "(korrigiert|berichtigt|richtiggestellt)",
         "(eigentlich|tatsächlich|tatsaechlich|in wirklichkeit|genau genommen|genauer gesagt|vielmehr)",
