@@ -11,7 +11,8 @@ same machinery as text streams: linear in the characters received however they a
 its partial argument object on its own. The call's tool name picks the argument model (a union's member, or the one
 model): a name that names no tool of the target exactly shows no partials — the final read settles it (a typo
 repaired and recorded in lenient, refused in strict; another tool refused). The last update holds what
-`correction.tool_calls.read_tool_calls` makes of the complete calls: the very reading a non-streamed reply gets.
+`correction.tool_calls.read_reply_calls` makes of the complete calls and the text streamed beside them: the very
+reading a non-streamed reply gets (text that refuses, takes the call back or asks back refuses the calls).
 A stream with no tool calls is read as a text answer (`Parser.parse_result`).
 """
 
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from resilient_parse.context import SemanticValidator
 from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader, aclose_stream, close_stream
-from resilient_parse.correction.tool_calls import ToolCall, check_text_agrees, read_tool_calls, tool_target
+from resilient_parse.correction.tool_calls import ToolCall, read_reply_calls, tool_target
 from resilient_parse.correction.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
 from resilient_parse.streaming import _Stream
@@ -196,8 +197,9 @@ class _ToolStream:
             c.to_tool_call() for c in sorted(self.calls, key=lambda c: c.index)
         )  # stable: by index, then start
         if calls:
-            result = read_tool_calls(
+            result = read_reply_calls(  # as a whole reply's: a refusal beside the calls refuses them
                 calls,
+                text,
                 self.target,
                 self.parser,
                 aliases=self.aliases,
@@ -205,7 +207,6 @@ class _ToolStream:
                 truncated=self.finish_reason in _CUT_OFF,  # as a non-streamed reply: cut-off arguments are refused
                 sent_names=self.sent_names,
             )
-            check_text_agrees(text, result, self.target, self.parser, aliases=self.aliases)  # as a whole reply's
         else:
             result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
         return ToolStreamUpdate(

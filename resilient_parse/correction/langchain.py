@@ -10,8 +10,11 @@ can call a LangChain chat model.
 
 The parser reads an `AIMessage`'s tool calls when the target is an argument model (or a union, or `list[...]`):
 `tool_calls` (arguments LangChain decoded) and `invalid_tool_calls` (the raw argument text LangChain could not
-decode — exactly what local repair is for) both go through `tool_calls.read_tool_calls`; prose beside the calls is
-fine, but text that answers the target differently is an `AmbiguousMatchError` (the message says two things).
+decode — exactly what local repair is for) both go through `tool_calls.read_reply_calls`; prose beside the calls is
+fine, but text that answers the target differently is an `AmbiguousMatchError` (the message says two things), and a
+message that refuses beside its calls — text that refuses, takes the call back or asks back, or the provider's own
+refusal signal (OpenAI's `refusal`, kept in `additional_kwargs`; Anthropic's `stop_reason: "refusal"`) — is a
+`RefusalError` (raised as `LangChainRefusalError`, both it and our `LangChainParseError`).
 Otherwise it reads the text. Streaming feeds the text pieces to `Parser.stream` as they arrive (linear in the text
 however it is cut); streamed tool calls are read once the message is complete (no partials for them here:
 `tool_streaming` streams partial arguments from an OpenAI stream).
@@ -50,7 +53,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from resilient_parse.api import default_parser
 from resilient_parse.correction.adapters import usage_from_counts
-from resilient_parse.correction.tool_calls import ToolCall, check_text_agrees, read_tool_calls, tool_target
+from resilient_parse.correction.tool_calls import ToolCall, read_reply_calls, tool_target
 from resilient_parse.correction.tool_defs import (
     ToolSpec,
     check_tool_choice,
@@ -66,8 +69,10 @@ from resilient_parse.errors import (
     ErrorDetail,
     InputTooLargeError,
     ParseError,
+    RefusalError,
 )
 from resilient_parse.parser import Parser
+from resilient_parse.stages.envelopes import STOPPED_REFUSING
 from resilient_parse.stages.feedback import schema_shape
 
 T = TypeVar("T")
@@ -90,6 +95,10 @@ class LangChainParseError(ParseError, OutputParserException):
         self.observation = observation
         self.llm_output = llm_output
         self.send_to_llm = True
+
+
+class LangChainRefusalError(LangChainParseError, RefusalError):
+    """A `LangChainParseError` for a message that refuses: also our `RefusalError`."""
 
 
 # -- reading LangChain messages -----------------------------------------------------------------------------------
@@ -154,6 +163,38 @@ def _tool_call(name: str, text: str | None, args: Any, call_id: str | None, inde
     return ToolCall.decoded(name, args, id=call_id, index=index)
 
 
+def _refusal_pieces(message: BaseMessage) -> list[str]:
+    """The refusal text the provider flagged on a message (or a chunk of one): OpenAI's `refusal`, which LangChain
+    keeps in `additional_kwargs["refusal"]` (or as a `refusal` content block)."""
+    pieces: list[str] = []
+    said = message.additional_kwargs.get("refusal")
+    if isinstance(said, str) and said:
+        pieces.append(said)
+    if isinstance(message.content, list):
+        for block in message.content:
+            if isinstance(block, dict) and block.get("type") == "refusal" and isinstance(block.get("refusal"), str):
+                pieces.append(block["refusal"])
+    return pieces
+
+
+def _refused_by_stop(message: BaseMessage) -> bool:
+    """Whether the provider stopped the message as a refusal (Anthropic's `stop_reason: "refusal"`)."""
+    return message.response_metadata.get("stop_reason") == "refusal"
+
+
+def _refusal_signal(message: BaseMessage) -> str | None:
+    """The provider's own refusal signal on a message, or None (`_refusal_pieces`, `_refused_by_stop`)."""
+    return _signal(_refusal_pieces(message), _refused_by_stop(message))
+
+
+def _signal(pieces: Sequence[str], stopped: bool) -> str | None:
+    """The refusal signal of a message: the refusal text flagged (joined), else the refusing stop, else None."""
+    said = "".join(pieces)
+    if said.strip():
+        return said
+    return STOPPED_REFUSING if stopped else None
+
+
 def _finish_reason(message: BaseMessage) -> str | None:
     meta = message.response_metadata
     for key in ("finish_reason", "stop_reason", "done_reason"):
@@ -179,6 +220,8 @@ class _Collected:
         self.call_ids: dict[Any, str] = {}  # the id each call's pieces came with
         self.finish_reason: str | None = None
         self.unreadable: ParseError | None = None  # a whole message's calls that could not be read
+        self.refusal: list[str] = []  # the refusal text the provider flagged, piece by piece
+        self.stopped_refusing = False  # the provider stopped the message as a refusal
 
     def texts(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
         for chunk in chunks:
@@ -197,6 +240,8 @@ class _Collected:
             self.text.append(chunk)
             return chunk
         self.finish_reason = _finish_reason(chunk) or self.finish_reason
+        self.refusal.extend(_refusal_pieces(chunk))
+        self.stopped_refusing = self.stopped_refusing or _refused_by_stop(chunk)
         if isinstance(chunk, BaseMessageChunk):
             for part in getattr(chunk, "tool_call_chunks", None) or ():
                 index = part.get("index")
@@ -232,6 +277,9 @@ class _Collected:
             call_id = next((i for i in ids if i), None)
             calls.append(ToolCall("".join(names), "".join(args), id=call_id, index=len(calls)))
         return tuple(calls)
+
+    def refusal_signal(self) -> str | None:
+        return _signal(self.refusal, self.stopped_refusing)
 
 
 # -- the output parser --------------------------------------------------------------------------------------------
@@ -293,23 +341,28 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
         return bool(calls) and tool_target(self.target) is not None
 
     def _fail(self, parser: Parser, error: ParseError, llm_output: str) -> LangChainParseError:
-        return LangChainParseError(error, llm_output, parser.feedback(error, self.target))
+        cls = LangChainRefusalError if isinstance(error, RefusalError) else LangChainParseError
+        return cls(error, llm_output, parser.feedback(error, self.target))
 
-    def _from_calls(self, calls: Sequence[ToolCall], finish_reason: str | None, text: str) -> T:
-        """The target read from the calls; the text beside them must give the same answer, if any
-        (`check_text_agrees`): a message saying two things does not say which it means."""
+    def _from_calls(
+        self, calls: Sequence[ToolCall], finish_reason: str | None, text: str, refusal: str | None = None
+    ) -> T:
+        """The target read from the calls (`read_reply_calls`): a message that refuses beside them (its text, or the
+        provider's `refusal` signal) is a refusal; the text beside them must give the same answer, if any: a message
+        saying two things does not say which it means."""
         parser = self._use()
         said = json.dumps([{"name": c.name, "arguments": c.arguments} for c in calls], ensure_ascii=False)
         try:
-            result = read_tool_calls(
+            result = read_reply_calls(
                 calls,
+                text,
                 self.target,
                 parser,
+                refusal=refusal,
                 aliases=self.aliases,
                 truncated=_truncated(finish_reason),
                 sent_names=self._sent_names,
             )
-            check_text_agrees(text, result, self.target, parser, aliases=self.aliases)
         except ParseError as exc:
             raise self._fail(parser, exc, said) from exc
         return cast(T, result.value)
@@ -331,8 +384,8 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
             except ParseError as exc:
                 raise self._fail(self._use(), exc, generation.text) from exc
             if calls:
-                text = generation.text
-                return self._from_calls(calls, _finish_reason(generation.message), text)
+                message = generation.message
+                return self._from_calls(calls, _finish_reason(message), generation.text, _refusal_signal(message))
         return self.parse(generation.text)
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
@@ -374,7 +427,7 @@ class ResilientOutputParser(BaseTransformOutputParser[T]):
             raise self._fail(parser, collected.unreadable, "".join(collected.text))
         calls = collected.tool_calls()
         if self._reads_calls(calls):
-            return self._from_calls(calls, collected.finish_reason, "".join(collected.text))
+            return self._from_calls(calls, collected.finish_reason, "".join(collected.text), collected.refusal_signal())
         if failure is not None:
             raise self._fail(parser, failure, "".join(collected.text))
         return final
@@ -501,7 +554,8 @@ def to_langchain_messages(messages: Sequence[Mapping[str, Any]]) -> list[BaseMes
 
 def completion_from_message(message: Any, model: str | None = None) -> Completion:
     """What a chat model's `invoke` returned, as a `Completion`: the text, the tool calls, the usage from
-    `usage_metadata` (None when absent: the loop then estimates it, marked as estimated), the finish reason."""
+    `usage_metadata` (None when absent: the loop then estimates it, marked as estimated), the finish reason, and the
+    provider's refusal signal (`refusal` in `additional_kwargs`, `stop_reason: "refusal"`)."""
     if not isinstance(message, BaseMessage):
         raise MalformedResponseError(
             f"the chat model returned {type(message).__name__}, not a message",
@@ -518,6 +572,7 @@ def completion_from_message(message: Any, model: str | None = None) -> Completio
         text=message.text,
         model=name if isinstance(name, str) else None,
         usage=usage,
+        refusal=_refusal_signal(message),
         finish_reason=_finish_reason(message),
         tool_calls=calls,
     )
@@ -610,6 +665,7 @@ class ChatModelAdapter:
 __all__ = [
     "ChatModelAdapter",
     "LangChainParseError",
+    "LangChainRefusalError",
     "ResilientOutputParser",
     "completion_from_message",
     "message_tool_calls",

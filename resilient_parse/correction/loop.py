@@ -7,8 +7,9 @@ Each round sends the caller's original messages + the model's last answer + the 
 The adapter says how an answer is answered (`followup`): a text answer as the assistant's turn (at most
 `MAX_ECHO_CHARS` of it) and the feedback as the user's; tool calls as the API wants them answered (a `tool`
 message per call, a `tool_result` block). A reply made of tool calls is read from the calls' arguments when the
-target is an argument model, a union of them or a list of either (`tool_calls.read_tool_calls`). Every call gets its own
-deep copy of the messages, so neither the caller's messages nor the next round's can be changed by an llm. It
+target is an argument model, a union of them or a list of either (`tool_calls.read_reply_calls`); text beside the
+calls that refuses, takes the call back or asks back is a refusal, as the provider's own signal is. Every call gets
+its own deep copy of the messages, so neither the caller's messages nor the next round's can be changed by an llm. It
 stops on `max_corrections` (extra calls, not total), a token budget, a deadline, the same errors twice in a row,
 a refusal; stops at once on an exhausted quota; re-raises any other LLM error (network, auth, rate limit) as it is,
 with the attempts made so far attached as `.attempts`. Every call is counted — the provider's usage when it gave
@@ -42,9 +43,8 @@ from resilient_parse.context import CallContext, SemanticValidator
 from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
 from resilient_parse.correction.tool_calls import (
     ToolTarget,
-    check_text_agrees,
     check_tool_name,
-    read_tool_calls,
+    read_reply_calls,
     tool_target,
 )
 from resilient_parse.correction.tool_defs import sent_tool_names
@@ -418,8 +418,10 @@ class _Loop:
         target's class, or the target names none)."""
         calls = completion.tool_calls
         if calls and self.tool_target is not None:
-            called = read_tool_calls(
+            # text beside the calls that refuses, takes the call back or asks back refuses them (`RefusalError`)
+            return read_reply_calls(
                 calls,
+                completion.text,
                 self.target,
                 self.parser,
                 aliases=self.aliases,
@@ -427,8 +429,6 @@ class _Loop:
                 truncated=completion.finish_reason in _CUT_OFF,
                 sent_names=sent_tool_names(_tools_of(adapter) or ()),
             )
-            check_text_agrees(completion.text, called, self.target, self.parser, aliases=self.aliases)
-            return called
         if len(calls) == 1 and not completion.text.strip():
             check_tool_name(calls[0], self.target, self.parser)
             return self._parse(calls[0].arguments)

@@ -46,6 +46,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
+from resilient_parse.stages.envelopes import refusal_beside_calls
 from resilient_parse.stages.feedback import excerpt
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
@@ -590,14 +591,79 @@ def read_tool_calls(
     return ParseResult(value=value, repairs=repairs, candidate=json_text, json_text=json_text, mode=parser.policy.name)
 
 
-def check_text_agrees(
-    text: str, called: ParseResult[Any], target: Any, parser: Parser, *, aliases: Mapping[str, str] | None = None
+def read_reply_calls(
+    calls: Sequence[ToolCall],
+    text: str,
+    target: Any,
+    parser: Parser,
+    *,
+    refusal: str | None = None,
+    aliases: Mapping[str, str] | None = None,
+    validators: Sequence[SemanticValidator] = (),
+    truncated: bool = False,
+    sent_names: Collection[str] = (),
+) -> ParseResult[Any]:
+    """The target read from a reply made of tool calls and the text beside them — the one reading of such a reply
+    for every path (the correction loop, the LangChain parser, streamed calls). A reply that refuses is refused
+    first, whatever its calls say (`RefusalError`): the provider's refusal signal (`refusal`) or text beside the
+    calls that refuses, takes the call back or asks back (`stages.envelopes.refusal_beside_calls`, the reading text
+    envelopes get too). Then the calls are read (`read_tool_calls`, whose options these are) and the text must not
+    answer the target otherwise (`check_text_agrees`)."""
+    _refuse_beside(text, refusal, target, parser, aliases, sum(len(c.arguments) for c in calls))
+    called = read_tool_calls(
+        calls,
+        target,
+        parser,
+        aliases=aliases,
+        validators=validators,
+        truncated=truncated,
+        sent_names=sent_names,
+    )
+    _agrees(text, called, target, parser, aliases)
+    return called
+
+
+def _refuse_beside(
+    text: str,
+    refusal: str | None,
+    target: Any,
+    parser: Parser,
+    aliases: Mapping[str, str] | None,
+    length: int,
 ) -> None:
-    """Text beside the tool calls that answers the target too must give the calls' answer: one reply saying two
-    things does not say which it means (`AmbiguousMatchError`, naming both). Prose — text in which the reader finds
-    no answer (`NoCandidateError`, or a candidate that does not fit) — is no second answer. Text that is itself
-    two readings (`Either {...} or {...}`, a key written twice with different values) is refused as such: it cannot
-    be set aside as prose. One check for every path that reads calls: the loop, the LangChain parser, streaming."""
+    """Raise the `RefusalError` the reply makes of its calls, if it makes one (told to observers as a failed
+    parse, as every other refusal of calls is)."""
+    started = time.perf_counter()
+    refused = refusal_beside_calls(text, refusal)
+    if refused is not None:
+        _tell_failed(parser, target, aliases, refused, started, length + len(text))
+        raise refused
+
+
+def check_text_agrees(
+    text: str,
+    called: ParseResult[Any],
+    target: Any,
+    parser: Parser,
+    *,
+    aliases: Mapping[str, str] | None = None,
+    refusal: str | None = None,
+) -> None:
+    """Text beside the tool calls must not refuse them and, if it answers the target too, must give the calls'
+    answer. A refusal, a retraction or a question there — or the provider's refusal signal (`refusal`) — is a
+    `RefusalError` (`stages.envelopes.refusal_beside_calls`). One reply saying two things does not say which it
+    means (`AmbiguousMatchError`, naming both). Prose — text in which the reader finds no answer
+    (`NoCandidateError`, or a candidate that does not fit) — is no second answer. Text that is itself two readings
+    (`Either {...} or {...}`, a key written twice with different values) is refused as such: it cannot be set aside
+    as prose. `read_reply_calls` reads a reply's calls with both checks, the refusal before the calls."""
+    _refuse_beside(text, refusal, target, parser, aliases, len(called.json_text or ""))
+    _agrees(text, called, target, parser, aliases)
+
+
+def _agrees(
+    text: str, called: ParseResult[Any], target: Any, parser: Parser, aliases: Mapping[str, str] | None
+) -> None:
+    """The text beside the calls answers nothing else (see `check_text_agrees`)."""
     if not _may_answer(text, target):
         return
     try:
@@ -683,6 +749,7 @@ __all__ = [
     "ToolTarget",
     "check_text_agrees",
     "check_tool_name",
+    "read_reply_calls",
     "read_tool_calls",
     "tool_target",
 ]

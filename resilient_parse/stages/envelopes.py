@@ -13,22 +13,33 @@ Wrappers (`{"result": {"data": …}}`, `{"result": [ {…} ]}`) are followed thr
 `MAX_DEPTH`) and one-element lists, when the inner value fits the target and the outer does not; the first level
 of a plain wrapper around an object or list stays with `shapes` (the same repair, `unwrap_wrapper`).
 
+A call is refused as the answer — `RefusalError` — when what the reply says beside it refuses it
+(`refusal_beside_calls`): the provider's own refusal signal (an OpenAI message's `refusal`, an Anthropic message's
+`stop_reason: "refusal"`), or text beside the calls (a message's `content`, its text blocks) that refuses the
+task, takes the call back or asks the user instead. Every path that reads tool calls asks the same helper: text
+envelopes here, the correction loop, the LangChain parser and streamed calls (`correction/tool_calls.py`).
+
 `unwrap_envelope` is the built-in `rp_coerce_value` asked before the other coercions; None for anything else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
-from resilient_parse.errors import ErrorDetail
+from resilient_parse.errors import ErrorDetail, RefusalError
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm
 from resilient_parse.stages.coerce.embedded import decode_json_string
 from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
+from resilient_parse.stages.extract import scan_spans, split_reasoning
+from resilient_parse.stages.feedback import excerpt
+from resilient_parse.text.cues import refusal_between
+from resilient_parse.text.lexicon import lexicon
 
 MAX_DEPTH = 6
 TOOL_NAME_ATTRIBUTE = "__rp_tool_name__"
@@ -63,6 +74,122 @@ def same_tool(written: str, expected: str) -> bool:
     if written.startswith("functions."):
         written = written[len("functions.") :]
     return written == expected or _norm(written) == _norm(expected)
+
+
+# -- what a reply says beside its calls -----------------------------------------------------------------------
+
+_TAKES_THE_CALL_BACK = frozenset({"retraction", "question"})
+_WHAT_IT_DOES = {
+    "refusal": "refuses the task",
+    "retraction": "takes the call back",
+    "question": "asks the user back instead of answering",
+}
+_SHOWN_CHARS = 120
+STOPPED_REFUSING = "stop_reason 'refusal'"
+"""The signal of a message the provider stopped as a refusal (Anthropic's `stop_reason: "refusal"`)."""
+
+
+def refusal_beside_calls(text: str, signal: str | None = None) -> RefusalError | None:
+    """The refusal a reply makes of its own tool calls, or None. `signal` is the provider's refusal signal when it
+    gave one (an OpenAI message's `refusal` text, `STOPPED_REFUSING` for Anthropic's `stop_reason`): a refusal
+    whatever the calls say. `text` is what the reply writes beside its calls, read as the text path reads prose
+    beside JSON — the visible answer (not a reasoning block), outside JSON values — by the lexicon, in every
+    language it covers: a refusal of the task (`refusal_between`), a retraction ("Just kidding", "算了吧") or a
+    question back to the user ("Should I…?", "要不要") refuses the call. An apology alone, hedging, or prose that
+    describes the call ("Sure, I'll look that up.", "好的，我来帮你转账。") refuses nothing.
+
+    The one reading of text beside tool calls: text envelopes (here), the correction loop, the LangChain parser and
+    streamed calls (`correction.tool_calls.read_reply_calls`) all ask it, so no two paths can disagree. (The
+    envelope stage raises it from `rp_coerce_value`: a `Coercion.error` would be reported as a schema mismatch.)"""
+    if signal:
+        shown = excerpt(signal, _SHOWN_CHARS)
+        return RefusalError(
+            f"the provider flagged the reply as a refusal ({shown}); its tool call is not given as the answer",
+            [ErrorDetail(path="", kind="refusal", message="the provider flagged the reply as a refusal", got=shown)],
+        )
+    found = _refusing_cue(text) if text and not text.isspace() else None
+    if found is None:
+        return None
+    at, category = found
+    does = _WHAT_IT_DOES[category]
+    said = excerpt(text[at:], _SHOWN_CHARS)
+    return RefusalError(
+        f"the reply {does} beside its tool call ({said!r}); the call is not given as the answer",
+        [ErrorDetail(path="", kind="refusal", message=f"the text beside the tool call {does}", got=said, offset=at)],
+    )
+
+
+def _refusing_cue(text: str) -> tuple[int, str] | None:
+    """Where the visible prose of `text` first refuses, takes the call back or asks back, and which it does."""
+    for lo, hi in _visible_prose(text):
+        at = refusal_between(text, lo, hi)
+        cue = lexicon().first(_TAKES_THE_CALL_BACK, text, lo, at if at >= 0 else hi)
+        if cue is not None:
+            return cue.start, cue.category
+        if at >= 0:
+            return at, "refusal"
+    return None
+
+
+def _visible_prose(text: str) -> Iterator[tuple[int, int]]:
+    """The stretches of prose in the visible answer of `text`, in order: outside reasoning blocks and outside the
+    JSON values in it (a span inside an unclosed opener is within that opener's), as extraction reads them."""
+    for region in split_reasoning(text):
+        if region.reasoning:
+            continue
+        pos = region.start
+        for span in scan_spans(text, region.start, region.end):
+            if span.inside >= 0:
+                continue
+            if span.start > pos:
+                yield pos, span.start
+            pos = max(pos, span.end)
+        if pos < region.end:
+            yield pos, region.end
+
+
+def said_beside_calls(value: Any) -> tuple[str, str | None]:
+    """What an envelope says beside the calls it holds: the text of its messages (`content` as a string, or its
+    text blocks and parts) and the provider's refusal signal, if any (a message's `refusal`, a `refusal` content
+    part, Anthropic's `stop_reason: "refusal"`). ("", None) for a bare call or a list of calls."""
+    texts: list[str] = []
+    signals: list[str] = []
+    if isinstance(value, dict):  # a bare call says nothing beside itself: it has none of these keys
+        choices = value.get("choices")
+        messages = (
+            [c.get("message") or c.get("delta") for c in choices if isinstance(c, dict)]
+            if isinstance(choices, list)
+            else [value]
+        )
+        for message in messages:
+            if isinstance(message, dict):
+                _read_message(message, texts, signals)
+    return "\n".join(texts), "; ".join(signals) or None
+
+
+def _read_message(message: dict[str, Any], texts: list[str], signals: list[str]) -> None:
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal.strip():
+        signals.append(refusal)
+    if message.get("stop_reason") == "refusal":
+        signals.append(STOPPED_REFUSING)
+    content = message.get("content")
+    if isinstance(content, str):
+        texts.append(content)
+    for key in ("content", "output"):
+        items = message.get(key)
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind in ("text", "output_text") and isinstance(item.get("text"), str):
+                texts.append(item["text"])
+            elif kind == "refusal" and isinstance(item.get("refusal"), str) and item["refusal"].strip():
+                signals.append(item["refusal"])
+            elif kind == "message" and key == "output":
+                _read_message(item, texts, signals)  # a Responses-API output message: its parts
 
 
 def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
@@ -210,6 +337,9 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
     model = view.item if isinstance(view, ListView) else view
     if not isinstance(model, ModelView):
         return None  # no call can be this target: the other coercions decide
+    refused = refusal_beside_calls(*said_beside_calls(value))
+    if refused is not None:
+        raise refused  # whatever the calls say: the reply does not give them as its answer
     if is_call_shaped(model, ctx):
         return _as_call(value, calls, model, many, path, ctx)
     expected = tool_name(model)
