@@ -328,15 +328,23 @@ def openai_followup(completion: Completion, shown: str | None, feedback: str) ->
 class FunctionAdapter:
     """Any callable taking chat messages and returning text (or a `Completion`), sync or async. Re-asks after tool
     calls come in the OpenAI chat shape (an assistant turn with `tool_calls`, a `tool` message per call), the
-    shape plain chat-message functions most often speak."""
+    shape plain chat-message functions most often speak.
+
+    `tools=` (Pydantic argument models or tool dicts, as the SDK adapters take) declares the tools the function's
+    own request sends — the adapter sends nothing itself. With them, a call to another of those tools is a wrong
+    tool, never a typo of the target's; without them, nothing says which tools exist, so only a slip that cannot
+    make another word is repaired as a typo (`correction.tool_calls`)."""
 
     kind = "function"
 
-    def __init__(self, fn: Callable[[Messages], Any], name: str | None = None) -> None:
+    def __init__(
+        self, fn: Callable[[Messages], Any], name: str | None = None, *, tools: Sequence[ToolSpec] | None = None
+    ) -> None:
         if not callable(fn):
             raise ConfigurationError(f"llm must be callable, got {type(fn).__name__}")
         self.fn = fn
         self.name = name or getattr(fn, "__name__", None) or type(fn).__name__
+        self.tools = openai_tools(tools) if tools is not None else None
 
     def __repr__(self) -> str:
         return f"FunctionAdapter({self.name!r})"
@@ -636,10 +644,22 @@ def _runnable_function(llm: Any) -> Callable[[Messages], Any] | None:
     return None
 
 
-def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
+def takes_declared_tools(llm: Any) -> bool:
+    """Whether `llm` is a plain function, whose tools only the caller can declare (`as_adapter(..., tools=)`): an
+    adapter or a LangChain chat model has its own."""
+    return not isinstance(llm, LLMAdapter) and _langchain_model(llm) is None
+
+
+def as_adapter(llm: Any, name: str | None = None, *, tools: Sequence[ToolSpec] | None = None) -> LLMAdapter:
     """An adapter for `llm`: adapters pass through; a LangChain chat model (or its `invoke`) becomes a
     `ChatModelAdapter`; SDK clients need a model, so they are refused with a hint; any other callable becomes a
-    `FunctionAdapter`."""
+    `FunctionAdapter` — declaring `tools` as the tools its request sends. `tools` is for a plain function only:
+    an adapter or a chat model says (or sends) its own, so it is refused with one."""
+    if tools is not None and not takes_declared_tools(llm):
+        raise ConfigurationError(
+            f"tools= declares the tools a plain-function llm sends; {type(llm).__name__} has its own: "
+            "pass them to it (an adapter's tools=, a chat model's bind_tools)"
+        )
     if isinstance(llm, LLMAdapter):
         return llm
     chat_model = _langchain_model(llm)
@@ -649,11 +669,11 @@ def as_adapter(llm: Any, name: str | None = None) -> LLMAdapter:
         return ChatModelAdapter(chat_model)
     invoke = _runnable_function(llm)
     if invoke is not None:
-        return FunctionAdapter(invoke, name=name or type(llm).__name__)
+        return FunctionAdapter(invoke, name=name or type(llm).__name__, tools=tools)
     module = type(llm).__module__.split(".", 1)[0]
     if module in ("openai", "anthropic") and hasattr(llm, "chat" if module == "openai" else "messages"):
         cls = "OpenAIAdapter" if module == "openai" else "AnthropicAdapter"
         raise ConfigurationError(f"wrap the {module} client with {cls}(client, model=...) to say which model to call")
     if callable(llm):
-        return FunctionAdapter(llm, name=name)
+        return FunctionAdapter(llm, name=name, tools=tools)
     raise ConfigurationError(f"llm must be a callable or an adapter, got {type(llm).__name__}")

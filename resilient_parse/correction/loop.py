@@ -40,14 +40,21 @@ from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.api import default_parser
 from resilient_parse.context import CallContext, SemanticValidator
-from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, is_quota_error
+from resilient_parse.correction.adapters import (
+    LLMAdapter,
+    Messages,
+    as_adapter,
+    copy_messages,
+    is_quota_error,
+    takes_declared_tools,
+)
 from resilient_parse.correction.tool_calls import (
     ToolTarget,
     check_tool_name,
     read_reply_calls,
     tool_target,
 )
-from resilient_parse.correction.tool_defs import sent_tool_names
+from resilient_parse.correction.tool_defs import ToolSpec, sent_tool_names
 from resilient_parse.correction.tool_followups import for_tool_calls, text_followup
 from resilient_parse.correction.types import (
     Attempt,
@@ -73,6 +80,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
+from resilient_parse.stages.envelopes import CUT_OFF
 from resilient_parse.stages.feedback import excerpt, schema_shape
 
 if TYPE_CHECKING:
@@ -86,7 +94,7 @@ Deadline = float | _dt.timedelta | _dt.datetime
 OnExhausted = Callable[[ParseError], Any]
 Instructions = Literal["schema"]
 _CHARS_PER_TOKEN = 4
-_CUT_OFF = frozenset({"length", "max_tokens"})
+_CUT_OFF = CUT_OFF  # the finish reasons of a cut-off reply: one list with text envelopes
 _CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
 MAX_ECHO_CHARS = 20_000
 """At most this much of the model's previous answer is sent back to it (a 50 MB answer is not echoed whole)."""
@@ -242,6 +250,7 @@ class _Loop:
         on_exhausted: OnExhausted | None = None,
         instructions: Instructions | None = None,
         clock: Callable[[], float] = time.monotonic,
+        tools: Sequence[ToolSpec] | None = None,
     ) -> None:
         if parser is not None and mode is not None:
             raise ConfigurationError("pass either parser= or mode=, not both (the parser has its own mode)")
@@ -265,7 +274,13 @@ class _Loop:
         self.deadline = _deadline_at(deadline, clock)
         self.aliases = aliases
         self.validators = tuple(validators)
-        self.chain = [as_adapter(llm), *(as_adapter(f) for f in fallbacks)]
+        if tools is not None and (isinstance(tools, str | bytes | Mapping) or not isinstance(tools, Sequence)):
+            raise ConfigurationError("tools= must be a list of argument models or tool dicts")
+        # `tools`: what a plain-function llm (and each plain-function fallback) sends; an adapter says it itself
+        self.chain = [
+            as_adapter(llm, tools=tools),
+            *(as_adapter(f, tools=tools if takes_declared_tools(f) else None) for f in fallbacks),
+        ]
         self.on_exhausted = on_exhausted
         if on_exhausted is not None and not callable(on_exhausted):
             raise ConfigurationError("on_exhausted must be callable")
@@ -867,6 +882,7 @@ class CorrectOptions(TypedDict, total=False):
     on_exhausted: OnExhausted | None
     instructions: Instructions | None
     clock: Callable[[], float]
+    tools: Sequence[ToolSpec] | None
 
 
 @overload
@@ -926,6 +942,10 @@ def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **opti
       when the adapter sends tools (their definitions already carry the schema). Re-asks keep it (they repeat
       the original messages, so a provider's prompt cache still matches).
     - `clock`: the monotonic clock behind `deadline` (for tests).
+    - `tools`: for a plain function as the llm (and plain-function fallbacks), the tools its own request sends
+      (argument models or tool dicts, as the adapters' `tools=` take): a call to another of them is a wrong tool,
+      never a typo of the target's. Without them nothing says which tools exist, so only a slip that cannot make
+      another word (a vowel, two letters swapped) is repaired as a typo. An adapter or chat model takes its own.
 
     Every request made is counted in `.attempts` and the usage: the provider's figures when it reported them
     (malformed replies included), else an estimate marked `estimated` (an SDK error counts its prompt).

@@ -12,6 +12,10 @@ no digit involved, every other word identical (`get_wether`, `SendEmial`, `GetWa
 `UploadFile`, `ReadFiles`/`ReadFile`, `Step2`/`Step1`, `Get天Weather`/`GetWeather` (letters of every script count).
 A name that names no tool of the target — or names exactly another tool that was sent (`SetUser` is never
 `GetUser`) — is an error listing the expected tools; two tools (target's or sent) equally close is ambiguous.
+When the tools sent are not known (no `sent_names`: a plain function as the llm that declared none), a slip that
+can make another word is no typo either: only a vowel slipped (`GetWether`, `GetWeathar`) or two letters swapped
+(`SendEmial`) is one; a consonant inserted, deleted or substituted (`ChargeCard`/`ChangeCard`,
+`CloseTicket`/`CloneTicket`, `RemoveUser`/`RemoteUser`, `UnlockUser`/`UnblockUser`) is another tool's name.
 
 The tools a request sends are `tool_defs`; the messages that answer a bad call are `tool_followups`.
 """
@@ -46,12 +50,12 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import refusal_beside_calls
-from resilient_parse.stages.feedback import excerpt
+from resilient_parse.stages.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
 _SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
+_VOWELS = frozenset("aeiou")  # a slipped vowel keeps a word's consonants, which carry its meaning
 
 
 @dataclass(frozen=True)
@@ -276,12 +280,15 @@ def _common_suffix(a: str, b: str) -> int:
     return i
 
 
-def _is_typo(said: str, meant: str) -> bool:
+def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
     """Whether `said` is `meant` with exactly one slip: a letter inserted, deleted or substituted at or after the
     third letter and before the last, or two neighbouring letters swapped (never the first letter, never the last).
     Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long: the first letters and the last are
     where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the word's meaning, and a digit changed is
-    another step or version (`Step1`/`Step2`), never a slip."""
+    another step or version (`Step1`/`Step2`), never a slip. Without `tools_known` (nothing says which tools
+    exist, so `said` may be another tool's real name) the slip must also keep the word's consonants — a vowel
+    inserted, deleted or substituted, or two letters swapped: a consonant changed makes another word as often as a
+    slip (`charge`/`change`, `close`/`clone`, `remove`/`remote`, `unlock`/`unblock`)."""
     if len(meant) < _MIN_FUZZY_WORD or not (_ascii_letters(said) and _ascii_letters(meant)):
         return False
     if said == meant or said[0] != meant[0] or said[-1] != meant[-1]:
@@ -290,22 +297,25 @@ def _is_typo(said: str, meant: str) -> bool:
     if len(said) == len(meant):
         size = len(meant)
         if p + s == size - 1:  # one letter substituted, at index p
-            return 2 <= p <= size - 2
+            keeps_meaning = tools_known or (said[p] in _VOWELS and meant[p] in _VOWELS)
+            return 2 <= p <= size - 2 and keeps_meaning
         if p + s == size - 2:  # two neighbouring letters swapped, at p and p + 1
             return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
         return False
     longer, shorter = (said, meant) if len(said) > len(meant) else (meant, said)
     if len(longer) != len(shorter) + 1 or p + s < len(shorter):
         return False
-    # the extra letter of `longer` can sit at any index in [len(shorter) - s, p]: one of them must be inside
-    return max(len(shorter) - s, 2) <= min(p, len(longer) - 2)
+    # the extra letter of `longer` can sit at any index in [len(shorter) - s, p]: one of them must be inside (they
+    # are all the same letter: a run of it)
+    at = max(len(shorter) - s, 2)
+    return at <= min(p, len(longer) - 2) and (tools_known or longer[at] in _VOWELS)
 
 
 def _ascii_letters(word: str) -> bool:
     return word.isascii() and word.isalpha()
 
 
-def _closeness(called: _Name, tool: str) -> int | None:
+def _closeness(called: _Name, tool: str, *, tools_known: bool = True) -> int | None:
     """How far a called name is from a tool's name, when it can only be a slip of that name: 0 for a case or
     separator variant; 1 for a typo (`_is_typo`) in the one word that differs, every other word the same. None when
     it is another name: `SetUser` is not `GetUser` (a short word changed), `ReadFiles` not `ReadFile` (an ending),
@@ -318,7 +328,7 @@ def _closeness(called: _Name, tool: str) -> int | None:
     differ = [(a, b) for a, b in zip(called.words, meant.words, strict=True) if a != b]
     if len(differ) != 1:
         return None
-    return 1 if _is_typo(*differ[0]) else None
+    return 1 if _is_typo(*differ[0], tools_known=tools_known) else None
 
 
 def _wrong_tool(
@@ -342,7 +352,8 @@ def _pick_tool(
 ) -> tuple[type[BaseModel], tuple[Repair, ...]]:
     """The argument model the call's name names: exactly, or (lenient) a case/separator variant or a typo of one
     of the target's tools. A name that is exactly another tool that was sent is that tool (a wrong tool, never a
-    typo), and no slip is repaired when another sent tool is as close as the target's."""
+    typo), and no slip is repaired when another sent tool is as close as the target's; with no tools sent known,
+    only a slip that keeps the word's consonants is one (`_is_typo`)."""
     if call.name in tools.models:
         return tools.models[call.name], ()
     expected = ", ".join(repr(n) for n in tools.models)
@@ -351,7 +362,8 @@ def _pick_tool(
     if len(call.name) > _MAX_FUZZY_NAME:
         raise _wrong_tool(call, path, expected)
     called = _Name.of(call.name)  # once per call, not once per tool compared against
-    scored = [(d, n) for n in tools.models if (d := _closeness(called, n)) is not None]
+    known = bool(sent)  # without the sent tools, a slip that can make another word is another tool's name
+    scored = [(d, n) for n in tools.models if (d := _closeness(called, n, tools_known=known)) is not None]
     if not scored:
         raise _wrong_tool(call, path, expected)
     best = min(d for d, _ in scored)
@@ -392,28 +404,7 @@ def _under(prefix: str, error: ParseError, message: str) -> ParseError:
 
 
 def _truncated(call: ToolCall, path: str, *, complete: bool = False) -> TruncatedOutputError:
-    if complete:  # nothing shows where the cut was: the turn may have had more calls than it shows
-        return TruncatedOutputError(
-            f"the output length limit was reached after the call to {_shown(call.name)}: its arguments are "
-            "complete, but calls after it may have been cut off, so the calls cannot be read as the whole answer",
-            [
-                ErrorDetail(
-                    path=path,
-                    kind="truncated",
-                    message="the output length limit was reached after this call; more calls may have been cut off",
-                )
-            ],
-        )
-    return TruncatedOutputError(
-        f"the arguments of the call to {_shown(call.name)} were cut off by the output length limit",
-        [
-            ErrorDetail(
-                path=path,
-                kind="truncated",
-                message="the tool call's arguments stop mid-value (the output length limit was reached)",
-            )
-        ],
-    )
+    return truncated_call_error(_shown(call.name), path, complete=complete)
 
 
 def _looks_cut(arguments: str) -> bool:
@@ -688,19 +679,7 @@ def _agrees(
         return  # no answer in the text: prose
     if _same_value(parser.plan(target).adapter, written.value, called.value):
         return
-    said, made = excerpt(written.json_text or text, 300), excerpt(called.json_text or "", 300)
-    raise AmbiguousMatchError(
-        f"the reply's text answers {said} but its tool call answers {made}; the reply does not say which is meant",
-        [
-            ErrorDetail(
-                path="",
-                kind="ambiguous_answer",
-                message="give the answer once, as the tool call, with no other JSON answer in the text",
-                got=said,
-            )
-        ],
-        candidate=called.json_text,
-    )
+    raise disagreeing_text_error(written.json_text or text, called.json_text or "", called.json_text)
 
 
 def _may_answer(text: str, target: Any) -> bool:

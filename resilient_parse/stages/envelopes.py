@@ -24,13 +24,16 @@ envelopes here, the correction loop, the LangChain parser and streamed calls (`c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
-from resilient_parse.errors import ErrorDetail, RefusalError
+from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, RefusalError, TruncatedOutputError
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm
@@ -43,8 +46,26 @@ from resilient_parse.text.lexicon import lexicon
 
 MAX_DEPTH = 6
 TOOL_NAME_ATTRIBUTE = "__rp_tool_name__"
-_NAME_KEYS = ("name", "tool", "tool_name", "function", "action")
-_ARGUMENT_KEYS = ("arguments", "args", "parameters", "input", "action_input")
+NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "command", "recipient_name", "type")
+"""The keys a call names its tool under — the one list the envelope stage reads names by (`_named_other_tool`, the
+descent through wrappers, `is_call_shaped`). `type` names a tool only beside the call's arguments (an
+`ARGUMENT_KEYS` key) and when it is not an envelope's own kind (`function`, `tool_use` …, `_ENVELOPE_KINDS`);
+it never makes a target call-shaped (a model with `type` and `input` fields is data, not a call)."""
+ARGUMENT_KEYS = (
+    "arguments",
+    "args",
+    "parameters",
+    "input",
+    "action_input",
+    "tool_input",
+    "params",
+    "kwargs",
+    "inputs",
+)
+"""The keys a call's arguments are written under."""
+_ENVELOPE_KINDS = frozenset(
+    {"function", "tool_use", "function_call", "tool_call", "custom", "custom_tool_call", "message", "tool", "call"}
+)
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "input", "id", "type", "call_id"})
 
 
@@ -87,6 +108,56 @@ _WHAT_IT_DOES = {
 _SHOWN_CHARS = 120
 STOPPED_REFUSING = "stop_reason 'refusal'"
 """The signal of a message the provider stopped as a refusal (Anthropic's `stop_reason: "refusal"`)."""
+CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
+"""The finish reasons of a reply cut off by the output length limit (OpenAI's `finish_reason: "length"`,
+Anthropic's `stop_reason: "max_tokens"`, the Responses API's `incomplete_details.reason`): its calls are refused
+(`truncated_call_error`), by the correction loop and text envelopes alike."""
+
+
+def truncated_call_error(shown: str, path: str, *, complete: bool = False) -> TruncatedOutputError:
+    """The refusal of a call (`shown`: its name as a message quotes it) in a reply cut off by the output length
+    limit: its arguments stop mid-value, or (`complete`) they are whole but calls after it may be missing. The one
+    wording for native calls (`correction.tool_calls`) and text envelopes."""
+    if complete:  # nothing shows where the cut was: the turn may have had more calls than it shows
+        return TruncatedOutputError(
+            f"the output length limit was reached after the call to {shown}: its arguments are "
+            "complete, but calls after it may have been cut off, so the calls cannot be read as the whole answer",
+            [
+                ErrorDetail(
+                    path=path,
+                    kind="truncated",
+                    message="the output length limit was reached after this call; more calls may have been cut off",
+                )
+            ],
+        )
+    return TruncatedOutputError(
+        f"the arguments of the call to {shown} were cut off by the output length limit",
+        [
+            ErrorDetail(
+                path=path,
+                kind="truncated",
+                message="the tool call's arguments stop mid-value (the output length limit was reached)",
+            )
+        ],
+    )
+
+
+def disagreeing_text_error(said: str, made: str, candidate: str | None) -> AmbiguousMatchError:
+    """A reply whose text beside its tool call answers `said` while the call answers `made`: one reply saying two
+    things does not say which it means. The one wording for native calls and text envelopes."""
+    said, made = excerpt(said, 300), excerpt(made, 300)
+    return AmbiguousMatchError(
+        f"the reply's text answers {said} but its tool call answers {made}; the reply does not say which is meant",
+        [
+            ErrorDetail(
+                path="",
+                kind="ambiguous_answer",
+                message="give the answer once, as the tool call, with no other JSON answer in the text",
+                got=said,
+            )
+        ],
+        candidate=candidate,
+    )
 
 
 def refusal_beside_calls(text: str, signal: str | None = None) -> RefusalError | None:
@@ -198,50 +269,72 @@ def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext)
     view = _unoptional(expected)
     if not isinstance(value, dict | list) or not value:
         return None
+    if isinstance(value, dict):
+        several = _several_choices(value, path, ctx.policy.max_depth)
+        if several is not None:
+            return several  # whatever the choices hold: which sample is the answer is not said
     calls = find_calls(value, ctx.policy.max_depth)
     if calls is not None:
         return _from_calls(value, calls, view, path, ctx)
     if isinstance(value, dict):
-        return (
-            _named_other_tool(value, view, path, ctx)
-            or _several_choices(value, path)
-            or _deep_wrapper(value, view, path, ctx)
-        )
+        return _named_other_tool(value, view, path, ctx) or _deep_wrapper(value, view, path, ctx)
     return None
 
 
-_NAMING_KEYS = ("name", "tool", "tool_name", "function")
+def _other_tool_named(value: dict[str, Any], expected: str) -> tuple[str, str] | None:
+    """The (key, name) under which an object names a tool other than `expected` beside another value — `{"tool":
+    "delete_city", "input": {...}}`, `{"action": "x", "arguments": {...}}`, `{"type": "x", "input": {...}}`,
+    `{"result": {...}, "name": "x"}` — or None when it names no tool, or names the expected one (under any of its
+    name keys: the object is then that tool's call, read by the other stages)."""
+    if len(value) < 2:
+        return None
+    keys = {k: _norm(k) for k in value}
+    beside_arguments = any(k in ARGUMENT_KEYS for k in keys.values())
+    named = [
+        (key, name)
+        for key, name in value.items()
+        if isinstance(name, str)
+        and keys[key] in NAME_KEYS
+        and (keys[key] != "type" or (beside_arguments and name not in _ENVELOPE_KINDS))
+    ]
+    if not named or any(same_tool(name, expected) for _, name in named):
+        return None
+    return next(((k, n) for k, n in named if keys[k] != "type"), named[0])
+
+
+def _other_tool_error(key: str, name: str, expected: str, path: str, where: str = "") -> Coercion:
+    at = f"{where}/{key}" if where else key
+    message = f"the output names the tool {name!r} (under {at!r}), not {expected!r} (the target's tool); refusing"
+    return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=name))
 
 
 def _named_other_tool(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    """`{"tool": "delete_city", "input": {...}}`, `{"function": "x", "args": {...}}`, `{"result": {...}, "tool":
-    "x"}`: an object that names a tool beside the value, for an argument model it is not a field of. Another tool's
-    name is refused like a call to it (never unwrapped past); the target's own name lets the other stages read it."""
+    """An object that names another tool beside the value (`_other_tool_named`), for an argument model none of its
+    keys is a field of: refused like a call to that tool, naming both (never unwrapped past)."""
     if not isinstance(view, ModelView) or is_call_shaped(view, ctx):
         return None
     if any(field_of(k, view, ctx) is not None for k in value):
         return None
-    names = [(k, v) for k, v in value.items() if isinstance(v, str) and _norm(k) in _NAMING_KEYS]
-    if len(names) != 1 or len(value) < 2:
-        return None
-    key, name = names[0]
     expected = tool_name(view)
-    if same_tool(name, expected):
-        return None
-    message = f"the output names the tool {name!r} (under {key!r}), not {expected!r} (the target's tool); refusing"
-    return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=name))
+    found = _other_tool_named(value, expected)
+    return _other_tool_error(*found, expected, path) if found is not None else None
 
 
-def _several_choices(value: dict[str, Any], path: str) -> Coercion | None:
-    """A completion with several choices whose messages differ: which one is the answer is not said."""
+def _several_choices(value: dict[str, Any], path: str, max_depth: int) -> Coercion | None:
+    """A completion with several choices (`n` > 1 samples) whose messages differ — in their text or in their tool
+    calls (never parallel calls of one turn): which one is the answer is not said."""
     choices = value.get("choices")
     if not isinstance(choices, list) or len(choices) < 2:
         return None
-    contents = []
+    readings = set()
     for choice in choices:
         message = choice.get("message") or choice.get("delta") if isinstance(choice, dict) else None
-        contents.append(message.get("content") if isinstance(message, dict) else None)
-    if len({repr(c) for c in contents}) < 2:
+        if not isinstance(message, dict):
+            readings.add("")
+            continue
+        calls = _message_calls(message, "", max_depth) or []
+        readings.add(repr((message.get("content"), [(c.name, c.arguments) for c in calls])))
+    if len(readings) < 2:
         return None
     message = f"the completion has {len(choices)} choices with different messages; the text does not say which"
     return Coercion(error=ErrorDetail(path=path, kind="ambiguous_choices", message=message, got=len(choices)))
@@ -269,12 +362,11 @@ def find_calls(value: Any, max_depth: int) -> list[ToolCall] | None:
         return [single]
     choices = value.get("choices")
     if isinstance(choices, list) and choices:
-        found: list[ToolCall] = []
-        for i, choice in enumerate(choices):
-            message = choice.get("message") or choice.get("delta") if isinstance(choice, dict) else None
-            if isinstance(message, dict):
-                found.extend(_message_calls(message, f"/choices/{i}/message", max_depth) or ())
-        return found or None
+        # the first choice: several choices are samples of one turn, not its parallel calls (several that differ
+        # are refused before, `_several_choices`; the same answer sampled twice is that answer once)
+        first = choices[0]
+        message = first.get("message") or first.get("delta") if isinstance(first, dict) else None
+        return _message_calls(message, "/choices/0/message", max_depth) if isinstance(message, dict) else None
     return _message_calls(value, "", max_depth)
 
 
@@ -327,8 +419,8 @@ def _call(item: Any, where: str, max_depth: int) -> ToolCall | None:
 
 def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
     """Whether the target is itself a tool call: a field for the tool's name and one for its arguments."""
-    return any(field_of(k, model, ctx) is not None for k in _NAME_KEYS) and any(
-        field_of(k, model, ctx) is not None for k in _ARGUMENT_KEYS
+    return any(field_of(k, model, ctx) is not None for k in NAME_KEYS if k != "type") and any(
+        field_of(k, model, ctx) is not None for k in ARGUMENT_KEYS
     )
 
 
@@ -337,9 +429,13 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
     model = view.item if isinstance(view, ListView) else view
     if not isinstance(model, ModelView):
         return None  # no call can be this target: the other coercions decide
-    refused = refusal_beside_calls(*said_beside_calls(value))
+    said, signal = said_beside_calls(value)
+    refused = refusal_beside_calls(said, signal)
     if refused is not None:
         raise refused  # whatever the calls say: the reply does not give them as its answer
+    if cut_off(value):  # the length limit cut the reply: its calls are cut, or calls after them may be missing
+        complete = all(not isinstance(c.arguments, str) for c in calls)
+        raise truncated_call_error(repr(calls[-1].name[:128]), path + calls[-1].where, complete=complete)
     if is_call_shaped(model, ctx):
         return _as_call(value, calls, model, many, path, ctx)
     expected = tool_name(model)
@@ -352,13 +448,100 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
         where = ", ".join(c.where or "(root)" for c in calls)
         message = f"{len(calls)} calls to {expected!r} (at {where}) for one target; the text does not say which"
         return Coercion(error=ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message, got=len(calls)))
+    inner = [c.arguments for c in calls] if many else calls[0].arguments
+    _check_text_agrees(said, inner, model, many, ctx)
     if not ctx.policy.allows("unwrap_tool_call"):
         return None
-    inner = [c.arguments for c in calls] if many else calls[0].arguments
     note = f"the arguments of the call to {calls[0].name!r} at {calls[0].where or '(root)'}"
     if many:
         note = f"the arguments of {len(calls)} calls to {expected!r}"
     return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
+
+
+def cut_off(value: Any) -> bool:
+    """Whether an envelope says the output length limit cut it (`CUT_OFF`): a choice's `finish_reason`, a
+    message's `stop_reason`, a Responses-API output's `incomplete_details.reason` (or `status: "incomplete"`)."""
+    if not isinstance(value, dict):
+        return False
+    choices = value.get("choices")
+    if isinstance(choices, list):
+        return any(isinstance(c, dict) and c.get("finish_reason") in CUT_OFF for c in choices)
+    if value.get("stop_reason") in CUT_OFF or value.get("finish_reason") in CUT_OFF:
+        return True
+    details = value.get("incomplete_details")
+    if isinstance(details, dict) and details.get("reason") in CUT_OFF:
+        return True
+    return value.get("status") == "incomplete" and isinstance(value.get("output"), list)
+
+
+def _check_text_agrees(text: str, inner: Any, model: ModelView, many: bool, ctx: CallContext) -> None:
+    """Text beside the calls that answers the target otherwise — a JSON value in its visible prose that is the
+    target (an object of the model's fields; for a list target, a list of them) and differs from what the calls
+    give — makes the reply say two things: `disagreeing_text_error`, as the native path refuses it
+    (`correction.tool_calls.check_text_agrees`). A value that does not fit the target is prose, no second answer."""
+    if not text or ("{" not in text and "[" not in text):
+        return
+    made = _as_fields(inner, model, many, ctx)
+    for written in _json_in_visible_text(text, ctx.policy.max_depth):
+        said = _as_fields(written, model, many, ctx)
+        if said is None or said == made or (made is not None and _same_validated(said, made, model, many)):
+            continue
+        if not _validates(said, model, many):
+            continue  # no answer of the target: prose
+        raise disagreeing_text_error(_dumped(written), _dumped(inner), _dumped(inner))
+
+
+def _json_in_visible_text(text: str, max_depth: int) -> Iterator[Any]:
+    for region in split_reasoning(text):
+        if region.reasoning:
+            continue
+        for span in scan_spans(text, region.start, region.end):
+            if span.inside >= 0 or not span.closed:
+                continue
+            decoded = decode_json_string(text[span.start : span.end], max_depth)
+            if decoded is not None:
+                yield decoded
+
+
+def _as_fields(value: Any, model: ModelView, many: bool, ctx: CallContext) -> Any:
+    """A value read as the target's fields (`{key: value}` under each field's own key, written in any spelling),
+    or None when it names none."""
+    if many:
+        if not isinstance(value, list) or not value:
+            return None
+        items = [_as_fields(item, model, False, ctx) for item in value]
+        return None if any(i is None for i in items) else items
+    if not isinstance(value, dict):
+        return None
+    fields = {model.fields[f].primary_key: v for k, v in value.items() if (f := field_of(k, model, ctx)) is not None}
+    return fields or None
+
+
+def _adapter(model: ModelView, many: bool) -> TypeAdapter[Any]:
+    return TypeAdapter(list[model.cls] if many else model.cls)  # type: ignore[name-defined]
+
+
+def _validates(value: Any, model: ModelView, many: bool) -> bool:
+    try:
+        _adapter(model, many).validate_python(value)
+    except (ValidationError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _same_validated(a: Any, b: Any, model: ModelView, many: bool) -> bool:
+    try:
+        adapter = _adapter(model, many)
+        return bool(adapter.dump_json(adapter.validate_python(a)) == adapter.dump_json(adapter.validate_python(b)))
+    except (ValidationError, TypeError, ValueError):
+        return False
+
+
+def _dumped(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _as_call(
@@ -368,8 +551,8 @@ def _as_call(
     Left to `shapes` when it can do it (an alias table maps `name`, or the arguments are themselves the target)."""
     if field_of("name", model, ctx) is not None or any(_fits(c.arguments, model, ctx) for c in calls):
         return None
-    name_field = next((f for k in _NAME_KEYS if (f := field_of(k, model, ctx)) is not None), None)
-    args_field = next((f for k in _ARGUMENT_KEYS if (f := field_of(k, model, ctx)) is not None), None)
+    name_field = next((f for k in NAME_KEYS if k != "type" and (f := field_of(k, model, ctx)) is not None), None)
+    args_field = next((f for k in ARGUMENT_KEYS if (f := field_of(k, model, ctx)) is not None), None)
     if name_field is None or args_field is None or name_field == args_field:
         return None
     if len(calls) > 1 and not many:
@@ -389,12 +572,14 @@ def _as_call(
 
 
 def _deep_wrapper(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    if not ctx.policy.allows("unwrap_wrapper"):
-        return None
     if isinstance(view, ModelView) and any(field_of(k, view, ctx) is not None for k in value):
         return None  # the outer object names a field: it is (partly) the object itself
-    found = _descend(value, view, [], ctx)
-    if found is None:
+    others: list[tuple[list[str | int], str, str]] = []
+    found = _descend(value, view, [], ctx, others)
+    if others and isinstance(view, ModelView):  # a call to another tool inside a wrapper: refused, never unwrapped
+        trail, key, name = others[0]
+        return _other_tool_error(key, name, tool_name(view), path, pointer(trail))
+    if found is None or not ctx.policy.allows("unwrap_wrapper"):
         return None
     inner, trail = found
     plain = len(trail) == 1 and isinstance(view, ModelView | ListView | TupleView)
@@ -404,22 +589,36 @@ def _deep_wrapper(value: dict[str, Any], view: TypeView, path: str, ctx: CallCon
     return Coercion(inner, (Repair.make("unwrap_wrapper", path, value, inner, confidence=0.9, note=note),))
 
 
-def _descend(node: Any, view: TypeView, trail: list[str | int], ctx: CallContext) -> tuple[Any, list[str | int]] | None:
-    """The one value under wrapper keys and one-element lists that fits `view`, with the keys that lead to it."""
+def _descend(
+    node: Any,
+    view: TypeView,
+    trail: list[str | int],
+    ctx: CallContext,
+    others: list[tuple[list[str | int], str, str]],
+) -> tuple[Any, list[str | int]] | None:
+    """The one value under wrapper keys and one-element lists that fits `view`, with the keys that lead to it. An
+    object on the way that names another tool (`{"data": {"name": "x", "arguments": {...}}}`) is that tool's call:
+    it is not descended through, and is told in `others` (where, under which key, which name)."""
     if trail and _fits(node, view, ctx):
         return node, trail
     if len(trail) >= MAX_DEPTH:
         return None
     if isinstance(node, list):
         if trail and len(node) == 1 and not isinstance(view, ListView | TupleView):
-            return _descend(node[0], view, [*trail, 0], ctx)
+            return _descend(node[0], view, [*trail, 0], ctx, others)
         return None
     if not isinstance(node, dict):
         return None
+    if trail and isinstance(view, ModelView):
+        named = _other_tool_named(node, tool_name(view))
+        if named is not None:
+            others.append((trail, *named))
+            return None
     found = [
         got
         for key, inner in node.items()
-        if spelling_of(key, ctx) in WRAPPER_KEYS and (got := _descend(inner, view, [*trail, key], ctx)) is not None
+        if spelling_of(key, ctx) in WRAPPER_KEYS
+        and (got := _descend(inner, view, [*trail, key], ctx, others)) is not None
     ]
     return found[0] if len(found) == 1 else None
 

@@ -1,0 +1,242 @@
+"""Another tool's call is never read as the target: names under every name key and inside wrappers (text
+envelopes), envelopes refused as native calls are (several choices, a cut-off reply, text that disagrees), and a
+real other tool's name never repaired as a typo (declared with `correct(..., tools=)`, or a consonant slip)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, create_model
+
+from resilient_parse import (
+    AmbiguousMatchError,
+    ConfigurationError,
+    ParseError,
+    Parser,
+    SchemaMismatchError,
+    TruncatedOutputError,
+    parse,
+)
+from resilient_parse.correction import FunctionAdapter, OpenAIAdapter, correct, correct_result
+from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls
+
+MODES = ("lenient", "strict")
+
+
+class GetWeather(BaseModel):
+    city: str
+    days: int = 1
+
+
+ARGS = {"city": "Oslo"}
+
+
+# -- H11: a name under any name key, at any depth --------------------------------------------------------------
+
+OTHER_TOOL_CALLS = [
+    {"action": "delete_all", "arguments": ARGS},
+    {"action": "delete_all", "input": ARGS},
+    {"command": "delete_all", "args": ARGS},
+    {"function_name": "delete_all", "params": ARGS},
+    {"recipient_name": "functions.delete_all", "kwargs": ARGS},
+    {"type": "delete_all", "input": ARGS},
+    {"type": "delete_all", "tool_input": ARGS},
+    {"data": {"name": "delete_all", "arguments": ARGS}},
+    {"result": {"name": "delete_all", "arguments": ARGS}},
+    {"result": {"tool": "delete_all", "input": ARGS}},
+    {"response": {"data": {"action": "delete_all", "inputs": ARGS}}},
+    {"result": [{"command": "delete_all", "args": ARGS}]},
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", OTHER_TOOL_CALLS, ids=lambda c: json.dumps(c)[:60])
+def test_another_tools_call_under_any_name_key_is_a_mismatch_naming_both(case: dict[str, Any], mode: str) -> None:
+    with pytest.raises(SchemaMismatchError) as info:
+        parse(json.dumps(case), GetWeather, mode=mode)
+    detail = info.value.details[0]
+    assert detail.kind == "tool_name_mismatch"
+    assert "delete_all" in detail.message and "get_weather" in detail.message
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        {"action": "GetWeather", "arguments": ARGS},
+        {"data": {"name": "get_weather", "arguments": ARGS}},
+        {"type": "function", "input": ARGS},  # an envelope's own kind names no tool
+        {"type": "weather", "data": ARGS},  # `type` beside no arguments is no tool's name
+    ],
+    ids=lambda c: json.dumps(c)[:60],
+)
+def test_the_targets_own_call_and_a_type_that_names_no_tool_are_still_read_in_lenient(case: dict[str, Any]) -> None:
+    assert parse(json.dumps(case), GetWeather, mode="lenient") == GetWeather(city="Oslo")
+
+
+# -- M04: envelopes refused as native calls are ----------------------------------------------------------------
+
+
+def _call(city: str, name: str = "GetWeather") -> dict[str, Any]:
+    return {"id": "c", "type": "function", "function": {"name": name, "arguments": json.dumps({"city": city})}}
+
+
+def _choice(*calls: dict[str, Any], content: str | None = None, finish: str = "tool_calls") -> dict[str, Any]:
+    message = {"role": "assistant", "content": content, "tool_calls": list(calls)}
+    return {"index": 0, "finish_reason": finish, "message": message}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", [GetWeather, list[GetWeather]], ids=["one", "list"])
+def test_several_different_choices_are_ambiguous_never_parallel_calls(target: Any, mode: str) -> None:
+    envelope = {"choices": [_choice(_call("Oslo")), _choice(_call("Rome"))]}
+    with pytest.raises(AmbiguousMatchError):
+        parse(json.dumps(envelope), target, mode=mode)
+
+
+def test_the_same_choice_sampled_twice_is_that_answer_once() -> None:
+    envelope = {"choices": [_choice(_call("Oslo")), _choice(_call("Oslo"))]}
+    assert parse(json.dumps(envelope), list[GetWeather], mode="lenient") == [GetWeather(city="Oslo")]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "envelope",
+    [
+        {"choices": [_choice(_call("Oslo"), finish="length")]},
+        {
+            "role": "assistant",
+            "stop_reason": "max_tokens",
+            "content": [{"type": "tool_use", "id": "t", "name": "GetWeather", "input": ARGS}],
+        },
+        {
+            "status": "incomplete",
+            "incomplete_details": {"reason": "max_output_tokens"},
+            "output": [{"type": "function_call", "name": "GetWeather", "arguments": json.dumps(ARGS)}],
+        },
+    ],
+    ids=["openai", "anthropic", "responses"],
+)
+def test_a_reply_cut_off_by_the_length_limit_is_truncated(envelope: dict[str, Any], mode: str) -> None:
+    for target in (GetWeather, list[GetWeather]):
+        with pytest.raises(TruncatedOutputError):
+            parse(json.dumps(envelope), target, mode=mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "envelope",
+    [
+        {"choices": [_choice(_call("Oslo"), content='{"city": "Rome"}')]},
+        {"choices": [_choice(_call("Oslo"), content='Here you go: {"City": "Rome", "days": 2}')]},
+        {"output": [
+            {"type": "function_call", "name": "GetWeather", "arguments": json.dumps(ARGS)},
+            {"type": "message", "content": [{"type": "output_text", "text": '{"city": "Rome"}'}]},
+        ]},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": 'I will use {"city": "Rome"}.'},
+            {"type": "tool_use", "id": "t", "name": "GetWeather", "input": ARGS},
+        ]},
+    ],
+    ids=["content", "content-spelling", "responses", "anthropic"],
+)  # fmt: skip
+def test_text_beside_the_call_that_answers_otherwise_is_ambiguous(envelope: dict[str, Any], mode: str) -> None:
+    with pytest.raises(AmbiguousMatchError) as info:
+        parse(json.dumps(envelope), GetWeather, mode=mode)
+    assert info.value.details[0].kind == "ambiguous_answer"
+
+
+def test_text_that_agrees_with_the_call_or_is_prose_leaves_it_read() -> None:
+    for content in ('{"city": "Oslo"}', "Let me check the weather.", 'Using {"unit": "C"} as usual.'):
+        envelope = {"choices": [_choice(_call("Oslo"), content=content)]}
+        assert parse(json.dumps(envelope), GetWeather, mode="lenient") == GetWeather(city="Oslo")
+
+
+# -- M06: another real tool's name is never a typo --------------------------------------------------------------
+
+
+class ChangeCard(BaseModel):
+    card_id: str
+    amount: float = 0
+
+
+class ChargeCard(BaseModel):
+    card_id: str
+    amount: float = 0
+
+
+def _response(name: str) -> dict[str, Any]:
+    call = {"id": "c1", "type": "function", "function": {"name": name, "arguments": '{"card_id": "c-9"}'}}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    return {"model": "m", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]}
+
+
+ASK = [{"role": "user", "content": "update my card"}]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_function_llm_declares_its_tools_and_a_call_to_another_is_a_wrong_tool(mode: str) -> None:
+    def llm(messages: Any) -> Any:
+        return _response("ChargeCard")
+
+    with pytest.raises(ParseError) as info:
+        correct(llm, ASK, ChangeCard, max_corrections=0, mode=mode, tools=[ChangeCard, ChargeCard])
+    assert any(d.kind == "tool_name_mismatch" for d in getattr(info.value, "attempts", ())[0].errors)
+    adapter = FunctionAdapter(llm, tools=[ChangeCard, ChargeCard])
+    with pytest.raises(ParseError):
+        correct(adapter, ASK, ChangeCard, max_corrections=0, mode=mode)
+
+
+def test_a_declared_tools_typo_is_still_repaired_and_tools_go_only_to_plain_functions() -> None:
+    slip = "ChanfeCard"  # a consonant slip: repaired only when the declared tools say no such tool exists
+    result = correct_result(lambda m: _response(slip), ASK, ChangeCard, tools=[ChangeCard, ChargeCard])
+    assert result.value == ChangeCard(card_id="c-9")
+    with pytest.raises(ParseError):
+        correct(lambda m: _response(slip), ASK, ChangeCard, max_corrections=0)
+    client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **kw: None)))
+    with pytest.raises(ConfigurationError, match="plain-function"):
+        correct(OpenAIAdapter(client, model="m"), ASK, ChangeCard, tools=[ChangeCard])
+    with pytest.raises(ConfigurationError):
+        correct(lambda m: _response("ChangeCard"), ASK, ChangeCard, tools=[ChargeCard])  # the target is not sent
+
+
+OTHER_WORDS = [
+    ("ChargeCard", "ChangeCard"),
+    ("CloseTicket", "CloneTicket"),
+    ("RemoveUser", "RemoteUser"),
+    ("UnlockUser", "UnblockUser"),
+    ("UnblockUser", "UnlockUser"),
+    ("start_timer", "stars_timer"),
+]
+
+
+@pytest.mark.parametrize(("called", "tool"), OTHER_WORDS)
+def test_with_no_tools_declared_a_consonant_slip_is_another_tools_name(called: str, tool: str) -> None:
+    target: type[BaseModel] = create_model(tool, x=(int, 0))
+    with pytest.raises(SchemaMismatchError, match="wrong tool"):
+        read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="lenient", entrypoints=False))
+
+    def llm(messages: Any) -> Any:
+        return _response(called)
+
+    with pytest.raises(ParseError):
+        correct(llm, ASK, target, max_corrections=0)
+
+
+@pytest.mark.parametrize(
+    ("called", "tool"),
+    [
+        ("GetWether", "GetWeather"),
+        ("GetWeathar", "GetWeather"),
+        ("SendEmial", "SendEmail"),
+        ("ChnageCard", "ChangeCard"),
+    ],
+)
+def test_with_no_tools_declared_a_vowel_slip_or_a_swap_is_still_a_typo(called: str, tool: str) -> None:
+    target: type[BaseModel] = create_model(tool, x=(int, 0))
+    result = read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="lenient", entrypoints=False))
+    assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="strict", entrypoints=False))
