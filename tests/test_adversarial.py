@@ -7,8 +7,6 @@ modes and must end in a result or a ParseError.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from pydantic import BaseModel
 
@@ -86,10 +84,8 @@ def test_default_limit_is_the_documented_twenty_million_characters() -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_50_mb_input_is_rejected_up_front_over_the_default_limit(mode: str) -> None:
     text = '{"a": "' + "x" * 50_000_000 + '"}'
-    started = time.perf_counter()
-    with pytest.raises(InputTooLargeError) as info:
+    with pytest.raises(InputTooLargeError) as info:  # up front: benchmarks/adversarial_timing.py times the refusal
         PARSERS[mode].parse_result(text, Item)
-    assert time.perf_counter() - started < 1.0
     assert info.value.errors[0]["kind"] == "input_too_large"
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -367,6 +365,8 @@ def test_the_input_text_is_not_changed() -> None:
 # -- linear time -------------------------------------------------------------------------------------------------
 
 
+# how extraction's time grows on these shapes (linear, judged as t(8n)/(8·t(n)), never against the wall clock):
+# benchmarks/adversarial_timing.py's extract_* cases, run by `make test-slow`
 @pytest.mark.parametrize(
     "text",
     [
@@ -382,11 +382,8 @@ def test_the_input_text_is_not_changed() -> None:
     ],
     ids=["closers", "tiny-spans", "open-string", "fences", "tags", "open-objects", "cut-list", "deep-open", "ticks"],
 )
-def test_hostile_text_stays_linear(text: str) -> None:
-    started = time.perf_counter()
-    extract_candidates(text, 16)
-    # a quadratic scan of these ~200 KB inputs takes minutes; a linear one well under a second
-    assert time.perf_counter() - started < 5.0
+def test_hostile_text_ends_in_candidates(text: str) -> None:
+    assert isinstance(extract_candidates(text, 16), list)
 
 
 def test_reasoning_tags_inside_json_strings_are_text() -> None:

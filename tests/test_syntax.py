@@ -3,9 +3,7 @@ output, and `load_json`'s order: json fast path, tokenizer, then json-repair onl
 
 from __future__ import annotations
 
-import contextlib
 import json
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -596,11 +594,10 @@ def test_json_repair_still_reads_a_candidate_followed_by_prose() -> None:
 
 @pytest.mark.parametrize("opener", ["{", "[", '{"a": '])
 @pytest.mark.parametrize("depth", [20_000, 100_000])
-def test_deep_nesting_is_refused_quickly_naming_the_limit(depth: int, opener: str) -> None:
-    started = time.perf_counter()
+def test_deep_nesting_is_refused_naming_the_limit(depth: int, opener: str) -> None:
+    # how its time grows: benchmarks/adversarial_timing.py (deep_open_braces, deep_open_brackets, deep_open_objects)
     with pytest.raises(UnrecoverableSyntaxError) as info:
         Parser(entrypoints=False).parse_result(opener * depth, Any)
-    assert time.perf_counter() - started < 1.0
     assert info.value.errors[0]["kind"] == "too_deep"
     assert "Policy.max_depth" in str(info.value)
 
@@ -614,7 +611,7 @@ def test_error_message_says_where() -> None:
     json.dumps(err.to_dict())
 
 
-# -- linear time -------------------------------------------------------------------------------------------------
+# -- hostile text --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -628,11 +625,13 @@ def test_error_message_says_where() -> None:
     ],
     ids=["dense-repairs", "backslashes", "open-single-quote", "open-comments", "apostrophes"],
 )
-def test_hostile_text_stays_linear(text: str) -> None:
-    started = time.perf_counter()
-    with contextlib.suppress(SyntaxFailure):
-        repair_syntax(text, allow_close=True, max_depth=64)
-    assert time.perf_counter() - started < 5.0
+def test_hostile_text_ends_in_json_or_a_syntax_failure(text: str) -> None:
+    # how its time grows (linear): benchmarks/adversarial_timing.py's tokenizer_* cases, run by `make test-slow`
+    try:
+        out, _ = repair_syntax(text, allow_close=True, max_depth=64)
+    except SyntaxFailure:
+        return
+    json.loads(out)
 
 
 # -- properties --------------------------------------------------------------------------------------------------
@@ -673,20 +672,16 @@ def test_json_repair_is_not_asked_to_guess_at_huge_candidates() -> None:
     # the doubled comma is what the reader cannot read (it reads bare `key: value` members itself now)
     text = '{"a": "x",, ' + "key: value, " * 2_000 + "}"
     assert len(text) > JSON_REPAIR_MAX_CHARS
-    started = time.perf_counter()
     with pytest.raises(UnrecoverableSyntaxError, match="too long to guess"):
         load_json(text, ctx("lenient"))
-    assert time.perf_counter() - started < 1.0
 
 
 def test_json_repair_is_not_asked_to_guess_at_many_bare_members_under_the_size_cap() -> None:
     # json-repair scans ahead to the end at each `, key: value` here: n² steps for a 19 KB candidate
     text = '{"a": "x",, ' + "key: value, " * 1_600 + "}"
     assert len(text) < JSON_REPAIR_MAX_CHARS
-    started = time.perf_counter()
     with pytest.raises(UnrecoverableSyntaxError, match="too many unquoted members"):
         load_json(text, ctx("lenient"))
-    assert time.perf_counter() - started < 0.5
 
 
 def test_a_long_candidate_with_inner_quotes_still_goes_to_json_repair() -> None:

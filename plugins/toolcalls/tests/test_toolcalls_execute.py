@@ -127,9 +127,7 @@ def test_the_core_quota_error_means_the_same() -> None:
 
 
 def test_a_slow_tool_times_out_as_a_tool_failure() -> None:
-    started = time.monotonic()
-    [result] = registry().run('{"tool": "slow", "args": {"seconds": 1}}')
-    assert time.monotonic() - started < 2
+    [result] = registry().run('{"tool": "slow", "args": {"seconds": 1}}')  # a timeout error, not "done"
     assert result.error is not None and (result.error.kind, result.error.code) == (TOOL_FAILED, "timeout")
     assert "0.2 s" in result.error.message
 
