@@ -200,7 +200,7 @@ class ParseError(Exception):
 
 
 class InvalidInputError(ParseError):
-    """The input was not text we can read (not a str, invalid UTF-8 bytes)."""
+    """The input was not text we can read (not a str, invalid UTF-8 bytes, a lone surrogate escape: `\\ud800`)."""
 
     kind = "invalid_input"
 

@@ -36,6 +36,7 @@ from resilient_parse.errors import (
     InvalidInputError,
     ParseError,
     SchemaMismatchError,
+    TruncatedOutputError,
     UnrecoverableSyntaxError,
 )
 from resilient_parse.plugins import PluginHost
@@ -80,6 +81,74 @@ def _certainly_not_json(exc: ValidationError) -> bool:
         return False
     error = exc.errors(include_url=False, include_context=False, include_input=False)[0]
     return error["type"] == "json_invalid" and error["msg"].startswith(_NOT_JSON_MESSAGES)
+
+
+_LITERALS = ("null", "true", "false")
+
+
+def _cut_literal(text: str) -> TruncatedOutputError | None:
+    """The error for an output that is only the front of a JSON literal (`nul`, `tru`, `fals`): output cut off
+    mid-value, not an output without JSON. One letter (`n`, `t`, `f`) is too little to say so."""
+    body = text.strip(_JSON_SPACE)
+    if len(body) < 2:
+        return None
+    literal = next((word for word in _LITERALS if len(body) < len(word) and word.startswith(body)), None)
+    if literal is None:
+        return None
+    offset = len(text) - len(text.lstrip(_JSON_SPACE))
+    message = f"the output ends inside a literal (`{body}`, the front of `{literal}`)"
+    detail = ErrorDetail(path="", kind="truncated", message=message, offset=offset)
+    return TruncatedOutputError(f"{message} (offset {offset})", [detail])
+
+
+def _refuse_values_for_one(text: str, plan: TargetPlan, policy: Policy, failure: UnrecoverableSyntaxError) -> None:
+    """When the text the reader stopped in ("unexpected text after the end of the JSON value") is several JSON
+    values separated by commas (`"a", "b"`, `[1], [2]`) and the target does not take them as a list, the fault is
+    the target's shape, not the syntax: raise that SchemaMismatchError. Otherwise return (the syntax error
+    stands: a list target still needs its brackets where the policy does not add them)."""
+    from resilient_parse.stages.validate import validate_json
+
+    try:
+        values = json.loads("[" + text + "]")
+    except (ValueError, RecursionError):
+        return
+    # a value that fits, or a container the policy may unwrap to fit, is a candidate of its own: selection weighs it
+    unwraps = policy.allows("unwrap_list", False) or policy.allows("unwrap_wrapper", False)
+    if len(values) < 2 or any(_fits(plan, v) or (unwraps and isinstance(v, dict | list)) for v in values):
+        return
+    listed = json.dumps(values, ensure_ascii=False)
+    try:
+        validate_json(plan.adapter, listed, values, plan.view)
+    except SchemaMismatchError as exc:
+        exc.message = f"the output is {len(values)} JSON values separated by commas; {exc.message}"
+        exc.args = (exc.message,)
+        raise exc from failure
+    except ParseError:
+        return
+
+
+def _fits(plan: TargetPlan, value: Any) -> bool:
+    try:
+        plan.adapter.validate_json(json.dumps(value, ensure_ascii=False))
+    except (ValidationError, ValueError):
+        return False
+    return True
+
+
+def plan_key(target: Any) -> Any:
+    """The plan cache's key for a target: the target, spelled out to the order and type of its arguments.
+    `Union[A, B] == Union[B, A]` and `Literal["a", "b"] == Literal["b", "a"]` in Python, but their plans differ
+    (the order of a union's members orders its error details). Raises TypeError for a target with an unhashable
+    part (it is then not cached)."""
+    args = get_args(target)
+    if not args:
+        hash(target)
+        return target
+    return (type(target), get_origin(target), tuple(plan_key(a) if _is_type_like(a) else (type(a), a) for a in args))
+
+
+def _is_type_like(arg: Any) -> bool:
+    return isinstance(arg, type) or bool(get_args(arg)) or get_origin(arg) is not None
 
 
 _NAME_LIMIT = 80
@@ -322,16 +391,17 @@ class Parser:
     def plan(self, target: Any) -> TargetPlan:
         """The cached adapter, schema view and validators for a target."""
         try:
-            cached = self._plans.get(target)
+            key = plan_key(target)
+            cached = self._plans.get(key)
         except TypeError:
             return self._build_plan(target)
         if cached is not None:
             return cached
         with self._lock:
-            cached = self._plans.get(target)
+            cached = self._plans.get(key)
             if cached is None:
                 cached = self._build_plan(target)
-                self._plans[target] = cached
+                self._plans[key] = cached
         return cached
 
     def _build_plan(self, target: Any) -> TargetPlan:
@@ -719,6 +789,10 @@ class Parser:
         from resilient_parse.stages.select import explain_no_answer, select_answer
 
         if not candidates:
+            if not found:
+                cut = _cut_literal(text)
+                if cut is not None:
+                    raise cut
             raise explain_no_answer(text, found, ctx) if found else self.host.explain_no_candidate(text, ctx)
         chosen = select_answer(
             candidates,
@@ -753,7 +827,12 @@ class Parser:
             if quick is not INVALID:
                 quick = self._finish(quick, repairs, cand.text, checks, plan)
                 return Success(cand, quick, tuple(repairs), cand.text, total_cost(repairs))
-        loaded = self.host.parse(cand.text, ctx)  # the reader settles truncation and duplicate keys itself
+        try:
+            loaded = self.host.parse(cand.text, ctx)  # the reader settles truncation and duplicate keys itself
+        except UnrecoverableSyntaxError as exc:
+            if exc.details and exc.details[0].kind == "trailing_text":
+                _refuse_values_for_one(cand.text, plan, self.policy, exc)
+            raise
         self._check_policy(loaded.repairs, cand)
         repairs.extend(loaded.repairs)
         if loaded.repairs:

@@ -20,9 +20,11 @@ from resilient_parse.context import SemanticValidator
 from resilient_parse.errors import (
     ConfigurationError,
     ErrorDetail,
+    InvalidInputError,
     ParseError,
     SchemaMismatchError,
     SemanticCheckError,
+    UnrecoverableSyntaxError,
     as_detail,
 )
 from resilient_parse.repairs import pointer
@@ -85,12 +87,14 @@ def _real_path(loc: list[int | str], tree: Any) -> tuple[list[int | str], bool]:
 
 
 def validate_json(adapter: TypeAdapter[Any], json_text: str, tree: Any, view: TypeView) -> Any:
-    """Validate repaired JSON text; on failure raise SchemaMismatchError with every problem and its path."""
+    """Validate repaired JSON text; on failure raise SchemaMismatchError with every problem and its path (or, when
+    Pydantic cannot read the JSON the reader read, the error that says why: see `refuse_unreadable`)."""
     try:
         return adapter.validate_json(json_text)
     except RecursionError:
         raise
     except ValidationError as exc:
+        refuse_unreadable(exc, tree, json_text)
         details = details_from_validation_error(exc, tree)
         if looks_like_schema_echo(tree, view):
             raise SchemaMismatchError(
@@ -117,6 +121,59 @@ def validate_json(adapter: TypeAdapter[Any], json_text: str, tree: Any, view: Ty
             [ErrorDetail(path="", kind="validator_error", message=_REJECTED, cause=_describe(exc))],
             candidate=json_text,
         ) from exc
+
+
+PYDANTIC_MAX_DEPTH = 200
+"""How deeply nested a JSON text Pydantic's reader (jiter) takes: deeper is "recursion limit exceeded"."""
+
+
+def refuse_unreadable(exc: ValidationError, tree: Any, json_text: str) -> None:
+    """Raise the error that says what happened when Pydantic refused, as JSON, text the reader read: a lone
+    surrogate escape (`\\ud800`: half of a UTF-16 pair, no character) is input no one can take
+    (InvalidInputError); nesting past Pydantic's depth is over a limit (UnrecoverableSyntaxError, "too_deep", as
+    the reader says past Policy.max_depth). Neither is the target's fault, so neither is a schema mismatch."""
+    for error in exc.errors(include_url=False, include_context=False, include_input=False):
+        if error["type"] != "json_invalid":
+            continue
+        message = str(error["msg"])
+        if "recursion limit" in message:
+            text = f"nesting over {PYDANTIC_MAX_DEPTH} levels deep, more than the validator (Pydantic) reads"
+            raise UnrecoverableSyntaxError(
+                text, [ErrorDetail(path="", kind="too_deep", message=text)], candidate=json_text
+            ) from None
+        if "surrogate" in message or "hex escape" in message:
+            path = _surrogate_path(tree)
+            where = path or "(root)"
+            text = f"a lone surrogate escape at {where}: half of a UTF-16 pair, not a character"
+            raise InvalidInputError(
+                text, [ErrorDetail(path=path, kind="lone_surrogate", message=text)], candidate=json_text
+            ) from None
+
+
+def _surrogate_path(tree: Any) -> str:
+    """The JSON Pointer of the first string (value or key) in `tree` holding a lone surrogate; "" when none."""
+    stack: list[tuple[Any, tuple[int | str, ...]]] = [(tree, ())]
+    while stack:
+        node, loc = stack.pop()
+        if isinstance(node, str):
+            if _has_surrogate(node):
+                return pointer(loc)
+        elif isinstance(node, dict):
+            for key, value in reversed(node.items()):
+                if isinstance(key, str) and _has_surrogate(key):
+                    return pointer((*loc, key))
+                stack.append((value, (*loc, key)))
+        elif isinstance(node, list):
+            stack.extend((item, (*loc, i)) for i, item in reversed(list(enumerate(node))))
+    return ""
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def looks_like_schema_echo(tree: Any, view: TypeView) -> bool:
