@@ -70,8 +70,8 @@ def _phrases(rows: tuple[str, ...]) -> list[str]:
 
 
 def _words(rows: tuple[str, ...]) -> re.Pattern[str]:
-    """A word-bounded pattern of the phrases `rows` stand for, longest first."""
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, _phrases(rows))) + r")\b", re.IGNORECASE)
+    """A word-bounded pattern of the phrases `rows` stand for, longest first; not inside a name ("example.com")."""
+    return re.compile(r"(?<!\w\.)\b(?:" + "|".join(map(re.escape, _phrases(rows))) + r")\b(?!\.\w)", re.IGNORECASE)
 
 
 def _keys(rows: tuple[str, ...]) -> set[str]:
@@ -204,7 +204,21 @@ def _label_clauses(trimmed: str, after_example: bool) -> str:
 
 
 def _labels_example(words: str) -> bool:
-    return any(not words[: m.start()].lower().endswith(_v().answer_described) for m in _v().example.finditer(words))
+    """Whether an example word labels the candidate: not one that describes the answer ("in the required format"),
+    nor one a negation right before denies ("this isn't a draft", "not an example")."""
+    return any(
+        not words[: m.start()].lower().endswith(_v().answer_described) and not _denied(words[: m.start()])
+        for m in _v().example.finditer(words)
+    )
+
+
+def _denied(before: str) -> bool:
+    """Whether the words right before a word deny it: a negation, then at most two short words ("isn't a")."""
+    tail = before.split()[-3:]
+    for i, word in enumerate(tail):
+        if _v().negation.search(word) is not None:
+            return all(len(w) <= 3 for w in tail[i + 1 :])
+    return False
 
 
 def _trim_markup(window: str) -> str:

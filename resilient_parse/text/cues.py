@@ -56,18 +56,24 @@ _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
 _NON_SPACE = re.compile(r"\S")
 _STRIKE = "~~"
 _STRIKE_MARK = re.compile(r"(?<!~)~~(?!~)")  # two tildes, not a ~~~ fence
-_TRIM = " \t\r\n*_#>`\"'()[]-\u2014\u2013:\uff1a,\uff0c\uff08\uff09\u3010\u3011\u300c\u300d"
+_TRIM = (
+    " \t\r\n*_#<>`\"'()[]-\u2014\u2013:\uff1a,\uff0c\uff08\uff09\u3010\u3011\u300c\u300d"
+    "\u2190\u2b05\ufe0f\u2039\u203a\u261d\u261f\u25b2^\u203b"  # arrows and pointers at a verdict: "<- wrong"
+)
 # markup between the words before a candidate and the candidate: a fence's opening line, a tag
 _TRAILING_WHITE = frozenset(" \t\r\n")
 _SENTENCE_MARKS = ".!?\u3002\uff01\uff1f"
 _QUESTION_MARKS = ("?", "\uff1f")
 # what a one-word cue may be bound by in the rest of the candidate's own clause ("{…} sollte niemals …")
 _ANYWHERE_AFTER = frozenset({"example", "draft", "counter_example"})
+_NEGATABLE = frozenset({"example", "draft", "rejected"})  # "not an example", "not wrong": denied, not said
+_EXCLUDING = frozenset({"example", "draft", "counter_example", "rejected", "retraction", "quoted_input"})
 _NO_WORDS = frozenset({"negation", "no"})  # "No." before a candidate: its one word negates it
 _SPEAKS_OF_THE_ONE_BEFORE = frozenset({"retraction", "reference"})
 _COMMA = re.compile("[,\uff0c\u3001]")
 _LAST_COMMA = re.compile("[,\uff0c\u3001](?!.*[,\uff0c\u3001])", re.DOTALL)
 _ASIDE_WORDS = 2  # an aside this short is a verdict of its own ("(ладно, неважно)"); a longer one says more
+_VERDICT_WORDS = 5  # a clause or line this short right after a candidate is a verdict on it
 _MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|</?[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
 # categories whose one word labels the candidate wherever it stands in the clause before it ("Например, запрос
 # может выглядеть так:"), as an example word does in English; a one-word verdict counts only as a heading
@@ -164,7 +170,10 @@ def _tag_label(name: str) -> str:
 @functools.lru_cache(maxsize=256)
 def fence_label(info: str) -> str:
     """What a fence's info string calls its body (```` ```example ````, ```` ```json bad ````), or ""."""
-    return _label_of_words(info.replace("_", " ").replace("-", " ")) if info else ""
+    if not info:
+        return ""
+    words = info.replace("_", " ").replace("-", " ")  # a label, every word of it: "json bad", "json  # WRONG"
+    return _exclusion(words, lexicon().find(words), 0, len(words), heading_ok=True, anywhere=_EXCLUDING)
 
 
 def _label_of_words(words: str) -> str:
@@ -190,7 +199,8 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
     clause_end = min(_clause_end(text, end, limit), next_clause)
     cues = prose.between(end, limit)
     own = [c for c in cues if c.end <= clause_end]
-    label = _exclusion(text, own, end, clause_end, heading_ok=True, anywhere=_ANYWHERE_AFTER)
+    short = len(text[end:clause_end].split()) <= _VERDICT_WORDS  # "{…} ist verboten.", "{…} <- invalid"
+    label = _exclusion(text, own, end, clause_end, heading_ok=True, anywhere=_EXCLUDING if short else _ANYWHERE_AFTER)
     if not label and text[end:clause_end].rstrip().endswith(_QUESTION_MARKS):
         label = "alternative"  # "{…}？", "Voulez-vous que j'appelle {…} ?", "{…} – passt das so?": asked, not given
     asides = list(_ASIDE.finditer(text, end, clause_end))
@@ -204,9 +214,17 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
         verdict = _label_of_words(aside.group(1))
         if _STRENGTH[verdict] > _STRENGTH[label]:
             label = verdict
+    if not label and first is not None and first.start() >= clause_end:
+        next_end = _clause_end(text, first.start(), limit)
+        if next_end <= next_clause and len(text[first.start() : next_end].split()) <= _VERDICT_WORDS:
+            below_cues = [c for c in cues if first.start() <= c.start and c.end <= next_end]
+            label = _exclusion(text, below_cues, first.start(), next_end, heading_ok=True, anywhere=_EXCLUDING)
+            if label == "alternative":
+                label = ""  # a short question or option below ("Alternatively?") is not about this one alone
     if label:
         return label
     pointed_back = corrected = denied = False
+    negation_end = -1
     for cue in cues[len(own) :]:
         if cue.start < clause_end:
             continue
@@ -216,6 +234,11 @@ def after_label(text: str, prose: ProseCues, end: int, ceiling: int, followed: b
             continue
         if cue.category == "retraction":
             return "rejected"
+        if cue.category == "negation":
+            negation_end = cue.end
+            continue
+        if cue.category in _NEGATABLE and 0 <= negation_end <= cue.start and _negates(text, negation_end, cue.start):
+            continue  # "This searches the weather, no example needed."
         if (
             followed
             and cue.category == "correction"
@@ -267,13 +290,15 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
     ("No es la respuesta final:"). Introducing cues of the English table are left to the English clause rules."""
     lo = max(floor, start - _BEFORE_CHARS)
     start = _before_markup(text, lo, start)
-    clause_start = _clause_start(text, lo, start)
+    window = prose.between(lo, start)
+    clause_start = _clause_start(text, lo, start, window)
     if not text[clause_start:start].strip(_TRIM):
         return ""
-    cues = _about_this_one(text, prose.between(clause_start, start), clause_start, start)
+    cues = _about_this_one(text, [c for c in window if c.start >= clause_start], clause_start, start)
     if _lone_negation(text, cues, clause_start, start):
         return "rejected"
-    if text[clause_start:start].rstrip(_TRIM).endswith(tuple(_SENTENCE_MARKS)):
+    words = text[clause_start:start].rstrip(_TRIM)
+    if words.endswith(tuple(_SENTENCE_MARKS)) and not any(c.end >= clause_start + len(words) for c in cues):
         return ""  # a finished sentence ("Done.", "Scratch that.") introduces nothing: the candidate starts anew
     # an aside right after the previous candidate is that one's ("{…} (ладно, неважно)\n\n{…}")
     asides = [a for a in _ASIDE.finditer(text, clause_start, start) if text[floor : a.start()].strip()]
@@ -377,16 +402,32 @@ def _exclusion(
     language counts only when it is all the clause says (`heading_ok` and nothing else but markup around it),
     unless its category is one of `anywhere`; cues inside the `skip` stretches do not count."""
     label = ""
+    negation_end = -1
     for cue in cues:
         if any(a <= cue.start < b for a, b in skip):
             continue
+        if cue.category == "negation":
+            negation_end = cue.end
+            continue
+        if cue.category in _NEGATABLE and 0 <= negation_end <= cue.start and _negates(text, negation_end, cue.start):
+            continue  # "this isn't a draft", "no example needed", "不是示例"
         verdict = EXCLUDED_AS.get(cue.category, "")
         if not verdict or _STRENGTH[verdict] <= _STRENGTH[label]:
             continue
         if _one_word(text, cue) and cue.category not in anywhere and not (heading_ok and _alone(text, cue, lo, hi)):
             continue
+        if cue.category == "quoted_input" and text[lo : cue.start].strip(_TRIM):
+            continue  # the user's input is introduced by its own heading ("You asked: {…}"), not "as you asked:"
         label = verdict
     return label
+
+
+def _negates(text: str, negation_end: int, cue_start: int) -> bool:
+    """Whether a negation ending at `negation_end` denies the cue at `cue_start`: nothing or two short words between
+    ("no example needed", "not an example", "no es un ejemplo", "不是示例"; not "No, for example: …", nor "Nunca
+    envíes algo como …", where it denies the verb)."""
+    between = text[negation_end:cue_start].split()
+    return len(between) <= 2 and all(len(w) <= 3 and w.isalpha() for w in between)
 
 
 def _one_word(text: str, cue: Cue) -> bool:
@@ -416,12 +457,13 @@ def _clause_end(text: str, start: int, limit: int) -> int:
     return m.end() if m is not None else limit
 
 
-def _clause_start(text: str, lo: int, start: int) -> int:
+def _clause_start(text: str, lo: int, start: int, cues: Sequence[Cue] = ()) -> int:
     """Where the last clause before `start` begins (not before `lo`): after the last clause break in between that
-    is not at its very end ("Invalid: {…}" keeps its colon, "Done. {…}" starts a new clause)."""
+    is not at its very end ("Invalid: {…}" keeps its colon, "Done. {…}" starts a new clause) and not a dot of a
+    cue (`cues`: "z.B. {…}", "p. ej. {…}")."""
     last = lo
     for m in _CLAUSE_END.finditer(text, lo, start):
-        if text[m.end() : start].strip(_TRIM):
+        if text[m.end() : start].strip(_TRIM) and not any(c.start < m.end() <= c.end for c in cues):
             last = m.end()
     return last
 

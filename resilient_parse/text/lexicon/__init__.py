@@ -150,6 +150,13 @@ _UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u
 _TOKEN = re.compile(f"[^\\W_{_UNSPACED}]+(?:['\u2019][^\\W_{_UNSPACED}]+)*|[^\\w\\s]")
 
 
+def _in_a_name(text: str, at: int, to: int) -> bool:
+    """Whether text[at:to] is glued by a dot to letters: part of a domain or file name ("example.com")."""
+    after = to + 1 < len(text) and text[to] == "." and text[to + 1].isalnum()
+    before = at >= 2 and text[at - 1] == "." and text[at - 2].isalnum()
+    return after or before
+
+
 def _tokens(phrase: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(phrase))
 
@@ -245,6 +252,8 @@ class Lexicon:
                     cats = phrases.get(tuple(words[i : i + k]))
                     if cats is not None:
                         at, to = start + matches[i].start(), start + matches[i + k - 1].end()
+                        if _in_a_name(text, at, to):
+                            break  # "example.com", "draft.md": a name, not a word of prose
                         found.extend(Cue(at, to, category, language) for category, language in cats)
                         step = k
                         break

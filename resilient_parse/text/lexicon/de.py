@@ -118,6 +118,8 @@ PHRASES = {
         "nicht (das hier|dieses hier|wie hier|so wie hier)",
     ),
     "rejected": (
+        "verboten",
+        "falsch",
         "(ist|war|wäre|waere|sind|wären) (gefährlich|gefaehrlich|unsicher|schädlich|schaedlich|destruktiv|riskant"
         "|eine schlechte idee|ein fehler)",
         "(falsch|ungültig|ungueltig|verboten|inkorrekt|fehlerhaft|unzulässig|unzulaessig|abgelehnt|unkorrekt"
@@ -168,6 +170,8 @@ PHRASES = {
         "(verwirf|verwerfen sie) (das|dies)",
     ),
     "refusal": (
+        "das mache ich nicht",
+        "das kann ich nicht (machen|tun)",
         "(es tut mir leid|tut mir leid|leider|sorry|entschuldigung)(,|) (aber |)(ich kann|das kann ich|ich darf)"
         " (das |dabei |hier |)nicht",
         "leider (kann|darf) ich (das |dir |ihnen |dabei |hier |)nicht",

@@ -57,6 +57,13 @@ PHRASES = {
         "(the|my) (answer|output|result) (is|would be|will be)",
     ),
     "example": (
+        "smth like",
+        "(just |only |)a sketch",
+        "(rough|quick) sketch",
+        "fake (call|example|payload|data)",
+        "purely illustrative",
+        "for illustration",
+        "to give (you|u) an idea",
         "(is|was) (just |only |)(an |a |)(example|illustration|sample|template|demo)",
         "suppose",
         "let's say",
@@ -93,6 +100,9 @@ PHRASES = {
         "if (i|we) were to",
     ),
     "counter_example": (
+        "steer clear of",
+        "stay away from",
+        "never (send|use|run|call) (this|that|it)",
         "(eliminate|eliminated|exclude|excluded|rule out|ruled out|ruling out)",
         "(should|must) not (do|use|output|send|call|run|return)",
         "(shouldn't|mustn't) (do|use|output|send|call|run|return)",
@@ -115,6 +125,13 @@ PHRASES = {
         "must not be (used|output|returned|called)",
     ),
     "rejected": (
+        "bad",
+        "busted",
+        "bogus",
+        "off(-| )limits",
+        "nope",
+        "not ok",
+        "no good",
         "(is|was|would be|are|were) (false|untrue|inaccurate|mistaken)",
         "(is|was|would be|are|were|will be) (dangerous|unsafe|harmful|destructive|a bad idea)",
         "(a|the) (bad|wrong|incorrect|invalid) (answer|json|output|call|choice|idea)",
@@ -160,6 +177,12 @@ PHRASES = {
         "fixed",
     ),
     "retraction": (
+        "(scrap|strike|scratch) (that|this|it)",
+        "jk",
+        "nvm",
+        "ignore (that|this) one",
+        "disregard (that|this) one",
+        "my bad, ignore",
         "just kidding",
         "kidding",
         "(i'm|i am) kidding",
@@ -174,6 +197,15 @@ PHRASES = {
         "forget (that|this|it)",
     ),
     "refusal": (
+        "(i|we) (cant|wont|can't|won't|cannot|can not) (really |actually |)(help|assist|do|comply|perform|run"
+        "|execute|make|provide)",
+        "(i|we) (cant|wont)(.|!)",
+        "unable to (comply|help|assist)",
+        "no way (i'm|i am) doing",
+        "(not|never) gonna (do|run|send|execute)",
+        "(violates|against|breaks) (our|my|the) (usage |content |safety |)(policy|policies|rules|guidelines)",
+        "declining (this|that)",
+        "(i|we) (have to|must|need to) say no",
         "(i|we) (can't|cannot|can not|won't|will not|am not able to|am unable to|are not able to|are unable to"
         "|must not|should not|shouldn't|shall not|shan't|'m not able to|'m unable to|'ll not) (help|assist|do"
         "|comply|fulfil|fulfill|provide|perform|execute|run|make|complete|proceed|process|support|share|give"
@@ -280,6 +312,10 @@ PHRASES = {
         "(this|that|it)",
     ),
     "quoted_input": (
+        "(u|you) wrote",
+        "prompt",
+        "(that's|that is) what you (sent|wrote|asked)",
+        "your (message|input|request) (was|said)",
         "(you|they|the user) (said|wrote|sent|typed)",
         "previously you",
         "(the |)user('s|) (request|input|message|query|question|prompt|said|wrote)",

@@ -194,6 +194,8 @@ PHRASES = {
         "no (era|es) (realmente|en realidad) (la|mi) respuesta",
     ),
     "refusal": (
+        "no lo puedo hacer",
+        "no puedo hacer eso",
         "(lo siento|lo lamento|disculpa|disculpe|perdón|perdon|lamentablemente|desafortunadamente)(,|) (pero |)no"
         " (puedo|podemos)",
         "no (puedo|podemos|me es posible|soy capaz de|estoy en condiciones de) (ayudar|ayudarte|ayudarle|hacer"
@@ -280,6 +282,8 @@ PHRASES = {
         "(esto|eso|ello|este|ese|esta|esa|éste|ésta|ése|ésa)",
     ),
     "quoted_input": (
+        "(tú |)me pusiste",
+        "me (escribiste|enviaste|mandaste)",
         "(tú|tu|usted) (dijiste|dijo|escribiste|escribió|escribio|enviaste|envió|envio)",
         "(solicitud|petición|peticion|pregunta|consulta|entrada|mensaje|prompt|texto) (del|de el) usuario",
         "el usuario (dijo|escribió|escribio|preguntó|pregunto|pidió|pidio|solicitó|solicito|quiere|pide|ha dicho"

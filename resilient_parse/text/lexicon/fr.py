@@ -185,6 +185,8 @@ PHRASES = {
         "(efface|effacez|raye|rayez) (ça|cela|tout ça)",
     ),
     "refusal": (
+        "j'peux pas",
+        "je peux pas (faire|aider)",
         "(désolé|désolée|desole|je suis désolé|je suis désolée|navré|navrée|malheureusement)(,|) (mais |)(je ne peux"
         " pas|je ne pourrai pas|je ne suis pas en mesure)",
         "je ne peux pas (faire|aider|exécuter|executer|effectuer|fournir|répondre|repondre|générer|generer|envoyer"
@@ -268,6 +270,8 @@ PHRASES = {
         "(ceci|cela|ça)",
     ),
     "quoted_input": (
+        "tu m'as (envoyé|écrit)",
+        "vous m'avez (envoyé|écrit)",
         "(demande|requête|requete|question|entrée|entree|message|saisie|invite|prompt|texte) de l'utilisateur",
         "l'utilisateur (a dit|a écrit|a demandé|a demande|demande|veut|souhaite|a posé|a envoyé|écrit|dit)",
         "(vous avez|tu as) (dit|écrit|ecrit|envoyé|posé la question)",

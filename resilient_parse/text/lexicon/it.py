@@ -172,6 +172,8 @@ PHRASES = {
         "(ci ho ripensato|ho cambiato idea)",
     ),
     "refusal": (
+        "non lo posso fare",
+        "non posso farlo",
         "(mi dispiace|spiacente|purtroppo|scusa|scusami|scusate|mi scuso)(,|) (ma |)non (posso|sono in grado|riesco)",
         "non (posso|sono in grado di|riesco a|riesco ad) (aiutarti|aiutarla|aiutarvi|aiutare|farlo|fare|fornire"
         "|eseguire|completare|procedere|rispondere|generare|creare|soddisfare|elaborare|condividere|assisterti"

@@ -282,6 +282,9 @@ PHRASES = {
         "(isto|isso|este|esse|esta|essa|aquilo)",
     ),
     "quoted_input": (
+        "o usuário mandou",
+        "o usuário enviou",
+        "você mandou",
         "(pedido|solicitação|solicitacao|pergunta|entrada|mensagem|consulta|prompt|requisição|requisicao|texto) do"
         " (usuário|usuario|utilizador|cliente)",
         "o (usuário|usuario|utilizador) (disse|escreveu|perguntou|pediu|solicitou|quer|deseja|pede|enviou)",
