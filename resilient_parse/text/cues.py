@@ -74,6 +74,8 @@ _COMMA = re.compile("[,\uff0c\u3001]")
 _LAST_COMMA = re.compile("[,\uff0c\u3001](?!.*[,\uff0c\u3001])", re.DOTALL)
 _ASIDE_WORDS = 2  # an aside this short is a verdict of its own ("(ладно, неважно)"); a longer one says more
 _VERDICT_WORDS = 5  # a clause or line this short right after a candidate is a verdict on it
+_HEADING_WORDS = 4  # a clause this short before a candidate, ending in a colon, is its heading
+_INTRODUCING = frozenset({"designation", "correction", "lead_in"})
 _MARKUP_TAIL = re.compile(r"(?:(?:`{3,}|~{3,})[\w+.-]{0,30}|</?[A-Za-z][\w.-]{0,40}(?:\s[^<>\n]{0,200})?>)[ \t\r\n]*\Z")
 # categories whose one word labels the candidate wherever it stands in the clause before it ("Например, запрос
 # может выглядеть так:"), as an example word does in English; a one-word verdict counts only as a heading
@@ -302,10 +304,26 @@ def before_label(text: str, prose: ProseCues, start: int, floor: int, after_exam
         return ""  # a finished sentence ("Done.", "Scratch that.") introduces nothing: the candidate starts anew
     # an aside right after the previous candidate is that one's ("{…} (ладно, неважно)\n\n{…}")
     asides = [a for a in _ASIDE.finditer(text, clause_start, start) if text[floor : a.start()].strip()]
+    # a short heading is a verdict on what it introduces: its one-word cues count ("This one's busted:"), and so
+    # does a negation that is all it says ("NO:", "Nicht so:", "Nunca mandes esto:", "これは絶対に送らないでください：")
+    heading = _short_heading(text, clause_start, start)
     # an aside is read as a heading of its own below; inside the clause it says nothing ("(not the draft)")
     label = _exclusion(
-        text, cues, clause_start, start, heading_ok=True, anywhere=_ANYWHERE, skip=[a.span() for a in asides]
+        text,
+        cues,
+        clause_start,
+        start,
+        heading_ok=True,
+        anywhere=_EXCLUDING if heading else _ANYWHERE,
+        skip=[a.span() for a in asides],
     )
+    if (
+        not label
+        and heading
+        and any(c.category == "negation" and _COMMA.search(text, c.end, start) is None for c in cues)
+        and not any(c.category in _INTRODUCING for c in cues)
+    ):
+        label = "rejected"
     for aside in asides:
         verdict = _label_of_words(aside.group(1))
         if _STRENGTH[verdict] > _STRENGTH[label]:
@@ -351,6 +369,16 @@ def _about_this_one(text: str, cues: list[Cue], clause_start: int, start: int) -
     if back and _COMMA.search(text, back[-1].end, start) is None:
         kept.extend(c for c in back if c.category not in _SPEAKS_OF_THE_ONE_BEFORE)
     return kept
+
+
+def _short_heading(text: str, clause_start: int, start: int) -> bool:
+    """Whether the clause before a candidate is a short heading: at most four words (sixteen characters of a script
+    without spaces) ending in a colon or an arrow."""
+    words = text[clause_start:start].rstrip(" \t\r\n*_`>")
+    if not words.endswith((":", "\uff1a", "\u2192", "->", "=>", "\U0001f449")):
+        return False
+    core = words.strip(_TRIM + "\u2192=\U0001f449")
+    return len(core.split()) <= _HEADING_WORDS and (" " in core or len(core) <= 16)
 
 
 def _before_markup(text: str, lo: int, start: int) -> int:

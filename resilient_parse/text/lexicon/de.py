@@ -63,6 +63,7 @@ PHRASES = {
         "(endgültig|endgueltig|final|abschließend|abschliessend)",
     ),
     "example": (
+        "bsp.",
         "(nur|lediglich|bloß|bloss) (ein|eine) (beispiel|veranschaulichung|muster|vorlage|demo)",
         "(angenommen,|nehmen wir an|sagen wir|stell dir vor|stellen sie sich vor)",
         "zum beispiel",

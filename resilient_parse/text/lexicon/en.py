@@ -125,6 +125,7 @@ PHRASES = {
         "must not be (used|output|returned|called)",
     ),
     "rejected": (
+        "ng",
         "bad",
         "busted",
         "bogus",
