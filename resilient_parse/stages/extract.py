@@ -501,6 +501,7 @@ class _Labeller:
         self._read: dict[tuple[int, int, bool], tuple[str, bool, str]] = {}
         # what the text says around its candidates: markup (tags, comments, strike-through) and fence info strings
         self._markup = Markup.scan(text)
+        self._bound: dict[tuple[str, int, int, int, int | None, bool], str] = {}
         fences = find_fences(text) if "```" in text or "~~~" in text else []
         self._fences = [(f.body_start, f.body_end, f.info) for f in fences if f.info]
         self._fence_starts = [f[0] for f in self._fences]
@@ -534,18 +535,25 @@ class _Labeller:
             label = self._previous
         if label in ("", "designated") and text.startswith("?", end):
             label = "alternative"  # "Maybe {…}?", "Should I call {…}?": a question offers it, it does not answer
-        followed = ceiling is not None
-        label = label_for(
-            label,
-            text,
-            (start, end, floor),
-            self._markup,
-            self._fence_info(start, end),
-            len(text) if ceiling is None else ceiling,
-            followed,
-            after_example,
-            self._prose,
-        )
+        # a fence body and the value inside it end at the same word: what is bound to them is read once
+        last = end
+        while last > start and text[last - 1] in " \t\r\n":
+            last -= 1
+        bound = (label, start, last, floor, ceiling, after_example)
+        known_label = self._bound.get(bound)
+        if known_label is None:
+            known_label = self._bound[bound] = label_for(
+                label,
+                text,
+                (start, last, floor),
+                self._markup,
+                self._fence_info(start, end),
+                len(text) if ceiling is None else ceiling,
+                ceiling is not None,
+                after_example,
+                self._prose,
+            )
+        label = known_label
         if not listed:
             self._announced = announces_list(words)
         self._previous, self._previous_end = label, end
