@@ -8,13 +8,16 @@ the places a model puts its verdict, by the lexicon's categories:
   fence whose info string is one (```` ```example ````), a commented-out (`<!-- … -->`) or struck-out (`~~…~~`,
   `<del>`, `<s>`) candidate;
 - **after**: the rest of the candidate's own clause (`{…} (example)`, `{…} is forbidden.`, `{…} would be a
-  mistake`), and in the sentences up to the next candidate a retraction (`Final answer: {…} Just kidding!`) — or a
-  correction, when a corrected candidate follows;
-- **before**: the clause before it, for the tables the English clause rules do not cover.
+  mistake`), a short clause or line right after it (`{…} ist verboten.`, `{…}\nes solo un ejemplo`), and in the
+  sentences up to the next candidate a retraction (`Final answer: {…} Just kidding!`), one pointing back (`The
+  above is just an illustration.`) or a correction that opens its sentence when a corrected candidate follows;
+- **before**: the clause before it, in every language, for what the English clause rules (`clauses.py`) do not
+  say: a short heading is a verdict (`This one's busted:`, `Nunca mandes esto:`), a negation right before a cue
+  denies it (`not an example`).
 
-An exclusion bound anywhere excludes the candidate, whatever designates it elsewhere. One word alone binds only as
-a heading of its own (`Invalid: {…}`, `<rejected>`, `(example)`): inside a longer clause a single word ("input",
-"wrong") is too often about something else. Every search is over a bounded window of the text, once per candidate.
+An exclusion bound anywhere excludes the candidate, whatever designates it elsewhere. Inside a longer clause one
+word ("input", "wrong") is too often about something else: it binds as a heading, an aside or a short verdict.
+The prose is read once per text (`ProseCues`); every window here is a look-up among its cues.
 """
 
 from __future__ import annotations
@@ -474,12 +477,6 @@ def _alone(text: str, cue: Cue, lo: int, hi: int) -> bool:
     return not text[lo : cue.start].strip(_TRIM) and not text[cue.end : hi].strip(_TRIM + _SENTENCE_MARKS)
 
 
-def _is_aside(text: str, end: int, clause_end: int) -> bool:
-    """Whether what follows the candidate is an aside of its own (`(example)`, `— draft`, `<- wrong`)."""
-    head = text[end:clause_end].lstrip(" \t")
-    return head[:1] in ("(", "\u2014", "\u2013", "-", "<", "\uff08", "[")
-
-
 def _clause_end(text: str, start: int, limit: int) -> int:
     m = _SENTENCE_END.search(text, start, limit)
     return m.end() if m is not None else limit
@@ -527,11 +524,6 @@ def label_for(
     if label == "" and before == "designated":
         label = before
     return label
-
-
-def cue_categories(cues: Sequence[Cue]) -> set[str]:
-    """The categories among `cues` (for tests and plain answers)."""
-    return {c.category for c in cues}
 
 
 _REFUSAL = frozenset({"refusal"})
