@@ -42,6 +42,7 @@ from resilient_parse.schema import (
     UnionView,
     iter_views,
 )
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS
 from resilient_parse.stages.extract import (
     ANSWER,
     REASONING,
@@ -57,6 +58,7 @@ from resilient_parse.stages.validate import details_from_validation_error
 
 __all__ = [
     "ANSWER",
+    "ARGUMENT_KEYS",
     "HOOK_NAMES",
     "KINDS",
     "LENIENT",

@@ -38,22 +38,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
-from resilient_parse.plugin_api import ANSWER, candidate_facts, split_reasoning
+from resilient_parse.plugin_api import ANSWER, ARGUMENT_KEYS, candidate_facts, split_reasoning
 from rp_toolcalls.pycall import python_call
 from rp_toolcalls.spans import json_spans, nesting_depth
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
-ARGUMENT_KEYS = (
-    "arguments",
-    "args",
-    "parameters",
-    "input",
-    "action_input",
-    "tool_input",
-    "params",
-    "kwargs",
-    "inputs",
-)
 IMPLIED_INPUT_KIND = "react_implied_input"
 """The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
 _STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
