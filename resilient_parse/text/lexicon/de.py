@@ -22,6 +22,7 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "kein problem",
         "hier (ist|sind|kommt|kommen|hast du|haben sie|die|das|der|bitte)",
         "(die|meine) (antwort|ausgabe|lösung|loesung) (ist|lautet|wäre|waere|wird)",
         "(das|mein) (ergebnis|resultat|json) (ist|lautet|wäre|waere)",

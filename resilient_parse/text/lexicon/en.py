@@ -25,6 +25,8 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "no (problem|worries)",
+        "not a problem",
         "here (is|are|'s)",
         "(the|my|your) (answer|result|output|response|reply|json) (is|would be|will be)",
         "(answer|result|output|response|reply|json)",

@@ -21,6 +21,8 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "no hay problema",
+        "sin problema",
         "(aquí|aqui|acá|aca) (está|esta|están|estan|tienes|tiene|tenés|va|van|te dejo|le dejo|lo tienes)",
         "(esta|ésta|este|éste) es (la|el|mi) (respuesta|resultado|salida|json|solución|solucion)",
         "(la|mi|el) (respuesta|resultado|salida|json) (es|sería|seria|será|sera)",

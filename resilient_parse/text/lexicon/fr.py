@@ -19,6 +19,7 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "pas de (problème|souci)",
         "(voici|voilà|voila)",
         "(la|ma|votre) (réponse|sortie) (est|serait|sera)",
         "(le|mon|votre) (résultat|json) (est|serait|sera)",

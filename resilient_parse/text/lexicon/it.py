@@ -22,6 +22,7 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "nessun problema",
         "ecco(ti|vi|lo|la|li|le|)",
         "ecco (qui|a te|a voi|quindi)",
         "(la|mia) risposta (è|e'|sarebbe|sarà|sara)",

@@ -30,6 +30,7 @@ SCALES = {
 }
 PHRASES = {
     "lead_in": (
+        "sem problema(s|)",
         "(aqui|cá) (está|esta|estão|estao|tem|tens|vai|vão|vao|segue|seguem)",
         "(segue|seguem) (abaixo|em seguida|a seguir|o|a|os|as|)",
         "eis (aqui|)",
