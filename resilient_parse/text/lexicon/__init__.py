@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 TABLES = ("en", "zh_hans", "zh_hant", "ja", "ko", "es", "pt", "fr", "de", "it", "ru", "marks")
 """The table modules, one per language, and `marks` for the symbols no language owns (❌, ✅)."""
@@ -150,6 +150,12 @@ _UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u
 _TOKEN = re.compile(f"[^\\W_{_UNSPACED}]+(?:['\u2019][^\\W_{_UNSPACED}]+)*|[^\\w\\s]")
 
 
+_NAME_DOT = re.compile(r"\w\.\w")
+"""A dot between two letters or digits: where a phrase may be part of a name (`_in_a_name`)."""
+_END = ""
+"""The trie key under which a phrase that ends at a node keeps its categories (no token is empty)."""
+
+
 def _in_a_name(text: str, at: int, to: int) -> bool:
     """Whether text[at:to] is glued by a dot to letters: part of a domain or file name ("example.com")."""
     after = to + 1 < len(text) and text[to] == "." and text[to + 1].isalnum()
@@ -159,6 +165,16 @@ def _in_a_name(text: str, at: int, to: int) -> bool:
 
 def _tokens(phrase: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(phrase))
+
+
+class _Screen(NamedTuple):
+    """What `Lexicon.holds_only` looks for: words, pairs and runs of three words, characters and pairs of them."""
+
+    words: frozenset[Any]
+    pairs: frozenset[Any]
+    triples: frozenset[Any]
+    chars: frozenset[Any]
+    char_pairs: frozenset[Any]
 
 
 class Lexicon:
@@ -182,29 +198,37 @@ class Lexicon:
                         )
                         if (category, table.language) not in entry:
                             entry.append((category, table.language))
-        # by first token: the lengths of its phrases, longest first, and each phrase's categories
-        self._spaced: dict[str, tuple[tuple[int, ...], dict[tuple[str, ...], tuple[tuple[str, str], ...]]]] = {}
-        by_first: dict[str, dict[tuple[str, ...], tuple[tuple[str, str], ...]]] = {}
+        # a trie of tokens: each node maps the next token to its child, and `_END` to the categories of the phrase
+        # that ends there; a position costs one look-up per token the longest phrase from it matches
+        self._spaced: dict[str, Any] = {}
         for toks, cats in spaced.items():
-            if toks:
-                by_first.setdefault(toks[0], {})[toks] = tuple(cats)
-        for first, phrases in by_first.items():
-            self._spaced[first] = (tuple(sorted({len(t) for t in phrases}, reverse=True)), phrases)
-        # by the first two of its own characters (one for a one-character phrase): a leading Latin word or
-        # punctuation ("JSON格式", "，请勿") is checked backwards from there, so the characters looked at are the
-        # script's own, and a common character (不, 我) leads to the few phrases that go on as the text does
-        self._unspaced: dict[str, list[tuple[str, int, tuple[tuple[str, str], ...]]]] = {}
-        for written, cats in sorted(unspaced.items(), key=lambda item: -len(item[0])):
+            node = self._spaced
+            for tok in toks:
+                node = node.setdefault(tok, {})
+            node[_END] = tuple(cats)
+        self._phrase_runs = {toks: frozenset(c for c, _ in cats) for toks, cats in spaced.items() if toks}
+        self._screens: dict[frozenset[str], _Screen] = {}
+        # a trie of characters from the first of its own characters: a leading Latin word or punctuation ("JSON格式",
+        # "，请勿") is checked backwards from there, so the characters looked at are the script's own, and a common
+        # character (不, 我) leads only to the phrases that go on as the text does. A node keeps under `_END` the
+        # phrases whose own part ends there: (the part before it, its whole length, its order, its categories)
+        self._unspaced: dict[str, Any] = {}
+        self._unspaced_parts: dict[str, frozenset[str]] = {}  # each phrase's own part, and its categories
+        for order, (written, cats) in enumerate(unspaced.items()):
             lead = len(written) - len(_own_start(written))
             if lead < len(written):
-                key = written[lead : lead + 2]
-                self._unspaced.setdefault(key, []).append((written, lead, tuple(cats)))
-        firsts = "".join(sorted({re.escape(key[0]) for key in self._unspaced}))
+                node = self._unspaced
+                for ch in written[lead:]:
+                    node = node.setdefault(ch, {})
+                node.setdefault(_END, []).append((written[:lead], len(written), order, tuple(cats)))
+                own = written[lead:]
+                self._unspaced_parts[own] = self._unspaced_parts.get(own, frozenset()) | {c for c, _ in cats}
+        firsts = "".join(sorted({re.escape(key) for key in self._unspaced}))
         self._unspaced_start = re.compile(f"[{firsts}]" if firsts else "(?!)")
         # a stretch with no letter and none of the marks that start a phrase holds no cue: one C search says so
         marks = "".join(
             sorted(
-                {re.escape(t[0]) for t in by_first if not t[0].isalnum()}
+                {re.escape(t[0]) for t in self._spaced if not t[0].isalnum()}
                 | {re.escape(key[0]) for key in self._unspaced if not key[0].isalpha()}
             )
         )
@@ -239,53 +263,164 @@ class Lexicon:
         if "\u2019" in stretch:
             words = [w.replace("\u2019", "'") for w in words]
         found: list[Cue] = []
-        index = self._spaced
-        i, n = 0, len(words)
-        while i < n:
-            entry = index.get(words[i])
-            step = 1
-            if entry is not None:
-                lengths, phrases = entry
-                for k in lengths:
-                    if i + k > n:
-                        continue
-                    cats = phrases.get(tuple(words[i : i + k]))
-                    if cats is not None:
-                        at, to = start + matches[i].start(), start + matches[i + k - 1].end()
-                        if _in_a_name(text, at, to):
-                            break  # "example.com", "draft.md": a name, not a word of prose
-                        found.extend(Cue(at, to, category, language) for category, language in cats)
-                        step = k
-                        break
-            i += step
+        i = 0
+        while (hit := self._next_phrase(words, i)) is not None:
+            first, last, cats = hit
+            at, to = start + matches[first].start(), start + matches[last].end()
+            if _in_a_name(text, at, to):
+                i = first + 1  # "example.com", "draft.md": a name, not a word of prose
+                continue
+            found.extend(Cue(at, to, category, language) for category, language in cats)
+            i = last + 1
         if self._unspaced:
             found.extend(self._find_unspaced(low.replace("\u2019", "'"), start))
             found.sort()
         return found
 
+    def categories(self, text: str, start: int = 0, end: int | None = None) -> set[str]:
+        """The categories of `find`'s cues in text[start:end], cheaper where no dot joins two letters (no phrase can
+        then be part of a name such as "example.com"): no position is kept."""
+        end = len(text) if end is None else end
+        if end <= start or self._may_hold_cue.search(text, start, end) is None:
+            return set()
+        if _NAME_DOT.search(text, start, end) is not None:
+            return {cue.category for cue in self.find(text, start, end)}
+        stretch = text[start:end]
+        low = stretch.lower()
+        if len(low) != len(stretch):  # a dotted capital I lowers to two characters: lower word by word
+            low = stretch
+            words = [w.lower() for w in _TOKEN.findall(low)]
+        else:
+            words = _TOKEN.findall(low)
+        if "\u2019" in stretch:
+            low = low.replace("\u2019", "'")
+            words = [w.replace("\u2019", "'") for w in words]
+        found: set[str] = set()
+        i = 0
+        while (hit := self._next_phrase(words, i)) is not None:
+            found.update(category for category, _ in hit[2])
+            i = hit[1] + 1
+        if self._unspaced:
+            found.update(cue.category for cue in self._find_unspaced(low, start))
+        return found
+
+    def holds_only(self, allowed: frozenset[str], text: str, start: int = 0, end: int | None = None) -> bool:
+        """Whether every cue in text[start:end] is of an `allowed` category.
+
+        A screen settles most prose with a few set operations in C: every other spaced phrase of one to three
+        words as it stands, and of each longer one the run of three words the phrases of `allowed` categories use
+        least; every other unspaced phrase's own part of one character, and a pair of neighbouring characters of
+        each longer one, chosen alike. Prose holding none of those holds no cue outside `allowed` (a phrase is
+        found only where all of it stands); otherwise `categories` decides."""
+        stretch = text[start:end]
+        low = stretch.lower()
+        if len(low) == len(stretch) and "\u2019" not in stretch:
+            screen = self._screens.get(allowed)
+            if screen is None:
+                screen = self._screens.setdefault(allowed, self._screen(allowed))
+            w = _TOKEN.findall(low)
+            if (
+                screen.words.isdisjoint(w)
+                and screen.pairs.isdisjoint(itertools.pairwise(w))
+                and screen.triples.isdisjoint(zip(w, w[1:], w[2:]))
+                # (an unspaced phrase starts with a character of its own script, never an ASCII one)
+                and (
+                    stretch.isascii()
+                    or (screen.chars.isdisjoint(low) and screen.char_pairs.isdisjoint(itertools.pairwise(low)))
+                )
+            ):
+                return True
+        return self.categories(text, start, end) <= allowed
+
+    def _screen(self, allowed: frozenset[str]) -> _Screen:
+        """What `holds_only` looks for (see there)."""
+        uses: dict[tuple[str, ...], int] = {}
+        for toks, cats in self._phrase_runs.items():
+            if cats <= allowed:
+                for run in {*zip(toks, toks[1:], toks[2:])}:
+                    uses[run] = uses.get(run, 0) + 1
+        for own, cats in self._unspaced_parts.items():
+            if cats <= allowed:
+                for pair in {*itertools.pairwise(own)}:
+                    uses[pair] = uses.get(pair, 0) + 1
+        words: set[str] = set()
+        pairs: set[tuple[str, ...]] = set()
+        triples: set[tuple[str, ...]] = set()
+        for toks, cats in self._phrase_runs.items():
+            if cats <= allowed:
+                continue
+            if len(toks) == 1:
+                words.add(toks[0])
+            elif len(toks) == 2:
+                pairs.add(toks)
+            else:
+                triples.add(min(zip(toks, toks[1:], toks[2:]), key=lambda run: uses.get(run, 0)))
+        chars: set[str] = set()
+        char_pairs: set[tuple[str, ...]] = set()
+        for own, cats in self._unspaced_parts.items():
+            if cats <= allowed:
+                continue
+            if len(own) == 1:
+                chars.add(own)
+            else:
+                char_pairs.add(min(itertools.pairwise(own), key=lambda pair: uses.get(pair, 0)))
+        return _Screen(frozenset(words), frozenset(pairs), frozenset(triples), frozenset(chars), frozenset(char_pairs))
+
+    def _next_phrase(self, words: list[str], i: int) -> tuple[int, int, tuple[tuple[str, str], ...]] | None:
+        """The first phrase at or after word `i`: its first and last word and its categories; the longest phrase
+        that starts there. Each word costs one look-up per word of the longest phrase it could start."""
+        root = self._spaced
+        n = len(words)
+        while i < n:
+            node = root.get(words[i])
+            if node is None:
+                i += 1
+                continue
+            best: tuple[tuple[str, str], ...] | None = None
+            last = j = i
+            while True:
+                cats = node.get(_END)
+                if cats is not None:
+                    best, last = cats, j
+                j += 1
+                if j == n or (node := node.get(words[j])) is None:
+                    break
+            if best is not None:
+                return i, last, best
+            i += 1
+        return None
+
     def _find_unspaced(self, low: str, offset: int) -> Iterator[Cue]:
-        """The unspaced phrases in `low`, where their first own characters stand."""
+        """The unspaced phrases in `low`, where their first own characters stand: at each, the longest whose own
+        part goes on as the text does and whose leading part stands before it (one own character only when no
+        longer own part matches), the first written among equals; matching resumes after it."""
         resume = 0
-        index = self._unspaced
+        n = len(low)
         for m in self._unspaced_start.finditer(low):
             at = m.start()
             if at < resume:
                 continue
-            for key in (low[at : at + 2], low[at]):
-                hit = next(
-                    (
-                        (written, lead, cats)
-                        for written, lead, cats in index.get(key, ())
-                        if at >= lead and low.startswith(written, at - lead)
-                    ),
-                    None,
-                )
-                if hit is not None:
-                    written, lead, cats = hit
-                    resume = at - lead + len(written)
-                    for category, language in cats:
-                        yield Cue(offset + at - lead, offset + resume, category, language)
+            node = self._unspaced[low[at]]
+            best: tuple[int, int, int, tuple[tuple[str, str], ...]] | None = None  # (length, -order, lead, cats)
+            single = None
+            j = at + 1
+            while True:
+                for lead, length, order, cats in node.get(_END, ()):
+                    if at >= len(lead) and low.startswith(lead, at - len(lead)):
+                        hit = (length, -order, len(lead), cats)
+                        if j - at == 1:
+                            single = hit if single is None or hit[:2] > single[:2] else single
+                        elif best is None or hit[:2] > best[:2]:
+                            best = hit
+                if j == n or (node := node.get(low[j])) is None:
                     break
+                j += 1
+            chosen = best or single
+            if chosen is not None:
+                length, _, lead_len, cats = chosen
+                resume = at - lead_len + length
+                for category, language in cats:
+                    yield Cue(offset + at - lead_len, offset + resume, category, language)
 
     def iter(self, text: str, start: int = 0, end: int | None = None) -> Iterator[Cue]:
         """`find`, as an iterator."""
