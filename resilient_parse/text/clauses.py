@@ -26,6 +26,8 @@ from resilient_parse.text.lexicon import expand, lexicon
 CONTEXT_CHARS = 120
 """How many characters of words before a candidate are read (a run of white space counts as one)."""
 _WHITE = frozenset(" \t\r\n\f\v")
+# what `_trim_markup` trims besides white space: emphasis, fences, tags
+_MARKUP_CHARS = re.compile(r"[*_#`~<>]")
 _CLAUSE_BREAK = re.compile(r"[.!?;](?=\s)|\n")
 # a fence's opening marker with its info string, at the end of the words before a candidate
 _FENCE_TAIL = re.compile(r"(?:`{3,}|~{3,})[\w+.-]{0,30}\Z")
@@ -156,14 +158,28 @@ def _labels_nothing(trimmed: str, after_example: bool) -> bool:
     """Whether the clause analysis would find no label in these words, told by their words alone (see above)."""
     if not trimmed.isascii() or "(" in trimmed:
         return False
-    lower = trimmed.lower()
-    words = set(_ASCII_WORD.findall(lower))
-    if not words.isdisjoint(_v().triggers) or (after_example and not words.isdisjoint(_v().hand_over_triggers)):
+    return _words_label_nothing(trimmed.lower(), after_example)
+
+
+def _words_label_nothing(lower: str, after_example: bool) -> bool:
+    words = _ASCII_WORD.findall(lower)
+    if not _v().triggers.isdisjoint(words) or (after_example and not _v().hand_over_triggers.isdisjoint(words)):
         return False
     if lower.rstrip(" \t:,-").endswith(_v().rejecting_ends):
         return False
     tail = lower.rstrip(" \t*_#:-")
     return not (tail.endswith("or") and not tail[-3:-2].isalnum())  # the heading "Or:"
+
+
+def labels_nothing(words: str) -> bool:
+    """Whether the clause rules label nothing in these words, wherever a candidate stands after them and whatever
+    script they mix in (their ASCII letter runs are taken as words, so "demandé" counts as "demand"): words free of
+    every trigger, with no rejecting ending and no "Or:" heading. A cheap, conservative test for
+    `stages/wrapped.py`, which must never pass words the full analysis would label."""
+    if "(" in words:
+        return False
+    trimmed = _trim_markup(words) if _MARKUP_CHARS.search(words) else words.rstrip()
+    return _words_label_nothing(trimmed.lower(), after_example=False)
 
 
 def label_words(words: str, after_example: bool) -> str:
