@@ -457,7 +457,16 @@ def test_lenient_readings_that_keep_all_the_text_are_used(text: str, expected: A
     assert sorted(r.kind for r in loaded.repairs) == sorted(kinds)
 
 
-@pytest.mark.parametrize("text", ['{"a": [""", """]}', '{"text": "He said ""hi"" to me"}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [""", """]}',
+        '{"text": "He said ""hi"" to me"}',
+        # found by the lossy-mutation property: read as a cut member, it became {} and the field its default
+        '{"name": "x""}',
+        '{\n  "name": "x""\n}',
+    ],
+)
 def test_adjacent_quotes_are_not_handed_to_json_repair(text: str) -> None:
     # json-repair reads them as [", ", ""] and {"text": "He said ", "hi": "to me"}: guesses, not the text
     with pytest.raises(UnrecoverableSyntaxError) as info:

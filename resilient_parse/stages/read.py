@@ -654,6 +654,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         return cut_quoted(at, "the output ends inside a string")
 
     def cut_quoted(at: int, message: str) -> int:
+        if state == _COMMA_OR_END and touches_a_quote(at):
+            # `{"name": "x""}`: the quote is the string's own, unescaped, not a cut member missing its comma
+            raise fail("a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes")
         if expecting_key():
             return set_cut("member", stack[-1].prefix if stack else "", at, message, text[at + 1 :])
         begin_value(at)
