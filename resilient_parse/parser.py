@@ -10,6 +10,7 @@ target takes the fast path straight through `TypeAdapter.validate_json`.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import logging
@@ -21,7 +22,7 @@ import time
 import typing
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin, overload
 
 from pydantic import TypeAdapter, ValidationError
@@ -304,6 +305,15 @@ def _holds_infinity(value: Any, plan: TargetPlan) -> bool:
         return True
 
 
+@functools.cache
+def _wrapped() -> ModuleType:
+    """`stages.wrapped`, imported on the first text that is not bare JSON (the lexicon stays out of a valid
+    parse's import) and kept, so the short way pays no import statement per call."""
+    from resilient_parse.stages import wrapped
+
+    return wrapped
+
+
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
     """Whether a validated value must still go through `Parser._finish` (validators, value repairers, or a '<'
     that may be an echoed template's placeholder) — on the fast path, usually not."""
@@ -580,6 +590,9 @@ class Parser:
             fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
                 return fast, "whole", "fast"
+            wrapped = self._wrapped_path(text, plan, checks)
+            if wrapped is not None:
+                return wrapped
             return self._slow_path(text, plan, checks, call_aliases, memo)
         except (ParseError, ConfigurationError):
             raise
@@ -750,6 +763,34 @@ class Parser:
         if _needs_finishing(text, plan, checks):
             value = self._finish(value, repairs, text, checks, plan)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
+
+    def _wrapped_path(
+        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]
+    ) -> tuple[ParseResult[Any], str, str] | None:
+        """One valid value in one fence or in prose that can neither exclude it nor offer another: the result the
+        full path would give, at the cost of finding it (`stages/wrapped.py`); None sends the text the full way."""
+        wrapped = _wrapped()
+        if not self.host.selects_alone or wrapped.reads_plain(plan.view):
+            return None
+        found = wrapped.lone_value(text)
+        if found is None or not self.policy.allows(found.kind, True):
+            return None
+        if not self.host.extracts_alone and self.host.foreign_candidates(
+            text, CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
+        ):
+            return None
+        body = text[found.start : found.end]
+        value = self._validate_exact(body, plan)
+        if value is INVALID:
+            return None
+        repairs = [Repair.make(found.kind, "", None, None, offset=found.start)]
+        if _needs_finishing(body, plan, checks):
+            try:
+                value = self._finish(value, repairs, body, checks, plan)
+            except ParseError:
+                return None  # the full path weighs every candidate against the checks, and explains a failure
+        result = ParseResult(value=value, repairs=tuple(repairs), candidate=body, json_text=body, mode=self.policy.name)
+        return result, "fence" if found.kind == "extract_fence" else "span", "fast"
 
     def _finish(
         self, value: Any, repairs: list[Repair], json_text: str, checks: Sequence[SemanticValidator], plan: TargetPlan

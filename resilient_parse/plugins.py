@@ -73,6 +73,13 @@ class PluginHost:
             raise PluginError(f"a plugin implements a hook that does not exist: {exc}") from exc
         self.pm = pm
         self.observed = bool(pm.hook.rp_on_event.get_hookimpls())
+        builtins = [plugin for name, plugin in pm.list_name_plugin() if name and name.startswith("rp.")]
+        # what a text's candidates are, when no plugin but the built-ins chooses among them (`stages/wrapped.py`)
+        self._foreign_extractors = pm.subset_hook_caller("rp_extract_candidates", remove_plugins=builtins)
+        self.extracts_alone = not self._foreign_extractors.get_hookimpls()
+        self.selects_alone = all(
+            impl.plugin_name.startswith("rp.") for impl in pm.hook.rp_select_candidates.get_hookimpls()
+        )
 
     def add_observer(self, observer: object, name: str | None = None) -> None:
         """Register an `rp_on_event` observer on a host already built (e.g. tracing switched on after the default
@@ -118,6 +125,10 @@ class PluginHost:
             if group:
                 found.extend(group)
         return found
+
+    def foreign_candidates(self, text: str, ctx: CallContext) -> bool:
+        """Whether a plugin other than the built-in stages offers a candidate in this text."""
+        return any(self._foreign_extractors(text=text, ctx=ctx))
 
     def select_candidates(self, text: str, candidates: list[Candidate], ctx: CallContext) -> list[Candidate]:
         ranked = self.pm.hook.rp_select_candidates(text=text, candidates=candidates, ctx=ctx)

@@ -1,0 +1,121 @@
+"""The common shape of a good answer that is not bare JSON: one value, in one fence or in the prose, with nothing
+around it but a hand-over and a closing remark ("Here is the JSON:\n```json\n{…}\n```\nAnything else?").
+
+The full extraction (every candidate, every label, the clause rules, the refusal search) reads such a text to that
+one value; this module proves the same cheaply, so the parser can validate the value straight away: the prose holds
+no mark that opens markup, an aside, a question or another value, no word in a script the lexicon cannot read, no
+cue but a hand-over, a closing, a description of the format or a reference, and before the value no English clause
+word. Anything else, or a value that does not validate as it stands, takes the full path. `tests/test_wrapped.py`
+holds the two paths to one result.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from resilient_parse.schema import ChoiceView, ListView, ScalarView, TypeView, UnionView
+from resilient_parse.text.clauses import labels_nothing
+from resilient_parse.text.lexicon import lexicon
+
+# what prose around a lone value may hold: letters, digits, white space and the marks that end or split a statement;
+# any other mark can open markup (`<tag>`, `~~`, `#`, `//`), an aside, a quotation, a question or another value
+_NOT_PLAIN = re.compile("[^\\w\\s.,:;!¡'\u2019\\-\u3002\uff0c\uff1a\uff1b\uff01\u3001]|_")
+# the only cues such prose may hold: they hand the answer over or close the reply, and never exclude a candidate;
+# a reference ("das", "this one") only says which candidate nearby cues speak of; bounds, arithmetic and a "yes"
+# judge plain answers only ("以下" is both "below" and "at most"), and a target a
+# plain answer can be read for never comes this way (`reads_plain`)
+_HARMLESS = frozenset({"lead_in", "closing", "description", "bound", "operation", "yes", "reference"})
+_FENCE = "```"
+_FENCE_INFO = frozenset({"", "json"})
+_JSON_SPACE = " \t\r\n"
+
+
+class Wrapped(NamedTuple):
+    """Where the lone value stands in the text, and the repair that took it out."""
+
+    start: int
+    end: int
+    kind: str  # "extract_fence" or "extract_prose"
+
+
+def reads_plain(view: TypeView) -> bool:
+    """Whether a value of this target may also be written as plain words (a list of numbers, choices or strings:
+    `stages/plain.py`), which the full path weighs against the JSON."""
+    if isinstance(view, ListView):
+        view = view.item
+    return isinstance(view, ScalarView | ChoiceView | UnionView)
+
+
+def lone_value(text: str) -> Wrapped | None:
+    """The one JSON value of a text that holds nothing else but harmless prose, or None (the full path decides)."""
+    fences = text.count(_FENCE)
+    if fences == 2:
+        found = _fenced(text)
+    elif fences == 0:
+        found = _in_prose(text)
+    else:
+        return None
+    if found is None:
+        return None
+    before, after = text[: found.prose_before], text[found.prose_after :]
+    if not _plain(before) or not _plain(after):
+        return None
+    # one look at both stretches: no phrase holds "|", so none runs from one into the other; the English clause
+    # rules read only the words before a candidate
+    if not lexicon().holds_only(_HARMLESS, f"{before}\n|\n{after}") or not labels_nothing(before):
+        return None
+    return found.value
+
+
+class _Found(NamedTuple):
+    value: Wrapped
+    prose_before: int  # the prose is text[:prose_before] and text[prose_after:]
+    prose_after: int
+
+
+def _fenced(text: str) -> _Found | None:
+    """A fence that opens a line, labelled json or not at all, whose body is one object or array, closed on a
+    line of its own."""
+    opens = text.find(_FENCE)
+    if opens > 0 and text[opens - 1] != "\n":
+        return None
+    info_end = text.find("\n", opens)
+    closes = text.find(_FENCE, opens + 3)
+    if info_end < 0 or info_end > closes or text[opens + 3 : info_end].strip().lower() not in _FENCE_INFO:
+        return None
+    line_end = text.find("\n", closes)
+    if text[closes + 3 : len(text) if line_end < 0 else line_end].strip(_JSON_SPACE) or text[closes - 1] != "\n":
+        return None
+    start, end = _body(text, info_end + 1, closes)
+    if start < 0:
+        return None
+    return _Found(Wrapped(start, end, "extract_fence"), opens, closes + 3)
+
+
+def _in_prose(text: str) -> _Found | None:
+    """An object or array after some words, from the first bracket to the last (the prose holds none)."""
+    first = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if first < 0 or not text[:first].strip(_JSON_SPACE):
+        return None  # a text opening with its value: the full path reads what follows it
+    last = max(text.rfind("}"), text.rfind("]"))
+    if last < first:
+        return None
+    return _Found(Wrapped(first, last + 1, "extract_prose"), first, last + 1)
+
+
+def _body(text: str, start: int, end: int) -> tuple[int, int]:
+    """The value's span inside a fence: its white space trimmed, opening with a bracket and closing with one."""
+    while start < end and text[start] in _JSON_SPACE:
+        start += 1
+    while end > start and text[end - 1] in _JSON_SPACE:
+        end -= 1
+    if end - start < 2 or text[start] not in "{[" or text[end - 1] not in "}]":
+        return -1, -1
+    return start, end
+
+
+def _plain(prose: str) -> bool:
+    """Prose with no mark that can open markup, an aside, a question or another value, and no word the lexicon
+    cannot read."""
+    return _NOT_PLAIN.search(prose) is None and lexicon().unread(prose) < 0
