@@ -278,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--budget", type=float, default=1.0, metavar="S", help="seconds per measurement (default 1)")
     s.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     s.add_argument("--profile", action="store_true", help="cProfile our parser on the largest broken document")
+    s.add_argument("--only", choices=["wrapped"], help="only the valid JSON wrapped in prose (about 15 s)")
     s.set_defaults(func=cmd_speed)
     return top
 

@@ -306,6 +306,81 @@ def run_shapes(sizes: tuple[int, ...], budget: float, progress: bool = True) -> 
     return [*rows, *({"fenced": f} for f in fenced)]
 
 
+WRAPPED_SIZES = (300, 2 * KB)
+WRAPPED_SLACK = 15e-6  # issue 21: wrapped valid JSON costs at most 2x the bare validate_json plus 15 µs
+
+
+def wrapped_texts(valid: str) -> dict[str, str]:
+    """Valid JSON as models hand it over: in a fence or in the prose, with a hand-over and a closing remark."""
+    return {
+        "fenced": f"Here is the JSON you asked for:\n```json\n{valid}\n```\nLet me know if you need more.",
+        "prose": f"Sure! Here is the list: {valid} Let me know if you need anything else.",
+        "fenced zh": f"以下是您要的JSON：\n```json\n{valid}\n```\n如果还有其他需要，请告诉我。",
+        "prose de": f"Hier ist die Liste: {valid} Sag Bescheid, wenn du noch etwas brauchst.",
+    }
+
+
+def _repeated(fn: Callable[[str], Any], text: str, times: int) -> Callable[[], None]:
+    def run() -> None:
+        for _ in range(times):
+            fn(text)
+
+    return run
+
+
+def run_wrapped(budget: float, progress: bool = True) -> list[dict[str, Any]]:
+    """Per size: the bare `validate_json` ("validate"), our parse of each wrapped text and json_repair + validation
+    of the fenced one, in interleaved rounds of many calls each (a single call at 300 B is shorter than the timer's
+    noise); seconds per call."""
+    from resilient_parse.api import default_parser
+
+    adapter: TypeAdapter[Any] = TypeAdapter(list[Record])
+    ours = default_parser("lenient")
+    rows = []
+    for size in WRAPPED_SIZES:
+        if progress:
+            print(f"\r  wrapped {format_size(size):>7}", end="", file=sys.stderr, flush=True)
+        valid = documents(size).valid
+        texts = wrapped_texts(valid)
+        times = max(10, 40_000 // len(valid))
+        calls: dict[str, Callable[[], object]] = {"validate": _repeated(adapter.validate_json, valid, times)}
+        for name, text in texts.items():
+            if ours.parse(text, list[Record]) != adapter.validate_json(valid):
+                raise AssertionError(f"wrapped {name}: our parse differs from the bare document's")
+            calls[name] = _repeated(lambda t: ours.parse(t, list[Record]), text, times)
+        try:
+            import json_repair
+
+            fenced = texts["fenced"]
+            calls["json_repair"] = _repeated(lambda t: adapter.validate_python(json_repair.loads(t)), fenced, times)
+        except ImportError:
+            pass
+        medians = interleaved(calls, budget, min_rounds=5)
+        rows.append({"size": size, **{name: seconds / times for name, seconds in medians.items()}})
+    if progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    return rows
+
+
+def format_wrapped(rows: list[dict[str, Any]]) -> str:
+    """The wrapped-JSON table and its targets, met or missed."""
+    lines = ["valid JSON wrapped in prose (µs a call, median of interleaved rounds)", ""]
+    names = [n for n in rows[0] if n != "size"] if rows else []
+    head = f"{'size':>6}" + "".join(f"{n:>12}" for n in names)
+    lines += [head, "-" * len(head)]
+    targets: list[tuple[str, bool]] = []
+    for row in rows:
+        lines.append(f"{format_size(row['size']):>6}" + "".join(f"{row[n] * 1e6:>12.1f}" for n in names))
+        limit = 2 * row["validate"] + WRAPPED_SLACK
+        for name in wrapped_texts(""):
+            got = row[name]
+            label = f"{name} {format_size(row['size'])}: {got * 1e6:.1f} <= {limit * 1e6:.1f} µs"
+            targets.append((label, got <= limit))
+    lines += ["", "targets (issue 21: 2x validate_json + 15 µs):"]
+    lines += [f"  [{'met' if ok else 'MISSED'}] {label}" for label, ok in targets]
+    return "\n".join(lines)
+
+
 def format_shapes(rows: list[dict[str, Any]]) -> str:
     """The per-shape table and the issue-12 targets, met or missed."""
     lines = ["broken shapes (median of interleaved rounds; MB/s = ours; x = json_repair time / ours)", ""]
@@ -369,6 +444,10 @@ def main(args: argparse.Namespace) -> int:
         print(profile_broken(max(sizes)))
         return 0
     started = time.perf_counter()
+    if args.only == "wrapped":
+        print(format_wrapped(run_wrapped(min(args.budget, 1.0), progress=sys.stderr.isatty())))
+        print(f"\n({time.perf_counter() - started:.0f} s; medians over interleaved rounds, same process)")
+        return 0
     result = run(sizes, args.budget, progress=sys.stderr.isatty())
     analysis = analyse(result)
     print(format_report(result, analysis))
@@ -377,6 +456,10 @@ def main(args: argparse.Namespace) -> int:
     print()
     print(format_shapes(shapes))
     result["shapes"] = shapes
+    wrapped = run_wrapped(min(args.budget, 1.0), progress=sys.stderr.isatty())
+    print()
+    print(format_wrapped(wrapped))
+    result["wrapped"] = wrapped
     print(f"\n({time.perf_counter() - started:.0f} s; medians over repeated runs, same process, same machine)")
     if args.json:
         payload = {**result, "analysis": analysis}
