@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -184,3 +185,17 @@ def test_decoys_alone_never_parse(text: str) -> None:
         except ParseError:
             continue
         raise AssertionError(f"{mode} returned {got!r} for {text!r}")
+
+
+# found by the strict property above on a developer's machine (kept here, as CI draws fixed examples): the answer,
+# glued by one space to an example ("For example: {…} {…}"), is read as the example list's second item, and the
+# only candidate left unlabelled, a mention ("the final API version dropped {…}"), comes back
+@pytest.mark.xfail(
+    strict=True, reason="a value glued by a space to an example is listed with it, and a mention wins alone"
+)
+def test_an_answer_glued_to_an_example_does_not_leave_a_mention_alone() -> None:
+    text = (
+        'Note the final API version dropped {"action": "decoy_0", "arguments": {}}. For example: '
+        '{"action": "decoy_1", "arguments": {}} {"action": "search", "arguments": {}}'
+    )
+    check("strict", (text, ToolCall(action="search"), False))
