@@ -9,7 +9,8 @@ A plugin that finds candidates of its own (tool calls in vendor formats …) jud
 copy: `split_reasoning` cuts the text into `Region`s (answer, reasoning, cut-off reasoning — the `ANSWER`,
 `REASONING`, `REASONING_CUT` of `Candidate.region`; `REASONING_TAGS` are the tags), and `candidate_facts` gives each
 of its candidates the facts the core gives its own (`CandidateFacts`: label from the words before it, region,
-refusal position, visible text).
+refusal position, visible text). Tool calls written in text, in every format the core reads, come from
+`read_calls`/`extract_calls` (`RawCall`s, in order, each judged by those rules).
 """
 
 from resilient_parse.context import (
@@ -55,13 +56,26 @@ from resilient_parse.stages.extract import (
 )
 from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
+from resilient_parse.tools.formats import (
+    IMPLIED_INPUT_KIND,
+    NOT_ANSWERS,
+    RawCall,
+    Reading,
+    extract_calls,
+    load_json,
+    may_be_made,
+    read_calls,
+)
+from resilient_parse.tools.pycall import python_call
 
 __all__ = [
     "ANSWER",
     "ARGUMENT_KEYS",
     "HOOK_NAMES",
+    "IMPLIED_INPUT_KIND",
     "KINDS",
     "LENIENT",
+    "NOT_ANSWERS",
     "REASONING",
     "REASONING_CUT",
     "REASONING_TAGS",
@@ -83,6 +97,8 @@ __all__ = [
     "ModelView",
     "NoneView",
     "Policy",
+    "RawCall",
+    "Reading",
     "Region",
     "Repair",
     "RepairKind",
@@ -96,10 +112,15 @@ __all__ = [
     "condense",
     "details_from_validation_error",
     "escape_token",
+    "extract_calls",
     "format_feedback",
     "hookimpl",
     "iter_views",
+    "load_json",
+    "may_be_made",
     "pointer",
+    "python_call",
+    "read_calls",
     "schema_for_paths",
     "schema_shape",
     "split_pointer",

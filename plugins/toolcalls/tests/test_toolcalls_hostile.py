@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from rp_toolcalls import ToolCall, ToolRegistry, extract_calls, formats, pycall, python_call
+from rp_toolcalls import ToolCall, ToolRegistry, extract_calls, python_call
 
 from resilient_parse import AmbiguousMatchError, ParseError, Parser, RefusalError, UnrecoverableSyntaxError
+from resilient_parse.tools import formats, pycall
 
 MODES = ("strict", "lenient")
 GOOD = '{"name": "search", "arguments": {"q": "x"}}'

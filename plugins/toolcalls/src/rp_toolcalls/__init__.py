@@ -18,11 +18,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from resilient_parse.plugin_api import RawCall, extract_calls, python_call
     from rp_toolcalls.calls import normalise_name, parse_arguments, parse_calls, resolve_name
-    from rp_toolcalls.formats import RawCall, extract_calls
     from rp_toolcalls.models import ToolCall, call_model
     from rp_toolcalls.plugin import PLUGIN_NAME, ToolCallsPlugin, default_plugin
-    from rp_toolcalls.pycall import python_call
     from rp_toolcalls.registry import ToolRegistry
     from rp_toolcalls.results import (
         INPUT_INVALID,
@@ -43,9 +42,9 @@ _EXPORTS: dict[str, str] = {
     "parse_arguments": "rp_toolcalls.calls",
     "parse_calls": "rp_toolcalls.calls",
     "resolve_name": "rp_toolcalls.calls",
-    "RawCall": "rp_toolcalls.formats",
-    "extract_calls": "rp_toolcalls.formats",
-    "python_call": "rp_toolcalls.pycall",
+    "RawCall": "resilient_parse.plugin_api",
+    "extract_calls": "resilient_parse.plugin_api",
+    "python_call": "resilient_parse.plugin_api",
     "ToolCall": "rp_toolcalls.models",
     "call_model": "rp_toolcalls.models",
     "PLUGIN_NAME": "rp_toolcalls.plugin",

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
-from rp_toolcalls.formats import RawCall, extract_calls
+from resilient_parse.plugin_api import RawCall, extract_calls
 from rp_toolcalls.results import INPUT_INVALID, ParsedCall, ToolError
 from rp_toolcalls.tools import Tool, ToolSet
 

@@ -29,20 +29,25 @@ from resilient_parse import (
 )
 from resilient_parse.plugin_api import (
     ANSWER,
+    NOT_ANSWERS,
     REASONING,
     REASONING_CUT,
     ListView,
     ModelView,
+    RawCall,
+    Reading,
     TypeView,
     UnionView,
     details_from_validation_error,
     format_feedback,
     iter_views,
+    load_json,
+    may_be_made,
+    read_calls,
     schema_shape,
     split_pointer,
 )
 from rp_toolcalls.calls import resolve_name
-from rp_toolcalls.formats import NOT_ANSWERS, RawCall, Reading, load_json, may_be_made, read_calls
 from rp_toolcalls.models import ToolCall
 
 if TYPE_CHECKING:

@@ -23,8 +23,7 @@ from resilient_parse import Parser, Policy, hookimpl
 
 if TYPE_CHECKING:
     from resilient_parse import CallContext, Candidate, Coercion, ErrorDetail, ParseError
-    from resilient_parse.plugin_api import FieldView, TypeView
-    from rp_toolcalls.formats import RawCall
+    from resilient_parse.plugin_api import FieldView, RawCall, TypeView
     from rp_toolcalls.registry import ToolRegistry
 
 PLUGIN_NAME = "toolcalls"
@@ -35,8 +34,8 @@ _MOVED = {  # names this module imported or defined before the hooks' work moved
     "contains_tool_call": "rp_toolcalls.hooks",
     "find_calls": "rp_toolcalls.hooks",
     "resolve_name": "rp_toolcalls.calls",
-    "RawCall": "rp_toolcalls.formats",
-    "extract_calls": "rp_toolcalls.formats",
+    "RawCall": "resilient_parse.plugin_api",
+    "extract_calls": "resilient_parse.plugin_api",
     "load_json": "rp_toolcalls.formats",
     "ToolCall": _MODELS,
     "ToolRegistry": "rp_toolcalls.registry",

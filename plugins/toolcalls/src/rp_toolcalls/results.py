@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from resilient_parse import Repair
-from rp_toolcalls.formats import RawCall
+from resilient_parse.plugin_api import RawCall
 
 ErrorKind = Literal["input_invalid", "tool_failed", "quota_exhausted"]
 INPUT_INVALID: ErrorKind = "input_invalid"

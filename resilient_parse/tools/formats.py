@@ -9,7 +9,8 @@ in one output are returned in the order they appear (`read_calls`), each with th
 candidates by, from the core itself (`resilient_parse.plugin_api.split_reasoning` and `candidate_facts`): the
 region it stands in (a call inside `<think>`… is a draft), what the words before it call it ("For example,
 <tool_call>…" — an example), and where the visible prose refuses the task. `extract_calls` — the calls to make —
-leaves out drafts, examples, rejected options and calls beside a refusal (`may_be_made`).
+leaves out drafts, examples, rejected options and calls beside a refusal (`may_be_made`). The core's tool-call
+answers (`tools.answer`) and the toolcalls plugin both read calls here.
 
 ReAct, read honestly. `Action: name` with an `Action Input:` before the next ReAct line (`Thought:`,
 `Observation:`, `Action:`, `Final Answer:`) is a call with that input; `Action: name[input]` is one too. A bare
@@ -35,12 +36,15 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
-from resilient_parse import ErrorDetail, ParseError, Parser, Repair, UnrecoverableSyntaxError
-from resilient_parse.plugin_api import ANSWER, ARGUMENT_KEYS, candidate_facts, split_reasoning
-from rp_toolcalls.pycall import python_call
-from rp_toolcalls.spans import json_spans, nesting_depth
+from resilient_parse.errors import ErrorDetail, ParseError, UnrecoverableSyntaxError
+from resilient_parse.policy import Policy
+from resilient_parse.repairs import Repair
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS
+from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
+from resilient_parse.tools.pycall import python_call
+from resilient_parse.tools.spans import json_spans, nesting_depth
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 IMPLIED_INPUT_KIND = "react_implied_input"
@@ -67,6 +71,14 @@ _REACT_STOP = re.compile(
     r"(?:^|(?<=>))[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
 )
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+
+
+class Parser(Protocol):
+    """What reads a call's JSON: a resilient_parse `Parser` (its policy, and `parse_result` for broken JSON)."""
+
+    policy: Policy
+
+    def parse_result(self, text: str, target: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
