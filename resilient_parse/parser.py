@@ -314,6 +314,14 @@ def _wrapped() -> ModuleType:
     return wrapped
 
 
+@functools.cache
+def _tools() -> ModuleType:
+    """`tools.answer`, imported on the first text a tool target is asked for."""
+    from resilient_parse.tools import answer
+
+    return answer
+
+
 def _needs_finishing(json_text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]) -> bool:
     """Whether a validated value must still go through `Parser._finish` (validators, value repairers, or a '<'
     that may be an echoed template's placeholder) — on the fast path, usually not."""
@@ -590,6 +598,9 @@ class Parser:
             fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
                 return fast, "whole", "fast"
+            called = self._tool_path(text, plan, checks)
+            if called is not None:
+                return called
             wrapped = self._wrapped_path(text, plan, checks)
             if wrapped is not None:
                 return wrapped
@@ -763,6 +774,28 @@ class Parser:
         if _needs_finishing(text, plan, checks):
             value = self._finish(value, repairs, text, checks, plan)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
+
+    def _tool_path(
+        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]
+    ) -> tuple[ParseResult[Any], str, str] | None:
+        """A target of tool models answered by the calls the text makes, each tool chosen by name
+        (`tools/answer.py`); None when the target takes no calls or the text makes none."""
+        tools = _tools()
+        target = tools.tool_target(plan.view)
+        if target is None or not tools.engages(text, target):
+            return None
+        answered = tools.answer(text, target, self)
+        if answered is None:
+            return None
+        value, repairs = answered
+        self._check_policy(repairs, Candidate(text, 0, len(text), "tool_calls"))
+        json_text = json.dumps(plan.adapter.dump_python(value, mode="json"))
+        if checks or plan.repairers:
+            kept = list(repairs)
+            value = self._finish(value, kept, json_text, checks, plan)
+            repairs = tuple(kept)
+        result = ParseResult(value=value, repairs=repairs, candidate=text, json_text=json_text, mode=self.policy.name)
+        return result, "tool_calls", "repaired"
 
     def _wrapped_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]

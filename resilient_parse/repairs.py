@@ -109,6 +109,10 @@ KINDS = _kinds(
     RepairKind("plain_text", "extract", False, 1.0, "took the answer text (without label) as the string"),
     RepairKind("plain_list", "extract", False, 1.0, "read a bullet list or a comma-separated line as a list"),
     RepairKind("unwrap_tool_call", "coerce", False, 1.0, "took the arguments out of a call to the target's tool"),
+    RepairKind("read_tool_call", "extract", True, 0.1, "read a tool call the text makes, its tool chosen by name"),
+    RepairKind(
+        "tool_name_prefix", "extract", False, 0.5, "read a tool name behind a namespace prefix (functions.x) as x"
+    ),
     # plugins
     RepairKind("semantic_fix", "semantic", False, 1.0, "a semantic plugin corrected a value"),
 )

@@ -92,9 +92,19 @@ def tool_name(model: ModelView) -> str:
 
 def same_tool(written: str, expected: str) -> bool:
     """Whether a call's tool name is the target's, in any case or style (`GetWeather`, `functions.get_weather`)."""
-    if written.startswith("functions."):
-        written = written[len("functions.") :]
-    return written == expected or _norm(written) == _norm(expected)
+    return how_named(written, expected) is not None
+
+
+def how_named(written: str, expected: str) -> str | None:
+    """How a call's tool name names the target's tool: "exact", in another case or "style" (`GetWeather` for
+    `get_weather`), behind the "prefix" `functions.`; None when it names another tool. The one name rule."""
+    if written == expected:
+        return "exact"
+    if _norm(written) == _norm(expected):
+        return "style"
+    if written.startswith("functions.") and how_named(written[len("functions.") :], expected) is not None:
+        return "prefix"
+    return None
 
 
 # -- what a reply says beside its calls -----------------------------------------------------------------------

@@ -1,0 +1,154 @@
+"""A target of tool models answered by the calls a text makes: each call's tool chosen by its name, before its shape.
+
+A tool target (`tool_target`) is an argument model, a union of them, or a list of either, where no model is itself a
+call (`{"action": …, "arguments": …}`, read by the coercions). The calls come from `formats.read_calls`, in the order
+the text makes them, as the core judges candidates: drafts in reasoning, examples, rejected options and calls beside
+a refusal are not made. Then:
+
+- each call is matched by name to one tool (`envelopes.how_named`, the one name rule: exactly or in another case or
+  style — lossless; behind `functions.` — a lossy `tool_name_prefix`); a call to a tool outside the target is a
+  `SchemaMismatchError` naming it and the target's tools;
+- its arguments are read by the parser against that tool alone (repairs recorded under the call's path; strict
+  refuses what it refuses in any object), so two tools with the same fields are never confused;
+- a list target keeps every call, in order, a repeated one too (a call can be meant twice); a call that cannot be
+  read is an error, never skipped; one model takes exactly one call (several: `AmbiguousMatchError`).
+
+The parser asks here before its other paths when the target has several tools, or when the text holds the markup
+of a tool-call format (`MARKUP`); None hands the text on unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from resilient_parse.errors import (
+    AmbiguousMatchError,
+    ErrorDetail,
+    ParseError,
+    SchemaMismatchError,
+    UnrecoverableSyntaxError,
+)
+from resilient_parse.repairs import Repair
+from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, how_named, tool_name
+from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
+
+MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
+"""Marks that say the text makes tool calls, in the formats `formats` reads."""
+
+
+@dataclass(frozen=True)
+class ToolTarget:
+    """The tools a target takes calls to, and whether it takes a list of them."""
+
+    tools: tuple[ModelView, ...]
+    many: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(tool_name(t) for t in self.tools)
+
+
+def tool_target(view: TypeView) -> ToolTarget | None:
+    """The tool target `view` is, or None (see the module docstring)."""
+    many = isinstance(view, ListView)
+    item = view.item if isinstance(view, ListView) else view
+    if isinstance(item, UnionView) and not item.nullable:
+        options = item.options
+    elif isinstance(item, ModelView):
+        options = (item,)
+    else:
+        return None
+    if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) for o in options):
+        return None
+    return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
+
+
+def _call_shaped(model: ModelView) -> bool:
+    """A model that is itself a call: a field named as a tool's name is, beside one for its arguments."""
+    keys = set(model.key_to_field)
+    return bool(keys & (set(NAME_KEYS) - {"type"})) and bool(keys & set(ARGUMENT_KEYS))
+
+
+def engages(text: str, target: ToolTarget) -> bool:
+    """Whether to read the text's calls first: the target has several tools, or the text writes call markup."""
+    return len(target.tools) > 1 or any(mark in text for mark in MARKUP)
+
+
+def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
+    """The value the calls the text makes give `target`, with the repairs that read them; None when the text
+    makes no call (the parser's other paths decide). Raises `ParseError` (see the module docstring)."""
+    reading = read_calls(text, parser)
+    made = [c for c in reading.calls if may_be_made(c, reading)]
+    if not made:
+        return None
+    if not target.many and len(made) > 1:
+        where = ", ".join(f"{c.name!r} at offset {c.offset}" for c in made)
+        raise AmbiguousMatchError(
+            f"the output makes {len(made)} tool calls ({where}) and the target takes one; the text does not say which",
+            [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
+        )
+    values: list[Any] = []
+    repairs: list[Repair] = []
+    for i, call in enumerate(made):
+        where = f"/{i}" if target.many else ""
+        value, read = _one(call, where, target, parser)
+        values.append(value)
+        repairs.extend(read)
+    return (values if target.many else values[0]), tuple(repairs)
+
+
+def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple[Any, list[Repair]]:
+    """One call's value: its tool by name, its arguments read against that tool."""
+    shown = f"the {call.format} call at offset {call.offset}"
+    if call.ambiguous:
+        listed = " and ".join(repr(n) for n in call.ambiguous)
+        raise AmbiguousMatchError(
+            f"{shown} can be read as a call to {listed}: {call.error}",
+            [
+                ErrorDetail(
+                    path=where, kind="ambiguous_tool_calls", message=call.error or "two readings", offset=call.offset
+                )
+            ],
+        )
+    if call.error is not None or not isinstance(call.name, str):
+        message = call.error or "it names no tool"
+        raise UnrecoverableSyntaxError(
+            f"{shown} cannot be read: {message}",
+            [ErrorDetail(path=where, kind="unreadable_tool_call", message=message, offset=call.offset)],
+        )
+    tool, how = _tool_named(call, where, target)
+    repairs = [
+        Repair.make("read_tool_call", where, None, call.name, offset=call.offset, note=f"{shown} to {call.name!r}")
+    ]
+    if how == "prefix":
+        repairs.append(Repair.make("tool_name_prefix", where, call.name, tool_name(tool), offset=call.offset))
+    repairs.extend(replace(r, path=where + r.path) for r in call.repairs)
+    arguments = call.arguments
+    text = arguments if isinstance(arguments, str) else json.dumps({} if arguments is None else arguments)
+    try:
+        result = parser.parse_result(text, tool.cls)
+    except ParseError as exc:
+        details = [replace(d, path=where + d.path) for d in exc.details]
+        raise type(exc)(f"the arguments of {shown} to {call.name!r}: {exc.message}", details) from None
+    repairs.extend(replace(r, path=where + r.path) for r in result.repairs)
+    return result.value, repairs
+
+
+def _tool_named(call: RawCall, where: str, target: ToolTarget) -> tuple[ModelView, str]:
+    name = str(call.name)
+    matches = [(t, how) for t in target.tools if (how := how_named(name, tool_name(t))) is not None]
+    if len(matches) == 1:
+        return matches[0]
+    listed = ", ".join(repr(n) for n in target.names)
+    if matches:
+        raise AmbiguousMatchError(
+            f"the call to {name!r} names {len(matches)} of the target's tools ({listed})",
+            [ErrorDetail(path=where, kind="ambiguous_tool_calls", message=f"{name!r} names several tools")],
+        )
+    raise SchemaMismatchError(
+        f"the output calls {name!r}, which is not one of the target's tools ({listed})",
+        [ErrorDetail(path=where, kind="tool_name_mismatch", message=f"{name!r} is not one of {listed}", got=name)],
+    )

@@ -1,0 +1,227 @@
+"""Tool calls written in text, as open models served without a tool parser write them, parsed into a union of the
+caller's tool models (`tools/answer.py`): one case table per behaviour, run for every format, in both modes.
+
+Formats: Hermes/Qwen `<tool_call>`, granite `<function_call>`, Mistral `[TOOL_CALLS]` (a JSON list, and
+`name[ARGS]{…}`), Llama `<|python_tag|>` (JSON, and a Python call), xLAM `{"tool_calls": […]}`, and plain JSON
+envelopes. Behaviours: one call; parallel calls kept in order with a repeat; a call to a tool outside the union; a
+name in another style; a name behind `functions.`; arguments with a lossless slip; arguments cut off; a call given as
+an example; a refusal beside the call; several calls for one model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from resilient_parse import (
+    AmbiguousMatchError,
+    ParseError,
+    SchemaMismatchError,
+    parse,
+    parse_result,
+)
+
+MODES = ("strict", "lenient")
+
+
+class Sum(BaseModel):
+    a: int
+    b: int
+
+
+class Neg(BaseModel):
+    x: int
+
+
+class ReadFile(BaseModel):
+    path: str
+
+
+class DeleteFile(BaseModel):
+    path: str
+
+
+Call = tuple[str, str]  # (tool name as written, arguments JSON as written)
+TOOLS = Sum | Neg
+
+
+def hermes(calls: list[Call]) -> str:
+    return "\n".join(f'<tool_call>\n{{"name": "{n}", "arguments": {a}}}\n</tool_call>' for n, a in calls)
+
+
+def granite(calls: list[Call]) -> str:
+    return "".join(f'<function_call>{{"name": "{n}", "arguments": {a}}}</function_call>' for n, a in calls)
+
+
+def mistral(calls: list[Call]) -> str:
+    return "[TOOL_CALLS][" + ", ".join(f'{{"name": "{n}", "arguments": {a}}}' for n, a in calls) + "]"
+
+
+def mistral_named(calls: list[Call]) -> str:
+    return "".join(f"[TOOL_CALLS]{n}[ARGS]{a}" for n, a in calls)
+
+
+def llama(calls: list[Call]) -> str:
+    return "; ".join(f'<|python_tag|>{{"name": "{n}", "parameters": {a}}}' for n, a in calls) + "<|eom_id|>"
+
+
+def xlam(calls: list[Call]) -> str:
+    return '{"tool_calls": [' + ", ".join(f'{{"name": "{n}", "arguments": {a}}}' for n, a in calls) + "]}"
+
+
+def plain_json(calls: list[Call]) -> str:
+    return "[" + ", ".join(f'{{"name": "{n}", "arguments": {a}}}' for n, a in calls) + "]"
+
+
+FORMATS: dict[str, Callable[[list[Call]], str]] = {
+    "hermes": hermes,
+    "granite": granite,
+    "mistral": mistral,
+    "mistral_named": mistral_named,
+    "llama": llama,
+    "xlam": xlam,
+    "json": plain_json,
+}
+
+SUM = ("sum", '{"a": 1, "b": 2}')
+NEG = ("neg", '{"x": 3}')
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_one_call_is_its_tool(mode: str, fmt: str) -> None:
+    assert parse(FORMATS[fmt]([NEG]), TOOLS, mode=mode) == Neg(x=3)
+    assert parse(FORMATS[fmt]([SUM]), TOOLS, mode=mode) == Sum(a=1, b=2)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_parallel_calls_are_kept_in_order_with_repeats(mode: str, fmt: str) -> None:
+    text = FORMATS[fmt]([NEG, SUM, NEG])
+    assert parse(text, list[TOOLS], mode=mode) == [Neg(x=3), Sum(a=1, b=2), Neg(x=3)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_call_to_a_tool_outside_the_union_names_it(mode: str, fmt: str) -> None:
+    with pytest.raises(SchemaMismatchError, match="delete_all"):
+        parse(FORMATS[fmt]([NEG, ("delete_all", '{"x": 1}')]), list[TOOLS], mode=mode)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_name_in_another_style_is_the_same_tool(mode: str, fmt: str) -> None:
+    result = parse_result(FORMATS[fmt]([("Neg", '{"x": 3}')]), TOOLS, mode=mode)
+    assert result.value == Neg(x=3)
+    assert all(r.lossless for r in result.repairs)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_name_behind_a_namespace_is_a_lossy_reading(fmt: str) -> None:
+    text = FORMATS[fmt]([("functions.neg", '{"x": 3}')])
+    result = parse_result(text, TOOLS, mode="lenient")
+    assert result.value == Neg(x=3)
+    assert [r.kind for r in result.repairs if not r.lossless] == ["tool_name_prefix"]
+    with pytest.raises(ParseError):
+        parse(text, TOOLS, mode="strict")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_arguments_with_a_lossless_slip_are_read(mode: str, fmt: str) -> None:
+    result = parse_result(FORMATS[fmt]([("sum", '{"a": 1, "b": 2,}')]), TOOLS, mode=mode)
+    assert result.value == Sum(a=1, b=2)
+    assert "trailing_comma" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite", "mistral_named", "llama"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_cut_call_among_good_ones_is_an_error_never_skipped(mode: str, fmt: str) -> None:
+    text = FORMATS[fmt]([NEG, ("sum", '{"a": 1, "b": ')])
+    with pytest.raises(ParseError):
+        parse(text, list[TOOLS], mode=mode)
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite", "llama"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_call_given_as_an_example_is_not_made(mode: str, fmt: str) -> None:
+    text = (
+        "For example: " + FORMATS[fmt]([("sum", '{"a": 9, "b": 9}')]) + "\n\nNow the real one:\n" + FORMATS[fmt]([NEG])
+    )
+    assert parse(text, list[TOOLS], mode=mode) == [Neg(x=3)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refusal_beside_the_call_is_no_answer(mode: str, fmt: str) -> None:
+    text = "I'm sorry, I can't help with that.\n" + FORMATS[fmt]([NEG])
+    with pytest.raises(ParseError):
+        parse(text, list[TOOLS], mode=mode)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mode", MODES)
+def test_several_calls_for_one_model_are_ambiguous(mode: str, fmt: str) -> None:
+    with pytest.raises(AmbiguousMatchError):
+        parse(FORMATS[fmt]([NEG, SUM]), TOOLS, mode=mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tools_with_the_same_fields_are_told_apart_by_name(mode: str) -> None:
+    # by shape alone, a delete is a read: the name decides
+    text = hermes([("delete_file", '{"path": "/tmp/a"}'), ("read_file", '{"path": "/tmp/b"}')])
+    got = parse(text, list[ReadFile | DeleteFile], mode=mode)
+    assert [type(v) for v in got] == [DeleteFile, ReadFile]
+    assert [v.path for v in got] == ["/tmp/a", "/tmp/b"]
+
+
+def _outcome(text: str, target: Any, mode: str) -> Any:
+    try:
+        return parse(text, target, mode=mode)
+    except ParseError as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("arguments", ['{"x": 3, "y": 4}', "{'x': 3}", '{"x": "3"}', '{"X": 3}', '{"x": 3.5}'])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_calls_arguments_are_judged_as_the_same_object_alone(mode: str, arguments: str) -> None:
+    # an unknown key, single quotes, a number as a string, a key in another case, a fraction for an int: whatever
+    # each mode does with the object alone, it does with it as a call's arguments
+    alone = _outcome(arguments, Neg, mode)
+    called = _outcome(hermes([("neg", arguments)]), list[TOOLS], mode)
+    assert called == ([alone] if isinstance(alone, Neg) else alone)
+
+
+_ARGS = {
+    "sum": st.fixed_dictionaries({"a": st.integers(), "b": st.integers()}),
+    "neg": st.fixed_dictionaries({"x": st.integers()}),
+}
+
+
+@st.composite
+def rendered_calls(draw: Any) -> tuple[str, list[BaseModel], str]:
+    names = draw(st.lists(st.sampled_from(["sum", "neg"]), min_size=1, max_size=5))
+    calls: list[Call] = []
+    models: list[BaseModel] = []
+    for name in names:
+        args = draw(_ARGS[name])
+        written = draw(st.sampled_from([name, name.upper(), name.capitalize()]))
+        calls.append((written, json.dumps(args)))
+        models.append(Sum(**args) if name == "sum" else Neg(**args))
+    fmt = draw(st.sampled_from(sorted(FORMATS)))
+    return FORMATS[fmt](calls), models, fmt
+
+
+@settings(max_examples=200)
+@given(case=rendered_calls(), mode=st.sampled_from(MODES))
+def test_any_calls_in_any_format_parse_as_exactly_those_calls(
+    case: tuple[str, list[BaseModel], str], mode: str
+) -> None:
+    text, models, _ = case
+    assert parse(text, list[TOOLS], mode=mode) == models
