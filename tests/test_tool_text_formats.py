@@ -2,8 +2,8 @@
 caller's tool models (`tools/answer.py`): one case table per behaviour, run for every format, in both modes.
 
 Formats: Hermes/Qwen `<tool_call>`, granite `<function_call>`, Mistral `[TOOL_CALLS]` (a JSON list, and
-`name[ARGS]{…}`), Llama `<|python_tag|>` (JSON, and a Python call), xLAM `{"tool_calls": […]}`, and plain JSON
-envelopes. Behaviours: one call; parallel calls kept in order with a repeat; a call to a tool outside the union; a
+`name[ARGS]{…}`), Llama `<|python_tag|>` (JSON, and a Python call), xLAM `{"tool_calls": […]}`, plain JSON
+envelopes, and Python calls alone (`[f(a=1), g(b=2)]`, the "pythonic" format). Behaviours: one call; parallel calls kept in order with a repeat; a call to a tool outside the union; a
 name in another style; a name behind `functions.`; arguments with a lossless slip; arguments cut off; a call given as
 an example; a refusal beside the call; several calls for one model.
 """
@@ -79,6 +79,14 @@ def plain_json(calls: list[Call]) -> str:
     return "[" + ", ".join(f'{{"name": "{n}", "arguments": {a}}}' for n, a in calls) + "]"
 
 
+def pythonic(calls: list[Call]) -> str:
+    def one(name: str, arguments: str) -> str:
+        kwargs = ", ".join(f"{k}={v!r}" for k, v in json.loads(arguments).items())
+        return f"{name}({kwargs})"
+
+    return "[" + ", ".join(one(n, a) for n, a in calls) + "]"
+
+
 FORMATS: dict[str, Callable[[list[Call]], str]] = {
     "hermes": hermes,
     "granite": granite,
@@ -87,7 +95,9 @@ FORMATS: dict[str, Callable[[list[Call]], str]] = {
     "llama": llama,
     "xlam": xlam,
     "json": plain_json,
+    "pythonic": pythonic,
 }
+JSON_ARGUMENTS = [f for f in FORMATS if f != "pythonic"]  # formats that write arguments as JSON text
 
 SUM = ("sum", '{"a": 1, "b": 2}')
 NEG = ("neg", '{"x": 3}')
@@ -122,7 +132,7 @@ def test_a_name_in_another_style_is_the_same_tool(mode: str, fmt: str) -> None:
     assert all(r.lossless for r in result.repairs)
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", JSON_ARGUMENTS)
 def test_a_name_behind_a_namespace_is_a_lossy_reading(fmt: str) -> None:
     text = FORMATS[fmt]([("functions.neg", '{"x": 3}')])
     result = parse_result(text, TOOLS, mode="lenient")
@@ -132,7 +142,7 @@ def test_a_name_behind_a_namespace_is_a_lossy_reading(fmt: str) -> None:
         parse(text, TOOLS, mode="strict")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", JSON_ARGUMENTS)
 @pytest.mark.parametrize("mode", MODES)
 def test_arguments_with_a_lossless_slip_are_read(mode: str, fmt: str) -> None:
     result = parse_result(FORMATS[fmt]([("sum", '{"a": 1, "b": 2,}')]), TOOLS, mode=mode)
@@ -170,6 +180,13 @@ def test_a_refusal_beside_the_call_is_no_answer(mode: str, fmt: str) -> None:
 def test_several_calls_for_one_model_are_ambiguous(mode: str, fmt: str) -> None:
     with pytest.raises(AmbiguousMatchError):
         parse(FORMATS[fmt]([NEG, SUM]), TOOLS, mode=mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_python_call_in_prose_is_not_a_call(mode: str) -> None:
+    # only a text that is nothing but calls is read as calls: a mention in a sentence is prose
+    with pytest.raises(ParseError):
+        parse("You could call neg(x=3) here.", list[TOOLS], mode=mode)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -20,6 +20,7 @@ of a tool-call format (`MARKUP`); None hands the text on unchanged.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,6 +36,7 @@ from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
 from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, how_named, tool_name
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
 
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w{0,100}")
 MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
 """Marks that say the text makes tool calls, in the formats `formats` reads."""
 
@@ -73,8 +75,13 @@ def _call_shaped(model: ModelView) -> bool:
 
 
 def engages(text: str, target: ToolTarget) -> bool:
-    """Whether to read the text's calls first: the target has several tools, or the text writes call markup."""
-    return len(target.tools) > 1 or any(mark in text for mark in MARKUP)
+    """Whether to read the text's calls first: the target has several tools, the text writes call markup, or it
+    opens like a Python call (`get_weather(…`, `[get_weather(…`)."""
+    if len(target.tools) > 1 or any(mark in text for mark in MARKUP):
+        return True
+    head = text.lstrip().removeprefix("[").lstrip()
+    name = _IDENTIFIER.match(head)
+    return name is not None and head.startswith("(", name.end())
 
 
 def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:

@@ -3,7 +3,7 @@
 Recognised: OpenAI `tool_calls` (arguments as a JSON string, possibly broken) and legacy `function_call`;
 Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral `[TOOL_CALLS][...]` and
 `[TOOL_CALLS]name[ARGS]{...}`; Llama 3 `<|python_tag|>{"name": ..., "parameters": ...}` and
-`<|python_tag|>tool.call(key="value")`; ReAct `Action:` / `Action Input:`; and plain JSON
+`<|python_tag|>tool.call(key="value")`; Python calls alone, `[f(a=1), g(b="x")]` ("pythonic"); ReAct `Action:` / `Action Input:`; and plain JSON
 `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|"parameters"|...: ...}`, alone or in a list. Several calls
 in one output are returned in the order they appear (`read_calls`), each with the facts the core judges its own
 candidates by, from the core itself (`resilient_parse.plugin_api.split_reasoning` and `candidate_facts`): the
@@ -43,7 +43,7 @@ from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.envelopes import ARGUMENT_KEYS
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
-from resilient_parse.tools.pycall import python_call
+from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
@@ -415,6 +415,23 @@ def _strip_fence(text: str) -> str:
     return text[newline + 1 : close.start() if close is not None else len(text)].strip()
 
 
+def _pythonic(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """A region that is nothing but Python calls, `[get_weather(city="Oslo"), get_time(tz="UTC")]` or one call,
+    maybe in a fence (the "pythonic" format): prose that mentions `f(x)` is never read as a call."""
+    if found.stretches():
+        return
+    raw = text[lo:hi]
+    body = _strip_fence(raw.strip())
+    if not body or not (body[0] == "[" or body[0].isalpha() or body[0] == "_"):
+        return
+    calls = python_calls(body)
+    if calls is None:
+        return
+    offset = lo + len(raw) - len(raw.lstrip())
+    found.take(lo, hi)
+    found.calls.extend(RawCall(name, args, "pythonic", None, offset) for name, args in calls)
+
+
 def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     for s, e in json_spans(text, lo, hi):
         if found.covers(s):
@@ -424,7 +441,7 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
 
 
 _Reader = Callable[[str, int, int, _Found, Parser], None]
-_READERS: tuple[_Reader, ...] = (_hermes, _mistral, _python_tag, _react, _plain_json)
+_READERS: tuple[_Reader, ...] = (_hermes, _mistral, _python_tag, _react, _pythonic, _plain_json)
 NOT_ANSWERS = frozenset({"example", "rejected"})
 
 

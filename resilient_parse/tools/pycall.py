@@ -61,6 +61,39 @@ def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
     return (name.group(), args) if all(_json_holds(v) for v in args.values()) else None
 
 
+def python_calls(text: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """A whole text that is one Python call or a list of them, as the "pythonic" tool format writes calls
+    (`[get_weather(city="Oslo"), get_time(tz="UTC")]`) → [(name, {keyword: literal}), …]; None otherwise. The same
+    bounds as `python_call`, for the list as a whole."""
+    source = text.strip()
+    if not source.startswith("["):
+        one = python_call(source)
+        return [one] if one is not None else None
+    if not source.endswith("]") or len(source) > MAX_PY_CALL_CHARS:
+        return None
+    if len(source) - sum(len(m.group()) for m in _PY_STRING.finditer(source)) > MAX_PY_CODE_CHARS:
+        return None
+    import ast
+
+    calls: list[tuple[str, dict[str, Any]]] = []
+    try:
+        node = ast.parse(source, mode="eval").body
+        if not isinstance(node, ast.List) or not node.elts:
+            return None
+        for item in node.elts:
+            if not isinstance(item, ast.Call) or item.args or not isinstance(item.func, ast.Name):
+                return None
+            args: dict[str, Any] = {}
+            for kw in item.keywords:
+                if kw.arg is None:
+                    return None
+                args[kw.arg] = ast.literal_eval(kw.value)
+            calls.append((item.func.id, args))
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return None
+    return calls if all(_json_holds(v) for _, args in calls for v in args.values()) else None
+
+
 def _json_holds(value: Any, depth: int = 0) -> bool:
     """Whether a Python literal is a JSON value (no bytes, sets, complex numbers; numbers that print)."""
     if depth > 64:
