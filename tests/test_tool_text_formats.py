@@ -3,9 +3,10 @@ caller's tool models (`tools/answer.py`): one case table per behaviour, run for 
 
 Formats: Hermes/Qwen `<tool_call>`, granite `<function_call>`, Mistral `[TOOL_CALLS]` (a JSON list, and
 `name[ARGS]{…}`), Llama `<|python_tag|>` (JSON, and a Python call), xLAM `{"tool_calls": […]}`, plain JSON
-envelopes, and Python calls alone (`[f(a=1), g(b=2)]`, the "pythonic" format). Behaviours: one call; parallel calls kept in order with a repeat; a call to a tool outside the union; a
-name in another style; a name behind `functions.`; arguments with a lossless slip; arguments cut off; a call given as
-an example; a refusal beside the call; several calls for one model.
+envelopes, and Python calls alone (`[f(a=1), g(b=2)]`, the "pythonic" format). Behaviours: one call; parallel
+calls kept in order with a repeat; a call to a tool outside the union; a name in another style; a name behind
+`functions.`; arguments with a lossless slip; arguments cut off; a call given as an example; a refusal beside the
+call; several calls for one model; two tools with the same fields; a call named in prose.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 Recognised: OpenAI `tool_calls` (arguments as a JSON string, possibly broken) and legacy `function_call`;
 Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral `[TOOL_CALLS][...]` and
 `[TOOL_CALLS]name[ARGS]{...}`; Llama 3 `<|python_tag|>{"name": ..., "parameters": ...}` and
-`<|python_tag|>tool.call(key="value")`; Python calls alone, `[f(a=1), g(b="x")]` ("pythonic"); ReAct `Action:` / `Action Input:`; and plain JSON
-`{"action"|"tool"|"name"|...: ..., "arguments"|"args"|"parameters"|...: ...}`, alone or in a list. Several calls
+`<|python_tag|>tool.call(key="value")`; Python calls alone, `[f(a=1), g(b="x")]` ("pythonic"); ReAct
+`Action:` / `Action Input:`; and plain JSON `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|...: ...}`,
+alone or in a list. Several calls
 in one output are returned in the order they appear (`read_calls`), each with the facts the core judges its own
 candidates by, from the core itself (`resilient_parse.plugin_api.split_reasoning` and `candidate_facts`): the
 region it stands in (a call inside `<think>`… is a draft), what the words before it call it ("For example,
