@@ -48,17 +48,10 @@ def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
     import ast  # imported on first use: it is large, and only Llama's python_tag calls need it
 
     try:
-        node = ast.parse(f"f({inner})", mode="eval").body
-        if not isinstance(node, ast.Call) or node.args:
-            return None
-        args: dict[str, Any] = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                return None
-            args[kw.arg] = ast.literal_eval(kw.value)
+        args = _keywords(ast.parse(f"f({inner})", mode="eval").body)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return None
-    return (name.group(), args) if all(_json_holds(v) for v in args.values()) else None
+    return (name.group(), args) if args is not None and all(_json_holds(v) for v in args.values()) else None
 
 
 def python_calls(text: str) -> list[tuple[str, dict[str, Any]]] | None:
@@ -81,17 +74,28 @@ def python_calls(text: str) -> list[tuple[str, dict[str, Any]]] | None:
         if not isinstance(node, ast.List) or not node.elts:
             return None
         for item in node.elts:
-            if not isinstance(item, ast.Call) or item.args or not isinstance(item.func, ast.Name):
+            args = _keywords(item)
+            if args is None or not isinstance(item, ast.Call) or not isinstance(item.func, ast.Name):
                 return None
-            args: dict[str, Any] = {}
-            for kw in item.keywords:
-                if kw.arg is None:
-                    return None
-                args[kw.arg] = ast.literal_eval(kw.value)
             calls.append((item.func.id, args))
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return None
     return calls if all(_json_holds(v) for _, args in calls for v in args.values()) else None
+
+
+def _keywords(node: Any) -> dict[str, Any] | None:
+    """A call node's literal keyword arguments, or None (not a call, a positional argument, `**kwargs`). Raises
+    what `ast.literal_eval` raises for a value that is not a literal."""
+    import ast
+
+    if not isinstance(node, ast.Call) or node.args:
+        return None
+    args: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            return None
+        args[kw.arg] = ast.literal_eval(kw.value)
+    return args
 
 
 def _json_holds(value: Any, depth: int = 0) -> bool:
