@@ -36,7 +36,8 @@ from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
 from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, how_named, tool_name
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
 
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w{0,100}")
+# a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
+_PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
 MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
 """Marks that say the text makes tool calls, in the formats `formats` reads."""
 
@@ -53,8 +54,23 @@ class ToolTarget:
         return tuple(tool_name(t) for t in self.tools)
 
 
+_KNOWN: dict[int, tuple[TypeView, ToolTarget | None]] = {}
+_KNOWN_MAX = 256
+
+
 def tool_target(view: TypeView) -> ToolTarget | None:
-    """The tool target `view` is, or None (see the module docstring)."""
+    """The tool target `view` is, or None (see the module docstring); remembered per view (a parser keeps one
+    view per target), for the few hundred views last asked about."""
+    known = _KNOWN.get(id(view))
+    if known is not None and known[0] is view:
+        return known[1]
+    if len(_KNOWN) >= _KNOWN_MAX:
+        _KNOWN.clear()
+    found = _KNOWN[id(view)] = (view, _tool_target(view))
+    return found[1]
+
+
+def _tool_target(view: TypeView) -> ToolTarget | None:
     many = isinstance(view, ListView)
     item = view.item if isinstance(view, ListView) else view
     if isinstance(item, UnionView) and not item.nullable:
@@ -68,20 +84,21 @@ def tool_target(view: TypeView) -> ToolTarget | None:
     return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
 
 
+_NAMING = tuple(k for k in NAME_KEYS if k != "type")
+
+
 def _call_shaped(model: ModelView) -> bool:
     """A model that is itself a call: a field named as a tool's name is, beside one for its arguments."""
-    keys = set(model.key_to_field)
-    return bool(keys & (set(NAME_KEYS) - {"type"})) and bool(keys & set(ARGUMENT_KEYS))
+    keys = model.key_to_field
+    return any(k in keys for k in _NAMING) and any(k in keys for k in ARGUMENT_KEYS)
 
 
 def engages(text: str, target: ToolTarget) -> bool:
     """Whether to read the text's calls first: the target has several tools, the text writes call markup, or it
     opens like a Python call (`get_weather(…`, `[get_weather(…`)."""
-    if len(target.tools) > 1 or any(mark in text for mark in MARKUP):
+    if len(target.tools) > 1 or _PYTHON_HEAD.match(text) is not None:
         return True
-    head = text.lstrip().removeprefix("[").lstrip()
-    name = _IDENTIFIER.match(head)
-    return name is not None and head.startswith("(", name.end())
+    return ("<" in text or "[TOOL_CALLS]" in text) and any(mark in text for mark in MARKUP)
 
 
 def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
