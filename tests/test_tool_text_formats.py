@@ -23,7 +23,9 @@ from pydantic import BaseModel
 from resilient_parse import (
     AmbiguousMatchError,
     ParseError,
+    RefusalError,
     SchemaMismatchError,
+    TruncatedOutputError,
     parse,
     parse_result,
 )
@@ -243,3 +245,47 @@ def test_any_calls_in_any_format_parse_as_exactly_those_calls(
 ) -> None:
     text, models, _ = case
     assert parse(text, list[TOOLS], mode=mode) == models
+
+
+# a provider's completion written out as JSON text: judged as the envelope stage judges it
+def _openai_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+def _completion(choices: list[list[dict[str, Any]]], **message: Any) -> str:
+    finish = message.pop("finish_reason", "tool_calls")
+    return json.dumps(
+        {
+            "choices": [
+                {"message": {"role": "assistant", **message, "tool_calls": calls}, "finish_reason": finish}
+                for calls in choices
+            ]
+        }
+    )
+
+
+NEG_CALL = _openai_call("neg", {"x": 3})
+SUM_CALL = _openai_call("sum", {"a": 1, "b": 2})
+COMPLETIONS = [
+    ("one choice, two calls", _completion([[SUM_CALL, NEG_CALL]]), [Sum(a=1, b=2), Neg(x=3)]),
+    ("one answer sampled twice", _completion([[NEG_CALL], [NEG_CALL]]), [Neg(x=3)]),
+    ("two choices that differ", _completion([[NEG_CALL], [SUM_CALL]]), AmbiguousMatchError),
+    ("cut by the length limit", _completion([[NEG_CALL]], finish_reason="length"), TruncatedOutputError),
+    ("the provider's refusal", _completion([[NEG_CALL]], refusal="I can't do that."), RefusalError),
+    (
+        "a refusal beside the call",
+        _completion([[NEG_CALL]], content="I'm sorry, I can't help with that."),
+        RefusalError,
+    ),
+    ("prose beside the call", _completion([[NEG_CALL]], content="Sure, calling it now."), [Neg(x=3)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in COMPLETIONS], ids=[c[0] for c in COMPLETIONS])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_completion_written_as_json_is_judged_as_an_envelope(mode: str, text: str, expected: Any) -> None:
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            parse(text, list[TOOLS], mode=mode)
+    else:
+        assert parse(text, list[TOOLS], mode=mode) == expected

@@ -33,7 +33,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
-from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, RefusalError, TruncatedOutputError
+from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError, RefusalError, TruncatedOutputError
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm
@@ -328,6 +328,24 @@ def _named_other_tool(value: dict[str, Any], view: TypeView, path: str, ctx: Cal
     expected = tool_name(view)
     found = _other_tool_named(value, expected)
     return _other_tool_error(*found, expected, path) if found is not None else None
+
+
+def envelope_error(value: Any, shown: str, complete: bool, max_depth: int) -> ParseError | None:
+    """What an envelope's own signals say against the calls it holds (`shown`: the last call's name as a message
+    quotes it; `complete`: whether its arguments are whole): several choices that differ (ambiguous), a refusal
+    beside the calls, or a reply the length limit cut (truncated); None when nothing does. For readers of calls
+    outside this stage (`tools.answer`), which must honour what this stage honours."""
+    if isinstance(value, dict):
+        several = _several_choices(value, "", max_depth)
+        if several is not None and several.error is not None:
+            return AmbiguousMatchError(several.error.message, [several.error])
+    said, signal = said_beside_calls(value)
+    refused = refusal_beside_calls(said, signal)
+    if refused is not None:
+        return refused
+    if cut_off(value):
+        return truncated_call_error(shown, "", complete=complete)
+    return None
 
 
 def _several_choices(value: dict[str, Any], path: str, max_depth: int) -> Coercion | None:

@@ -11,7 +11,10 @@ a refusal are not made. Then:
 - its arguments are read by the parser against that tool alone (repairs recorded under the call's path; strict
   refuses what it refuses in any object), so two tools with the same fields are never confused;
 - a list target keeps every call, in order, a repeated one too (a call can be meant twice); a call that cannot be
-  read is an error, never skipped; one model takes exactly one call (several: `AmbiguousMatchError`).
+  read is an error, never skipped; one model takes exactly one call (several: `AmbiguousMatchError`);
+- a provider's message or completion written as JSON is judged as the envelope stage judges it
+  (`envelopes.envelope_error`): several choices that differ are ambiguous, a refusal beside the calls refuses
+  them, a reply the length limit cut is truncated.
 
 The parser asks here before its other paths when the target has several tools, or when the text holds the markup
 of a tool-call format (`MARKUP`); None hands the text on unchanged.
@@ -33,7 +36,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, how_named, tool_name
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, envelope_error, how_named, tool_name
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
@@ -114,6 +117,14 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
             f"the output makes {len(made)} tool calls ({where}) and the target takes one; the text does not say which",
             [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
         )
+    judged: set[int] = set()
+    for call in made:
+        if call.envelope is not None and id(call.envelope) not in judged:
+            judged.add(id(call.envelope))
+            complete = not isinstance(call.arguments, str) or _whole_json(call.arguments)
+            error = envelope_error(call.envelope, repr(str(call.name)[:128]), complete, parser.policy.max_depth)
+            if error is not None:
+                raise error
     values: list[Any] = []
     repairs: list[Repair] = []
     for i, call in enumerate(made):
@@ -122,6 +133,14 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
         values.append(value)
         repairs.extend(read)
     return (values if target.many else values[0]), tuple(repairs)
+
+
+def _whole_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple[Any, list[Repair]]:

@@ -89,7 +89,8 @@ class RawCall:
     core labels candidates: "example", "designated" …), and the repairs it took to read it.
     `arguments` is a dict, a string (JSON or not), or None (none given). `error` says why the call cannot be read;
     `opaque` marks an unreadable call in a form only this module reads (a ReAct line, a Python call), which no
-    JSON candidate stands for; `ambiguous` names the tools of two readings the text leaves open."""
+    JSON candidate stands for; `ambiguous` names the tools of two readings the text leaves open; `envelope` is
+    the JSON value it was read from (a provider's message or completion says more beside its calls)."""
 
     name: Any
     arguments: Any
@@ -102,6 +103,7 @@ class RawCall:
     label: str = ""
     opaque: bool = False
     ambiguous: tuple[str, ...] = ()
+    envelope: Any = field(default=None, compare=False, repr=False)  # the JSON value the call was read from
 
 
 class _Ahead:
@@ -188,12 +190,10 @@ def calls_in_value(value: Any, fmt: str, offset: int, repairs: tuple[Repair, ...
     if not isinstance(value, Mapping):
         return []
     if "choices" in value and isinstance(value["choices"], list):  # a whole chat-completion response
-        return [
-            c
-            for choice in value["choices"]
-            if isinstance(choice, Mapping)
-            for c in calls_in_value(choice.get("message"), fmt, offset, repairs)
-        ]
+        # its first choice: several choices are samples of one turn, never its parallel calls (samples that
+        # differ are ambiguous, `envelopes.envelope_error`; one answer sampled twice is that answer once)
+        first = value["choices"][0] if value["choices"] else None
+        return calls_in_value(first.get("message"), fmt, offset, repairs) if isinstance(first, Mapping) else []
     if isinstance(value.get("tool_calls"), list):  # an OpenAI assistant message
         return calls_in_value(value["tool_calls"], "openai", offset, repairs)
     if isinstance(value.get("function_call"), Mapping):  # legacy OpenAI
@@ -234,7 +234,7 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
         if fmt == "json" and not _LOOKS_LIKE_CALL.search(body, 0, 2000):
             return []  # broken JSON (or braces in prose) that does not even look like a call is not one
         return [RawCall(None, None, fmt, None, offset, (), f"the {fmt} tool call is not readable JSON: {exc.message}")]
-    calls = calls_in_value(value, fmt, offset, repairs)
+    calls = [replace(c, envelope=value) for c in calls_in_value(value, fmt, offset, repairs)]
     if not calls and fmt != "json":
         return [RawCall(None, None, fmt, None, offset, repairs, f"the {fmt} tool call names no tool")]
     return calls
