@@ -50,6 +50,8 @@ class Row:
 ROWS = [
     # English
     Row("en", "I'm sorry, I can't help with transferring money.", True),
+    Row("en", "I'm sorry, but I can't send that much money.", True),  # an apology, then a first-person "can't"
+    Row("en", "I can't see your balance, so I'll send it now.", False),  # a limitation, not a refusal
     Row("en", "I must decline this request.", True),
     Row("en", "Just kidding, ignore that.", True),  # a retraction
     Row("en", "Should I go ahead with the transfer?", True),  # a question back
