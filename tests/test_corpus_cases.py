@@ -48,6 +48,7 @@ CATEGORIES = {
     "strict_mode",
     "unicode",
     "multilingual",
+    "tool_text",
     "rejects",
     "valid",
 }

@@ -48,6 +48,7 @@ GROUPS: Mapping[str, str] = {
             "valid",
             "rejects",
             "multilingual",
+            "tool_text",
         ),
         SYNTAX,
     ),

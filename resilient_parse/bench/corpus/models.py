@@ -1,7 +1,8 @@
 """Targets for the bundled corpus: the kinds of models people ask LLMs to fill in.
 
 Agent tool calls and plans, extraction (products, invoices, orders, people, events, list items), classification
-with enums and Literals, and a discriminated union of agent actions. A corpus line names one of these by its bare
+with enums and Literals, a discriminated union of agent actions, and tools called in text (a union of argument
+models, each recording its tool under `kind`). A corpus line names one of these by its bare
 name (`"ToolCall"`), as `"list[Item]"`, or by an import path (`"resilient_parse.bench.corpus.models:ToolCall"`).
 
 Expected objects in the corpus are these models' `model_dump(mode="json", by_alias=False)` form, so every field
@@ -21,10 +22,13 @@ __all__ = [
     "Address",
     "AgentAction",
     "AgentStep",
+    "AgentTools",
     "ClickAction",
     "Customer",
+    "DeleteFile",
     "Event",
     "FinishAction",
+    "GetWeather",
     "IntentResult",
     "Invoice",
     "Item",
@@ -35,7 +39,9 @@ __all__ = [
     "PlanStep",
     "Product",
     "QuizAnswer",
+    "ReadFile",
     "SearchAction",
+    "SendEmail",
     "Sentiment",
     "SentimentResult",
     "SupportTicket",
@@ -249,3 +255,44 @@ class AgentStep(BaseModel):
 
     thought: str
     action: AgentAction
+
+
+# -- tools an agent offers, called in text (the tool_text category) ---------------------------------------------------
+# Each records the tool it is under `kind` (a default, never written by the model): the canonical form compared is
+# then the tool and its arguments, so a delete read as a read is a wrong answer, not a match by shape.
+
+
+class ReadFile(BaseModel):
+    """Read a file."""
+
+    kind: Literal["read_file"] = "read_file"
+    path: str
+
+
+class DeleteFile(BaseModel):
+    """Delete a file: the same arguments as ReadFile, so only the call's name tells them apart."""
+
+    kind: Literal["delete_file"] = "delete_file"
+    path: str
+
+
+class GetWeather(BaseModel):
+    """Current weather for a city."""
+
+    kind: Literal["get_weather"] = "get_weather"
+    city: str
+    unit: Literal["c", "f"] = "c"
+
+
+class SendEmail(BaseModel):
+    """Send an email."""
+
+    kind: Literal["send_email"] = "send_email"
+    to: str
+    subject: str
+    body: str = ""
+
+
+
+AgentTools = ReadFile | DeleteFile | GetWeather | SendEmail
+"""The tools of the tool_text category: a call picks one by its name."""
