@@ -305,6 +305,18 @@ def _holds_infinity(value: Any, plan: TargetPlan) -> bool:
         return True
 
 
+class _CallReader:
+    """How `tools.answer` reads a call's JSON and arguments: with this parser and the call's aliases, unobserved
+    (observers hear of the parse that asked, not of each call inside it)."""
+
+    def __init__(self, parser: Parser, aliases: Mapping[str, str]) -> None:
+        self.parser, self.aliases, self.policy = parser, aliases, parser.policy
+
+    def parse_result(self, text: str, target: Any) -> ParseResult[Any]:
+        plan = self.parser.plan(target)
+        return self.parser._guarded(text, plan, plan.validators, self.aliases)[0]
+
+
 @functools.cache
 def _wrapped() -> ModuleType:
     """`stages.wrapped`, imported on the first text that is not bare JSON (the lexicon stays out of a valid
@@ -598,7 +610,7 @@ class Parser:
             fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
                 return fast, "whole", "fast"
-            called = self._tool_path(text, plan, checks)
+            called = self._tool_path(text, plan, checks, call_aliases)
             if called is not None:
                 return called
             wrapped = self._wrapped_path(text, plan, checks)
@@ -776,7 +788,7 @@ class Parser:
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
 
     def _tool_path(
-        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]
+        self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]
     ) -> tuple[ParseResult[Any], str, str] | None:
         """A target of tool models answered by the calls the text makes, each tool chosen by name
         (`tools/answer.py`); None when the target takes no calls or the text makes none."""
@@ -784,7 +796,7 @@ class Parser:
         target = tools.tool_target(plan.view)
         if target is None or not tools.engages(text, target):
             return None
-        answered = tools.answer(text, target, self)
+        answered = tools.answer(text, target, _CallReader(self, call_aliases))
         if answered is None:
             return None
         value, repairs = answered

@@ -23,9 +23,11 @@ from pydantic import BaseModel
 from resilient_parse import (
     AmbiguousMatchError,
     ParseError,
+    Parser,
     RefusalError,
     SchemaMismatchError,
     TruncatedOutputError,
+    hookimpl,
     parse,
     parse_result,
 )
@@ -289,3 +291,40 @@ def test_a_completion_written_as_json_is_judged_as_an_envelope(mode: str, text: 
             parse(text, list[TOOLS], mode=mode)
     else:
         assert parse(text, list[TOOLS], mode=mode) == expected
+
+
+BESIDE = [
+    ("an answer beside the call", '{"x": 5}\n' + hermes([NEG]), AmbiguousMatchError),
+    ("an example beside the call", 'For example: {"x": 5}\n\n' + hermes([NEG]), [Neg(x=3)]),
+    ("data no tool takes", 'The data: {"y": 5}\n' + hermes([NEG]), [Neg(x=3)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BESIDE], ids=[c[0] for c in BESIDE])
+@pytest.mark.parametrize("mode", MODES)
+def test_json_beside_the_calls_that_answers_too_is_ambiguous(mode: str, text: str, expected: Any) -> None:
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            parse(text, list[TOOLS], mode=mode)
+    else:
+        assert parse(text, list[TOOLS], mode=mode) == expected
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_calls_aliases_apply_to_every_calls_arguments(mode: str) -> None:
+    text = hermes([("neg", '{"value": 3}'), ("sum", '{"a": 1, "second": 2}')])
+    got = parse(text, list[TOOLS], mode=mode, aliases={"value": "x", "second": "b"})
+    assert got == [Neg(x=3), Sum(a=1, b=2)]
+
+
+def test_observers_hear_of_the_parse_not_of_each_call() -> None:
+    heard: list[tuple[str, Any]] = []
+
+    class Observer:
+        @hookimpl
+        def rp_on_event(self, event: Any, ctx: Any) -> None:
+            heard.append((event.name, event.data.get("source")))
+
+    parser = Parser("lenient", plugins=[Observer()], entrypoints=False)
+    assert parser.parse(hermes([NEG, SUM]), list[TOOLS]) == [Neg(x=3), Sum(a=1, b=2)]
+    assert heard == [("parse_started", None), ("parse_succeeded", "tool_calls")]
