@@ -111,6 +111,9 @@ KINDS = _kinds(
     RepairKind("unwrap_tool_call", "coerce", False, 1.0, "took the arguments out of a call to the target's tool"),
     RepairKind("read_tool_call", "extract", True, 0.1, "read a tool call the text makes, its tool chosen by name"),
     RepairKind(
+        "tool_name_style", "extract", True, 0.1, "read a tool name written in another case or style as the tool's"
+    ),
+    RepairKind(
         "tool_name_prefix", "extract", False, 0.5, "read a tool name behind a namespace prefix (functions.x) as x"
     ),
     # plugins

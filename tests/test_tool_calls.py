@@ -132,11 +132,21 @@ def test_no_call_is_no_answer_for_a_list_target_either(lenient: Parser) -> None:
         assert info.value.details[0].kind == "no_tool_call"
 
 
-def test_a_case_and_separator_variant_of_the_name_is_lossy_too(lenient: Parser, strict: Parser) -> None:
+def test_a_name_in_another_case_or_style_is_the_same_tool_in_both_modes(lenient: Parser, strict: Parser) -> None:
+    # the one name rule (`envelopes.how_named`), as text envelopes and tool calls in text read it
     variant = [ToolCall("get_weather", '{"city": "Paris"}')]
-    assert read_tool_calls(variant, GetWeather, lenient).repairs[0].kind == "enum_value"
+    for parser in (lenient, strict):
+        result = read_tool_calls(variant, GetWeather, parser)
+        assert [(r.kind, r.lossless) for r in result.repairs] == [("tool_name_style", True)]
+
+
+def test_a_name_behind_a_namespace_prefix_is_lossy(lenient: Parser, strict: Parser) -> None:
+    prefixed = [ToolCall("functions.GetWeather", '{"city": "Paris"}')]
+    assert [(r.kind, r.lossless) for r in read_tool_calls(prefixed, GetWeather, lenient).repairs] == [
+        ("tool_name_prefix", False)
+    ]
     with pytest.raises(SchemaMismatchError):
-        read_tool_calls(variant, GetWeather, strict)
+        read_tool_calls(prefixed, GetWeather, strict)
 
 
 def test_a_wrong_tool_for_the_target_names_the_expected_tools(parser: Parser) -> None:
@@ -594,7 +604,7 @@ def test_a_sent_tool_named_exactly_is_that_tool_even_when_it_is_a_case_variant(l
         user_id: int
 
     call = [ToolCall("GetUser", '{"user_id": 1}')]
-    assert read_tool_calls(call, get_user, lenient).repairs[0].kind == "enum_value"
+    assert read_tool_calls(call, get_user, lenient).repairs[0].kind == "tool_name_style"
     with pytest.raises(SchemaMismatchError, match="another tool that was sent"):
         read_tool_calls(call, get_user, lenient, sent_names={"get_user", "GetUser"})
 

@@ -50,7 +50,12 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
+from resilient_parse.stages.envelopes import (
+    disagreeing_text_error,
+    how_named,
+    refusal_beside_calls,
+    truncated_call_error,
+)
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
@@ -359,6 +364,14 @@ def _pick_tool(
     expected = ", ".join(repr(n) for n in tools.models)
     if call.name in sent:
         raise _wrong_tool(call, path, expected, "another tool that was sent, not one of the target's")
+    named = [(n, how) for n in tools.models if (how := how_named(call.name, n)) is not None]
+    if len(named) == 1:  # the one name rule (`envelopes.how_named`): another case or style is the same name
+        name, how = named[0]
+        kind = "tool_name_style" if how == "style" else "tool_name_prefix"
+        if not parser.policy.allows(kind):
+            raise _wrong_tool(call, path, expected, f"{parser.policy.name} mode does not read a name behind a prefix")
+        note = f"tool name {_shown(call.name)} read as {name!r}"
+        return tools.models[name], (Repair.make(kind, path, call.name, name, note=note),)
     if len(call.name) > _MAX_FUZZY_NAME:
         raise _wrong_tool(call, path, expected)
     called = _Name.of(call.name)  # once per call, not once per tool compared against

@@ -478,12 +478,15 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
         return Coercion(error=ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message, got=len(calls)))
     inner = [c.arguments for c in calls] if many else calls[0].arguments
     _check_text_agrees(said, inner, model, many, ctx)
-    if not ctx.policy.allows("unwrap_tool_call"):
+    # a call named exactly after the tool (in any case or style) is read as it stands; behind a prefix, a guess
+    exact = all(how_named(c.name, expected) in ("exact", "style") for c in calls)
+    kind = "read_tool_call" if exact else "unwrap_tool_call"
+    if not ctx.policy.allows(kind):
         return None
     note = f"the arguments of the call to {calls[0].name!r} at {calls[0].where or '(root)'}"
     if many:
         note = f"the arguments of {len(calls)} calls to {expected!r}"
-    return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
+    return Coercion(inner, (Repair.make(kind, path, value, inner, confidence=0.95, note=note),))
 
 
 def cut_off(value: Any) -> bool:

@@ -12,6 +12,7 @@ a refusal are not made. Then:
   refuses what it refuses in any object), so two tools with the same fields are never confused;
 - a list target keeps every call, in order, a repeated one too (a call can be meant twice); a call that cannot be
   read is an error, never skipped; one model takes exactly one call (several: `AmbiguousMatchError`);
+- a JSON value beside the calls that is itself one of the tools' arguments answers twice: ambiguous;
 - a provider's message or completion written as JSON is judged as the envelope stage judges it
   (`envelopes.envelope_error`): several choices that differ are ambiguous, a refusal beside the calls refuses
   them, a reply the length limit cut is truncated.
@@ -27,6 +28,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pydantic import ValidationError
+
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ErrorDetail,
@@ -36,11 +39,20 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAME_KEYS, envelope_error, how_named, tool_name
+from resilient_parse.stages.envelopes import (
+    ARGUMENT_KEYS,
+    NAME_KEYS,
+    disagreeing_text_error,
+    envelope_error,
+    how_named,
+    tool_name,
+)
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
 _PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
+_BARE_CALL_KEYS = ('"arguments"', '"parameters"', '"params"', '"args"')
+_PROVIDER_KEYS = ('"choices"', '"tool_calls"', '"content"', '"function"', '"function_call"', '"output"', '"type"')
 MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
 """Marks that say the text makes tool calls, in the formats `formats` reads."""
 
@@ -97,11 +109,15 @@ def _call_shaped(model: ModelView) -> bool:
 
 
 def engages(text: str, target: ToolTarget) -> bool:
-    """Whether to read the text's calls first: the target has several tools, the text writes call markup, or it
-    opens like a Python call (`get_weather(…`, `[get_weather(…`)."""
+    """Whether to read the text's calls first: the target has several tools, the text writes call markup, opens
+    like a Python call (`get_weather(…`, `[get_weather(…`), or writes a bare call `{"name": …, "arguments": …}`
+    (a provider's message or completion, with its text and signals beside the calls, stays with the envelope
+    stage, which also compares that text with the call for one tool)."""
     if len(target.tools) > 1 or _PYTHON_HEAD.match(text) is not None:
         return True
-    return ("<" in text or "[TOOL_CALLS]" in text) and any(mark in text for mark in MARKUP)
+    if ("<" in text or "[TOOL_CALLS]" in text) and any(mark in text for mark in MARKUP):
+        return True
+    return any(key in text for key in _BARE_CALL_KEYS) and not any(key in text for key in _PROVIDER_KEYS)
 
 
 def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
@@ -117,6 +133,8 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
             f"the output makes {len(made)} tool calls ({where}) and the target takes one; the text does not say which",
             [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
         )
+    for start, end in reading.others:
+        _check_not_answered_beside(text[start:end], made, target)
     judged: set[int] = set()
     for call in made:
         if call.envelope is not None and id(call.envelope) not in judged:
@@ -133,6 +151,21 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
         values.append(value)
         repairs.extend(read)
     return (values if target.many else values[0]), tuple(repairs)
+
+
+def _check_not_answered_beside(value_text: str, made: list[RawCall], target: ToolTarget) -> None:
+    """A JSON value beside the calls that is itself an answer (it validates as one of the target's tools): the
+    reply says two things (`envelopes.disagreeing_text_error`)."""
+    try:
+        value = json.loads(value_text)
+    except (ValueError, RecursionError):
+        return
+    for tool in target.tools:
+        try:
+            tool.cls.model_validate(value)
+        except (ValidationError, ValueError, TypeError):
+            continue
+        raise disagreeing_text_error(value_text, ", ".join(repr(str(c.name)) for c in made), value_text)
 
 
 def _whole_json(text: str) -> bool:
@@ -166,10 +199,14 @@ def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple
     repairs = [
         Repair.make("read_tool_call", where, None, call.name, offset=call.offset, note=f"{shown} to {call.name!r}")
     ]
-    if how == "prefix":
-        repairs.append(Repair.make("tool_name_prefix", where, call.name, tool_name(tool), offset=call.offset))
+    if how in ("prefix", "style"):
+        kind = f"tool_name_{how}"
+        repairs.append(Repair.make(kind, where, call.name, tool_name(tool), offset=call.offset))
     repairs.extend(replace(r, path=where + r.path) for r in call.repairs)
     arguments = call.arguments
+    if isinstance(arguments, str) and not arguments.lstrip().startswith(("{", "[")):
+        message = f"the arguments of {shown} to {call.name!r} are not an object: {arguments[:80]!r}"
+        raise SchemaMismatchError(message, [ErrorDetail(path=where, kind="model_type", message=message, got=arguments)])
     text = arguments if isinstance(arguments, str) else json.dumps({} if arguments is None else arguments)
     try:
         result = parser.parse_result(text, tool.cls)

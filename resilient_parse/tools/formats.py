@@ -136,6 +136,7 @@ class _Found:
     format does not read them again). `covers` bisects the stretches of the formats before the current one."""
 
     calls: list[RawCall] = field(default_factory=list)
+    others: list[tuple[int, int]] = field(default_factory=list)  # JSON values that hold no call
     _pending: list[tuple[int, int]] = field(default_factory=list)
     _spans: list[tuple[int, int]] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
@@ -438,7 +439,11 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
         if found.covers(s):
             continue
         found.take(s, e)
-        found.calls.extend(_json_calls(text[s:e], "json", s, parser))
+        calls = _json_calls(text[s:e], "json", s, parser)
+        if calls:
+            found.calls.extend(calls)
+        else:
+            found.others.append((s, e))
 
 
 _Reader = Callable[[str, int, int, _Found, Parser], None]
@@ -455,6 +460,9 @@ class Reading:
     calls: list[RawCall]
     visible_text: bool
     refusal_at: int
+    others: tuple[tuple[int, int], ...] = ()
+    """The JSON values in the visible answer that hold no call and that no words call an example or a rejected
+    option: what the text may answer beside its calls."""
 
 
 def read_calls(text: str, parser: Parser) -> Reading:
@@ -464,6 +472,7 @@ def read_calls(text: str, parser: Parser) -> Reading:
     calls: list[RawCall] = []
     spans: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []
+    others: list[tuple[int, int]] = []
     for region in split_reasoning(text):
         found = _Found()
         for reader in _READERS:
@@ -474,11 +483,14 @@ def read_calls(text: str, parser: Parser) -> Reading:
         spans.extend(_stretch_of(stretches, starts, c.offset) for c in found.calls)
         taken.extend(stretches)
         calls.extend(c if region.kind == ANSWER else replace(c, region=region.kind) for c in found.calls)
+        if region.kind == ANSWER:
+            others.extend(found.others)
     if not calls:
         return Reading([], False, -1)
-    facts = candidate_facts(text, spans, taken)
+    facts = candidate_facts(text, [*spans, *others], taken)
     labelled = [replace(c, label=f.label) if f.label else c for c, f in zip(calls, facts)]
-    return Reading(sorted(labelled, key=lambda c: c.offset), facts[0].visible_text, facts[0].refusal_at)
+    beside = tuple(span for span, f in zip(others, facts[len(calls) :]) if f.label not in NOT_ANSWERS)
+    return Reading(sorted(labelled, key=lambda c: c.offset), facts[0].visible_text, facts[0].refusal_at, beside)
 
 
 def _stretch_of(stretches: list[tuple[int, int]], starts: list[int], offset: int) -> tuple[int, int]:

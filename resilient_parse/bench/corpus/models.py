@@ -293,6 +293,5 @@ class SendEmail(BaseModel):
     body: str = ""
 
 
-
 AgentTools = ReadFile | DeleteFile | GetWeather | SendEmail
 """The tools of the tool_text category: a call picks one by its name."""
