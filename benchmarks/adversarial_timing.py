@@ -187,6 +187,10 @@ class City(BaseModel):
     city: str
 
 
+class Zone(BaseModel):
+    zone: str
+
+
 def _completion_with_calls(n: int) -> str:
     call = '{"type": "function", "function": {"name": "city", "arguments": "{\\"city\\": \\"x\\"}"}}'
     return '{"choices": [{"message": {"tool_calls": [' + ", ".join([call] * n) + "]}}]}"
@@ -228,6 +232,17 @@ CASES += (
         "env_nested_wrappers", lambda n: '{"result": ' * n + '{"city": "x"}' + "}" * n, 2_000, City, modes=("lenient",)
     ),
     Case("env_many_calls", _completion_with_calls, 5_000, City, modes=("lenient",)),
+    # tool calls written in text, into a union of tools (issue 22)
+    Case("tools_react_actions_on_one_line", lambda n: ">Action: a" * n, 5_000, list[City | Zone]),
+    Case(
+        "tools_many_hermes_calls",
+        lambda n: '<tool_call>{"name": "city", "arguments": {"city": "x"}}</tool_call>' * n,
+        1_000,
+        list[City | Zone],
+    ),
+    Case("tools_unclosed_hermes_tags", lambda n: "<tool_call>{" * n, 2_000, list[City | Zone]),
+    Case("tools_many_mistral_markers", lambda n: "[TOOL_CALLS]" * n, 5_000, list[City | Zone]),
+    Case("tools_pythonic_list", lambda n: "[" + ", ".join(['city(city="x")'] * n) + "]", 1_000, list[City | Zone]),
 )
 
 

@@ -828,7 +828,7 @@ class Parser:
         value = self._validate_exact(body, plan)
         if value is INVALID:
             return None
-        repairs = [Repair.make(found.kind, "", None, None, offset=found.start)]
+        repairs = [Repair.make(found.kind, "", None, None, offset=found.offset)]
         if _needs_finishing(body, plan, checks):
             try:
                 value = self._finish(value, repairs, body, checks, plan)

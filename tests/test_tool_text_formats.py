@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -328,3 +328,85 @@ def test_observers_hear_of_the_parse_not_of_each_call() -> None:
     parser = Parser("lenient", plugins=[Observer()], entrypoints=False)
     assert parser.parse(hermes([NEG, SUM]), list[TOOLS]) == [Neg(x=3), Sum(a=1, b=2)]
     assert heard == [("parse_started", None), ("parse_succeeded", "tool_calls")]
+
+
+# found by an outside attack on the tool path: each was a wrong object returned without a word
+class Buy(BaseModel):
+    action: Literal["buy"]
+    qty: int
+
+
+class Hold(BaseModel):
+    action: Literal["hold"] = "hold"
+    reason: str = ""
+
+
+FILES = ReadFile | DeleteFile
+R_CALL = '{"name": "read_file", "arguments": {"path": "a"}}'
+D_CALL = '{"name": "delete_file", "arguments": {"path": "/"}}'
+ATTACKS = [
+    (
+        "a marker before a tag is one call",
+        f"[TOOL_CALLS]<tool_call>{D_CALL}</tool_call>",
+        list[FILES],
+        [DeleteFile(path="/")],
+    ),
+    (
+        "a marker's value ends its stretch",
+        f'[TOOL_CALLS][{R_CALL}]\n<|python_tag|>delete_file.call(path="/")',
+        list[FILES],
+        [ReadFile(path="a"), DeleteFile(path="/")],
+    ),
+    (
+        "two fenced python calls",
+        '```\nread_file(path="a")\n```\n```\ndelete_file(path="/")\n```',
+        list[FILES],
+        ParseError,
+    ),
+    ("a chained python call", 'read_file(path="notes.txt").delete_file(path="/")', FILES, ParseError),
+    ("a keyword given twice", 'read_file(path="a", path="b")', FILES, ParseError),
+    ("a name ast would fold", '[ｄｅｌｅｔｅ_ｆｉｌｅ(path="/")]', list[FILES], ParseError),
+    (
+        "a union tagged by action is data",
+        'Decision: {"action": "hold", "reason": "volatile"}',
+        Buy | Hold,
+        Hold(reason="volatile"),
+    ),
+    (
+        "two calls for an optional model",
+        f"<tool_call>{R_CALL}</tool_call>\n<tool_call>{D_CALL}</tool_call>",
+        ReadFile | None,
+        AmbiguousMatchError,
+    ),
+    ("an item that is no call", f'[{R_CALL}, {{"path": "b"}}]', list[FILES], ParseError),
+    (
+        "two names for one call",
+        '{"name": "read_file", "tool": "delete_file", "arguments": {"path": "a"}}',
+        FILES,
+        AmbiguousMatchError,
+    ),
+    (
+        "two sets of arguments",
+        '{"name": "read_file", "arguments": {"path": "a"}, "parameters": {"path": "b"}}',
+        FILES,
+        ParseError,
+    ),
+    ("a question beside the call", f"<tool_call>{D_CALL}</tool_call>\nShould I run this?", list[FILES], RefusalError),
+    (
+        "a retraction between calls",
+        f"<tool_call>{R_CALL}</tool_call>\nActually, no, scratch that:\n<tool_call>{D_CALL}</tool_call>",
+        list[FILES],
+        RefusalError,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "target", "expected"), [a[1:] for a in ATTACKS], ids=[a[0] for a in ATTACKS])
+@pytest.mark.parametrize("mode", MODES)
+def test_what_an_outside_attack_found_stays_fixed(mode: str, text: str, target: Any, expected: Any) -> None:
+    if isinstance(expected, type) and issubclass(expected, Exception):
+        with pytest.raises(expected):
+            parse(text, target, mode=mode)
+    else:
+        got = parse(text, target, mode=mode)
+        assert got == expected and type(got) is type(expected)

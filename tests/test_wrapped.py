@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -85,6 +85,9 @@ PARSERS = {mode: Parser(mode, entrypoints=False) for mode in MODES}
 
 @settings(max_examples=400)
 @given(case=wrapped_text())
+# found by an outside attack: white space JSON does not count (it is no prose), blank lines inside a fence
+@example(case=('\u3000{"name": "bolt", "qty": 3}', Item))
+@example(case=('Here\n```json\n\n{"name": "bolt", "qty": 3}\n\n```', Item))
 def test_the_short_way_gives_what_the_full_path_gives(case: tuple[str, Any]) -> None:
     text, target = case
     for parser in PARSERS.values():

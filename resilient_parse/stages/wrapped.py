@@ -37,6 +37,7 @@ class Wrapped(NamedTuple):
     start: int
     end: int
     kind: str  # "extract_fence" or "extract_prose"
+    offset: int  # where the repair says the value was taken from: a fence's body, or the value itself
 
 
 def reads_plain(view: TypeView) -> bool:
@@ -90,18 +91,18 @@ def _fenced(text: str) -> _Found | None:
     start, end = _body(text, info_end + 1, closes)
     if start < 0:
         return None
-    return _Found(Wrapped(start, end, "extract_fence"), opens, closes + 3)
+    return _Found(Wrapped(start, end, "extract_fence", info_end + 1), opens, closes + 3)
 
 
 def _in_prose(text: str) -> _Found | None:
     """An object or array after some words, from the first bracket to the last (the prose holds none)."""
     first = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
-    if first < 0 or not text[:first].strip(_JSON_SPACE):
+    if first < 0 or not text[:first].strip():
         return None  # a text opening with its value: the full path reads what follows it
     last = max(text.rfind("}"), text.rfind("]"))
     if last < first:
         return None
-    return _Found(Wrapped(first, last + 1, "extract_prose"), first, last + 1)
+    return _Found(Wrapped(first, last + 1, "extract_prose", first), first, last + 1)
 
 
 def _body(text: str, start: int, end: int) -> tuple[int, int]:

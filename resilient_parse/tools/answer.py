@@ -45,6 +45,7 @@ from resilient_parse.stages.envelopes import (
     disagreeing_text_error,
     envelope_error,
     how_named,
+    refusal_beside_calls,
     tool_name,
 )
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
@@ -88,18 +89,27 @@ def tool_target(view: TypeView) -> ToolTarget | None:
 def _tool_target(view: TypeView) -> ToolTarget | None:
     many = isinstance(view, ListView)
     item = view.item if isinstance(view, ListView) else view
-    if isinstance(item, UnionView) and not item.nullable:
-        options = item.options
+    if isinstance(item, UnionView):
+        options = item.options  # (an Optional union's None is no tool: a text that makes calls is not null)
     elif isinstance(item, ModelView):
         options = (item,)
     else:
         return None
-    if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) for o in options):
+    if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) and not _named(o) for o in options):
         return None
     return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
 
 
 _NAMING = tuple(k for k in NAME_KEYS if k != "type")
+
+
+_TOOL_NAMING = ("tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
+
+
+def _named(model: ModelView) -> bool:
+    """A model with a field a call names its tool under (`action`, `tool` …, often a union's tag): an object with
+    that key is this model's data, not a call."""
+    return any(k in model.key_to_field for k in _TOOL_NAMING)
 
 
 def _call_shaped(model: ModelView) -> bool:
@@ -127,6 +137,9 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
     made = [c for c in reading.calls if may_be_made(c, reading)]
     if not made:
         return None
+    refused = refusal_beside_calls(_prose_of(text, reading.taken))
+    if refused is not None:
+        raise refused  # a refusal, a retraction or a question back beside the calls: as on every path
     if not target.many and len(made) > 1:
         where = ", ".join(f"{c.name!r} at offset {c.offset}" for c in made)
         raise AmbiguousMatchError(
@@ -151,6 +164,20 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
         values.append(value)
         repairs.extend(read)
     return (values if target.many else values[0]), tuple(repairs)
+
+
+def _prose_of(text: str, taken: tuple[tuple[int, int], ...]) -> str:
+    """The text with what the formats took as their own blanked out (offsets kept): what is said beside the calls."""
+    pieces, pos = [], 0
+    for start, end in taken:
+        if end <= pos:
+            continue
+        start = max(start, pos)
+        pieces.append(text[pos:start])
+        pieces.append(" " * (end - start))
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def _check_not_answered_beside(value_text: str, made: list[RawCall], target: ToolTarget) -> None:

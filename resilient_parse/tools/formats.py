@@ -71,6 +71,8 @@ _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MUL
 _REACT_STOP = re.compile(
     r"(?:^|(?<=>))[ \t]*\**(?:Observation|Thought|Action|Final Answer)\**[ \t]*:", re.MULTILINE | re.IGNORECASE
 )
+_MAX_REACT_LINE = 2_000
+"""The longest `Action:` line read as a call; a longer one is prose (ReAct names a tool, maybe with a short input)."""
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
 
 
@@ -185,9 +187,14 @@ def load_json(text: str, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
 
 
 def calls_in_value(value: Any, fmt: str, offset: int, repairs: tuple[Repair, ...] = ()) -> list[RawCall]:
-    """The calls a JSON value holds, in any of the known JSON shapes; [] when it holds none."""
+    """The calls a JSON value holds, in any of the known JSON shapes; [] when it holds none. A list of calls with
+    items that are none (`[{call}, {"path": "b"}]`) holds an unreadable call for each of those: never dropped."""
     if isinstance(value, list):
-        return [c for item in value for c in calls_in_value(item, fmt, offset, repairs)]
+        found = [calls_in_value(item, fmt, offset, repairs) for item in value]
+        if not any(found):
+            return []
+        error = "item {} of the list of calls is not a call"
+        return [c for i, calls in enumerate(found) for c in (calls or [_not_a_call(fmt, offset, error.format(i))])]
     if not isinstance(value, Mapping):
         return []
     if "choices" in value and isinstance(value["choices"], list):  # a whole chat-completion response
@@ -210,15 +217,29 @@ def calls_in_value(value: Any, fmt: str, offset: int, repairs: tuple[Repair, ...
     if isinstance(value.get("content"), list) and any(
         isinstance(b, Mapping) and b.get("type") == "tool_use" for b in value["content"]
     ):  # an Anthropic message
-        return calls_in_value([b for b in value["content"] if isinstance(b, Mapping)], "anthropic", offset, repairs)
+        blocks = [b for b in value["content"] if isinstance(b, Mapping) and b.get("type") == "tool_use"]
+        return calls_in_value(blocks, "anthropic", offset, repairs)  # (its text blocks are what it says beside)
     return _plain_call(value, fmt, offset, repairs)
+
+
+def _not_a_call(fmt: str, offset: int, error: str) -> RawCall:
+    return RawCall(None, None, fmt, None, offset, (), error)
 
 
 def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[Repair, ...]) -> list[RawCall]:
     name_key = next((k for k in NAME_KEYS if isinstance(value.get(k), str)), None)
     if name_key is None:
         return []
-    arg_key = next((k for k in ARGUMENT_KEYS if k in value), None)
+    names = sorted({value[k] for k in NAME_KEYS if isinstance(value.get(k), str)})
+    if len(names) > 1 and (name_key in _STRONG_NAME_KEYS or any(k in value for k in ARGUMENT_KEYS)):
+        listed = " and ".join(repr(n) for n in names)
+        return [
+            RawCall(None, None, fmt, None, offset, (), f"the call names two tools, {listed}", ambiguous=tuple(names))
+        ]
+    given = [k for k in ARGUMENT_KEYS if k in value]
+    if len({json.dumps(value[k], sort_keys=True, default=str) for k in given}) > 1:
+        return [_not_a_call(fmt, offset, f"the call gives two sets of arguments, under {' and '.join(given)}")]
+    arg_key = given[0] if given else None
     if arg_key is None and name_key not in _STRONG_NAME_KEYS and fmt == "json":
         return []  # {"name": "Ada"} is data, not a call
     call_id = value.get("id") if isinstance(value.get("id"), str) else None
@@ -268,26 +289,45 @@ def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
 
 
 def _mistral(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`[TOOL_CALLS]` and one JSON value right after it (a call, or a list of them), or `name[ARGS]` and the
+    arguments' JSON value: the marker's stretch ends where that value ends, so what follows is read by the other
+    formats, and as prose."""
     markers = [m for m in _MISTRAL.finditer(text, lo, hi) if not found.covers(m.start())]
     for k, m in enumerate(markers):
-        end = markers[k + 1].start() if k + 1 < len(markers) else hi
-        found.take(m.start(), end)
-        named = _MISTRAL_NAMED.match(text, m.end(), end)
-        if named:
-            args = text[named.end() : end].strip()
-            if args.startswith("{"):
-                try:
-                    value, repairs = load_json(args, parser)
-                except ParseError as exc:
-                    found.calls.append(RawCall(named.group(1), None, "mistral", None, m.start(), (), exc.message))
-                    continue
-                found.calls.append(RawCall(named.group(1), value, "mistral", None, m.start(), repairs))
-            else:
-                found.calls.append(RawCall(named.group(1), args or None, "mistral", None, m.start()))
+        limit = markers[k + 1].start() if k + 1 < len(markers) else hi
+        named = _MISTRAL_NAMED.match(text, m.end(), limit)
+        span = _value_right_after(text, named.end() if named else m.end(), limit)
+        if span is None:
+            if named is None:
+                found.take(m.start(), m.end())  # a marker alone: what follows is read on its own
+                continue
+            newline = text.find("\n", named.end(), limit)
+            line_end = limit if newline < 0 else newline
+            found.take(m.start(), line_end)
+            found.calls.append(
+                RawCall(named.group(1), text[named.end() : line_end].strip() or None, "mistral", None, m.start())
+            )
             continue
-        for s, e in json_spans(text, m.end(), end):
+        s, e = span
+        found.take(m.start(), e)
+        if named is None:
             found.calls.extend(_json_calls(text[s:e], "mistral", s, parser))
-            break  # one JSON value follows the marker
+            continue
+        try:
+            value, repairs = load_json(text[s:e], parser)
+        except ParseError as exc:
+            found.calls.append(RawCall(named.group(1), None, "mistral", None, m.start(), (), exc.message))
+            continue
+        found.calls.append(RawCall(named.group(1), value, "mistral", None, m.start(), repairs))
+
+
+def _value_right_after(text: str, at: int, limit: int) -> tuple[int, int] | None:
+    """The JSON value that opens at `at` after white space (its span, maybe unclosed), or None."""
+    while at < limit and text[at] in " \t\r\n":
+        at += 1
+    if at >= limit or text[at] not in "{[":
+        return None
+    return next(json_spans(text, at, limit), None)
 
 
 def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -327,6 +367,8 @@ def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
             continue
         newline = text.find("\n", m.end(), hi)
         line_end = hi if newline < 0 else newline
+        if line_end - m.end() > _MAX_REACT_LINE:
+            continue  # no tool name is this long (and reading the rest of a long line per `Action:` is quadratic)
         name = text[m.end() : line_end].strip().strip("`*\"'").strip()
         if not name:
             continue  # a bare `Action:` (LangChain's JSON blob follows): the plain JSON reader reads the blob
@@ -423,7 +465,11 @@ def _pythonic(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
     if found.stretches():
         return
     raw = text[lo:hi]
-    body = _strip_fence(raw.strip())
+    stripped = raw.strip()
+    fences = stripped.count("```") + stripped.count("~~~")
+    if fences not in (0, 2) or (fences == 2 and not stripped.endswith(("```", "~~~"))):
+        return  # prose or a second block beside the calls: not a text of calls alone
+    body = _strip_fence(stripped)
     if not body or not (body[0] == "[" or body[0].isalpha() or body[0] == "_"):
         return
     calls = python_calls(body)
@@ -463,6 +509,8 @@ class Reading:
     others: tuple[tuple[int, int], ...] = ()
     """The JSON values in the visible answer that hold no call and that no words call an example or a rejected
     option: what the text may answer beside its calls."""
+    taken: tuple[tuple[int, int], ...] = ()
+    """The stretches the formats read as their own syntax (tags, markers, ReAct lines, calls): the rest is prose."""
 
 
 def read_calls(text: str, parser: Parser) -> Reading:
@@ -490,7 +538,8 @@ def read_calls(text: str, parser: Parser) -> Reading:
     facts = candidate_facts(text, [*spans, *others], taken)
     labelled = [replace(c, label=f.label) if f.label else c for c, f in zip(calls, facts)]
     beside = tuple(span for span, f in zip(others, facts[len(calls) :]) if f.label not in NOT_ANSWERS)
-    return Reading(sorted(labelled, key=lambda c: c.offset), facts[0].visible_text, facts[0].refusal_at, beside)
+    ordered = sorted(labelled, key=lambda c: c.offset)
+    return Reading(ordered, facts[0].visible_text, facts[0].refusal_at, beside, tuple(sorted(taken)))
 
 
 def _stretch_of(stretches: list[tuple[int, int]], starts: list[int], offset: int) -> tuple[int, int]:

@@ -43,8 +43,9 @@ def python_call(text: str) -> tuple[str, dict[str, Any]] | None:
     if not (tail.startswith("(") and tail.endswith(")") and len(tail) >= 2):
         return None
     inner = tail[1:-1]
-    if len(inner) - sum(len(m.group()) for m in _PY_STRING.finditer(inner)) > MAX_PY_CODE_CHARS:
-        return None
+    code = _PY_STRING.sub("", inner)
+    if len(code) > MAX_PY_CODE_CHARS or not code.isascii():
+        return None  # too much code for ast, or names it would fold (NFKC: 'ｐａｔｈ' is 'path') rather than read
     import ast  # imported on first use: it is large, and only Llama's python_tag calls need it
 
     try:
@@ -64,8 +65,9 @@ def python_calls(text: str) -> list[tuple[str, dict[str, Any]]] | None:
         return [one] if one is not None else None
     if not source.endswith("]") or len(source) > MAX_PY_CALL_CHARS:
         return None
-    if len(source) - sum(len(m.group()) for m in _PY_STRING.finditer(source)) > MAX_PY_CODE_CHARS:
-        return None
+    code = _PY_STRING.sub("", source)
+    if len(code) > MAX_PY_CODE_CHARS or not code.isascii():
+        return None  # too much code for ast, or names it would fold (NFKC) rather than read as written
     import ast
 
     calls: list[tuple[str, dict[str, Any]]] = []
@@ -88,12 +90,12 @@ def _keywords(node: Any) -> dict[str, Any] | None:
     what `ast.literal_eval` raises for a value that is not a literal."""
     import ast
 
-    if not isinstance(node, ast.Call) or node.args:
-        return None
+    if not isinstance(node, ast.Call) or node.args or not isinstance(node.func, ast.Name):
+        return None  # (a chained call, `a(x=1).b(x=2)`, is a call of an attribute: not one call)
     args: dict[str, Any] = {}
     for kw in node.keywords:
-        if kw.arg is None:
-            return None
+        if kw.arg is None or kw.arg in args:
+            return None  # `**kwargs`, or a keyword given twice: which value is meant is not said
         args[kw.arg] = ast.literal_eval(kw.value)
     return args
 
