@@ -44,8 +44,10 @@ from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.repairs import Repair, kind_info, total_cost
 from resilient_parse.schema import (
+    ListView,
     SchemaFacts,
     TypeView,
+    UnionView,
     build_view,
     schema_facts,
 )
@@ -479,6 +481,7 @@ class Parser:
                 if not _needs_finishing(text, plan, plan.validators):
                     value = self._validate_exact(text, plan, memo=memo)
                     if value is not INVALID:
+                        self._one_tool_fits(value, plan)
                         return value
                 else:
                     plan = None
@@ -609,14 +612,14 @@ class Parser:
         try:
             fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
+                self._one_tool_fits(fast.value, plan)
                 return fast, "whole", "fast"
             called = self._tool_path(text, plan, checks, call_aliases)
             if called is not None:
                 return called
-            wrapped = self._wrapped_path(text, plan, checks)
-            if wrapped is not None:
-                return wrapped
-            return self._slow_path(text, plan, checks, call_aliases, memo)
+            found = self._wrapped_path(text, plan, checks) or self._slow_path(text, plan, checks, call_aliases, memo)
+            self._one_tool_fits(found[0].value, plan)
+            return found
         except (ParseError, ConfigurationError):
             raise
         except RecursionError:
@@ -786,6 +789,18 @@ class Parser:
         if _needs_finishing(text, plan, checks):
             value = self._finish(value, repairs, text, checks, plan)
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
+
+    @staticmethod
+    def _one_tool_fits(value: Any, plan: TargetPlan) -> None:
+        """For a union of models read by shape (no call named one): the value fits one member only
+        (`tools.answer.check_one_tool_fits`)."""
+        if isinstance(plan.view, UnionView) or (
+            isinstance(plan.view, ListView) and isinstance(plan.view.item, UnionView)
+        ):
+            tools = _tools()
+            target = tools.tool_target(plan.view)
+            if target is not None:
+                tools.check_one_tool_fits(value, target)
 
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from resilient_parse.errors import (
     AmbiguousMatchError,
@@ -259,3 +259,37 @@ def _tool_named(call: RawCall, where: str, target: ToolTarget) -> tuple[ModelVie
         f"the output calls {name!r}, which is not one of the target's tools ({listed})",
         [ErrorDetail(path=where, kind="tool_name_mismatch", message=f"{name!r} is not one of {listed}", got=name)],
     )
+
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def check_one_tool_fits(value: Any, target: ToolTarget) -> None:
+    """A value read by its shape, not by a name (bare arguments, a path that read no call): when the arguments
+    it was read from fit another of the target's models as well (`{"path": "/"}` for `ReadFile | DeleteFile`),
+    which one is meant is not said, and Pydantic's pick (the first) would be a guess. Raises AmbiguousMatchError."""
+    if len(target.tools) < 2:
+        return
+    items = value if target.many and isinstance(value, list) else [value]
+    for i, item in enumerate(items):
+        if not isinstance(item, BaseModel):
+            continue
+        dumped = item.model_dump(mode="json", by_alias=True)
+        own = next((t for t in target.tools if t.cls is type(item)), None)
+        rivals = [t for t in target.tools if t is not own and _fits_exactly(dumped, t.cls)]
+        if own is not None and rivals:
+            names = ", ".join(repr(tool_name(t)) for t in rivals)
+            path = f"/{i}" if target.many else ""
+            message = f"these arguments fit {tool_name(own)!r} and {names} alike; the output names no tool"
+            raise AmbiguousMatchError(message, [ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message)])
+
+
+def _fits_exactly(dumped: Any, cls: type[Any]) -> bool:
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    try:
+        adapter.validate_python(dumped, extra="forbid")
+    except (ValidationError, ValueError, TypeError):
+        return False
+    return True
