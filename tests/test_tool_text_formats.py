@@ -295,6 +295,13 @@ def test_a_completion_written_as_json_is_judged_as_an_envelope(mode: str, text: 
 
 BESIDE = [
     ("an answer beside the call", '{"x": 5}\n' + hermes([NEG]), AmbiguousMatchError),
+    ("an answer with a slip beside the call", "{'x': 5}\n" + hermes([NEG]), AmbiguousMatchError),
+    ("a list of answers beside the call", '[{"x": 5}]\n' + hermes([NEG]), AmbiguousMatchError),
+    (
+        "a completion whose text answers too",
+        _completion([[NEG_CALL]], content='{"a": 1, "b": 2}'),
+        AmbiguousMatchError,
+    ),
     ("an example beside the call", 'For example: {"x": 5}\n\n' + hermes([NEG]), [Neg(x=3)]),
     ("data no tool takes", 'The data: {"y": 5}\n' + hermes([NEG]), [Neg(x=3)]),
 ]

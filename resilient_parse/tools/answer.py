@@ -46,12 +46,15 @@ from resilient_parse.stages.envelopes import (
     envelope_error,
     how_named,
     refusal_beside_calls,
+    said_beside_calls,
     tool_name,
 )
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
+from resilient_parse.tools.spans import json_spans
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
 _PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}  # a validator per tool model, for the checks beside the calls
 _BARE_CALL_KEYS = ('"arguments"', '"parameters"', '"params"', '"args"')
 _PROVIDER_KEYS = ('"choices"', '"tool_calls"', '"content"', '"function"', '"function_call"', '"output"', '"type"')
 MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
@@ -147,12 +150,15 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
             [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
         )
     for start, end in reading.others:
-        _check_not_answered_beside(text[start:end], made, target)
+        _check_not_answered_beside(text[start:end], made, target, parser)
     judged: set[int] = set()
     for call in made:
         if call.envelope is not None and id(call.envelope) not in judged:
             judged.add(id(call.envelope))
             complete = not isinstance(call.arguments, str) or _whole_json(call.arguments)
+            said, _ = said_beside_calls(call.envelope)
+            for start, end in json_spans(said):  # a message's text that answers too (`{"path": "/home"}`)
+                _check_not_answered_beside(said[start:end], made, target, parser)
             error = envelope_error(call.envelope, repr(str(call.name)[:128]), complete, parser.policy.max_depth)
             if error is not None:
                 raise error
@@ -180,19 +186,28 @@ def _prose_of(text: str, taken: tuple[tuple[int, int], ...]) -> str:
     return "".join(pieces)
 
 
-def _check_not_answered_beside(value_text: str, made: list[RawCall], target: ToolTarget) -> None:
-    """A JSON value beside the calls that is itself an answer (it validates as one of the target's tools): the
-    reply says two things (`envelopes.disagreeing_text_error`)."""
+def _check_not_answered_beside(value_text: str, made: list[RawCall], target: ToolTarget, parser: Parser) -> None:
+    """A JSON value beside the calls that is itself an answer — it reads (as the mode reads JSON) as one of the
+    target's tools' arguments, or a list holding such — says a second thing (`envelopes.disagreeing_text_error`)."""
     try:
-        value = json.loads(value_text)
-    except (ValueError, RecursionError):
+        tree = parser.parse_result(value_text, Any).value
+    except ParseError:
         return
-    for tool in target.tools:
-        try:
-            tool.cls.model_validate(value)
-        except (ValidationError, ValueError, TypeError):
-            continue
-        raise disagreeing_text_error(value_text, ", ".join(repr(str(c.name)) for c in made), value_text)
+    for item in tree if isinstance(tree, list) else [tree]:
+        if isinstance(item, dict) and any(_fits(item, tool.cls) for tool in target.tools):
+            raise disagreeing_text_error(value_text, ", ".join(repr(str(c.name)) for c in made), value_text)
+
+
+def _fits(value: Any, cls: type[Any], *, exactly: bool = False) -> bool:
+    """Whether `value` validates as `cls` (`exactly`: with no key `cls` does not know)."""
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    try:
+        adapter.validate_python(value, extra="forbid") if exactly else adapter.validate_python(value)
+    except (ValidationError, ValueError, TypeError):
+        return False
+    return True
 
 
 def _whole_json(text: str) -> bool:
@@ -261,9 +276,6 @@ def _tool_named(call: RawCall, where: str, target: ToolTarget) -> tuple[ModelVie
     )
 
 
-_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
-
-
 def check_one_tool_fits(value: Any, target: ToolTarget) -> None:
     """A value read by its shape, not by a name (bare arguments, a path that read no call): when the arguments
     it was read from fit another of the target's models as well (`{"path": "/"}` for `ReadFile | DeleteFile`),
@@ -276,20 +288,9 @@ def check_one_tool_fits(value: Any, target: ToolTarget) -> None:
             continue
         dumped = item.model_dump(mode="json", by_alias=True)
         own = next((t for t in target.tools if t.cls is type(item)), None)
-        rivals = [t for t in target.tools if t is not own and _fits_exactly(dumped, t.cls)]
+        rivals = [t for t in target.tools if t is not own and _fits(dumped, t.cls, exactly=True)]
         if own is not None and rivals:
             names = ", ".join(repr(tool_name(t)) for t in rivals)
             path = f"/{i}" if target.many else ""
             message = f"these arguments fit {tool_name(own)!r} and {names} alike; the output names no tool"
             raise AmbiguousMatchError(message, [ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message)])
-
-
-def _fits_exactly(dumped: Any, cls: type[Any]) -> bool:
-    adapter = _ADAPTERS.get(cls)
-    if adapter is None:
-        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
-    try:
-        adapter.validate_python(dumped, extra="forbid")
-    except (ValidationError, ValueError, TypeError):
-        return False
-    return True
