@@ -43,7 +43,7 @@ from resilient_parse.schema import (
     UnionView,
     iter_views,
 )
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAMESPACE_PREFIXES, how_named
 from resilient_parse.stages.extract import (
     ANSWER,
     REASONING,
@@ -75,6 +75,7 @@ __all__ = [
     "IMPLIED_INPUT_KIND",
     "KINDS",
     "LENIENT",
+    "NAMESPACE_PREFIXES",
     "NOT_ANSWERS",
     "REASONING",
     "REASONING_CUT",
@@ -115,6 +116,7 @@ __all__ = [
     "extract_calls",
     "format_feedback",
     "hookimpl",
+    "how_named",
     "iter_views",
     "load_json",
     "may_be_made",

@@ -95,14 +95,20 @@ def same_tool(written: str, expected: str) -> bool:
     return how_named(written, expected) is not None
 
 
+NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
+"""The namespaces models write before a tool's name (`functions.get_weather`): reading past one is a guess."""
+
+
 def how_named(written: str, expected: str) -> str | None:
     """How a call's tool name names the target's tool: "exact", in another case or "style" (`GetWeather` for
-    `get_weather`), behind the "prefix" `functions.`; None when it names another tool. The one name rule."""
+    `get_weather`), behind a "prefix" (`NAMESPACE_PREFIXES`); None when it names another tool. The one name rule
+    of every path: text envelopes, tool calls in text, native calls and the toolcalls plugin's registry."""
     if written == expected:
         return "exact"
     if _norm(written) == _norm(expected):
         return "style"
-    if written.startswith("functions.") and how_named(written[len("functions.") :], expected) is not None:
+    prefix = next((p for p in NAMESPACE_PREFIXES if written.startswith(p)), None)
+    if prefix is not None and how_named(written[len(prefix) :], expected) in ("exact", "style"):
         return "prefix"
     return None
 

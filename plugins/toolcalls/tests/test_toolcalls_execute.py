@@ -159,4 +159,4 @@ def test_the_envelope_keeps_the_repairs_that_made_the_call_readable() -> None:
     out = run_one("{'tool': 'Get_Weather', 'args': {'city': 'Paris'}}")
     assert out["status"] == "ok"
     kinds = {r["kind"] for r in out["repairs"]}  # type: ignore[union-attr]
-    assert {"single_quotes", "enum_value"} <= kinds
+    assert {"single_quotes", "tool_name_style"} <= kinds

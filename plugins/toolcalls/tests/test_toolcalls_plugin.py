@@ -105,7 +105,7 @@ def test_with_the_restricted_call_model_a_near_miss_name_is_repaired() -> None:
     parser = Parser(plugins=[ToolCallsPlugin(registry)])
     result = parser.parse_result('{"name": "GetWeather", "arguments": {"city": "Paris"}}', call_model(registry.names))
     assert result.value.name == "get_weather"
-    assert [(r.kind, r.path) for r in result.repairs] == [("enum_value", "/name")]
+    assert [(r.kind, r.path) for r in result.repairs] == [("tool_name_style", "/name")]
 
 
 def test_the_feedback_lists_the_available_tools() -> None:

@@ -88,11 +88,20 @@ def test_registration_mistakes_are_configuration_errors() -> None:
 # -- names ------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("written", ["GetWeather", "get-weather", "Get Weather", "functions.get_weather"])
-def test_a_name_written_another_way_is_the_registered_tool(written: str) -> None:
+@pytest.mark.parametrize(
+    ("written", "kind"),
+    [
+        ("GetWeather", "tool_name_style"),
+        ("get-weather", "tool_name_style"),
+        ("Get Weather", "tool_name_style"),
+        ("functions.get_weather", "tool_name_prefix"),
+    ],
+)
+def test_a_name_written_another_way_is_the_registered_tool(written: str, kind: str) -> None:
+    # the core's one name rule (`plugin_api.how_named`): the same as text envelopes and native calls
     [call] = make_registry().parse(f'{{"tool": "{written}", "args": {{"city": "Oslo"}}}}')
     assert call.ok and call.tool == "get_weather"
-    assert [(r.kind, r.before, r.after) for r in call.repairs] == [("enum_value", written, "get_weather")]
+    assert [(r.kind, r.before, r.after) for r in call.repairs] == [(kind, written, "get_weather")]
 
 
 def test_a_misspelled_name_with_a_clear_margin_is_matched_fuzzily() -> None:
@@ -116,10 +125,13 @@ def test_a_name_equally_close_to_two_tools_is_not_guessed() -> None:
     assert call.error is not None and call.error.code == "unknown_tool"
 
 
-def test_strict_mode_accepts_only_exact_names() -> None:
+def test_strict_mode_accepts_a_name_in_another_style_but_no_prefix_or_typo() -> None:
     strict = Parser(mode="strict")
     [call] = make_registry().parse('{"tool": "GetWeather", "args": {"city": "Oslo"}}', parser=strict)
-    assert call.error is not None and call.error.code == "unknown_tool"
+    assert call.ok and call.tool == "get_weather"
+    for written in ("functions.get_weather", "get_wether"):
+        [call] = make_registry().parse(f'{{"tool": "{written}", "args": {{"city": "Oslo"}}}}', parser=strict)
+        assert call.error is not None and call.error.code == "unknown_tool"
 
 
 # -- arguments --------------------------------------------------------------------------------------------------

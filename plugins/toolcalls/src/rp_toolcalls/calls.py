@@ -18,11 +18,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
-from resilient_parse.plugin_api import RawCall, extract_calls
+from resilient_parse.plugin_api import NAMESPACE_PREFIXES, RawCall, extract_calls, how_named
 from rp_toolcalls.results import INPUT_INVALID, ParsedCall, ToolError
 from rp_toolcalls.tools import Tool, ToolSet
 
-NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
 WRAP_KIND = "wrap_single_argument"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[\s\-.]+")
@@ -53,14 +52,17 @@ def resolve_name(
     if name in tools:
         return name, (), None
     bare = name.strip()
+    named = [(t, how) for t in tools if (how := how_named(bare, t)) is not None]
+    if len(named) == 1:  # the core's one name rule: another case or style is the same name, a prefix a guess
+        same, how = named[0]
+        kind = "tool_name_prefix" if how == "prefix" else "tool_name_style"
+        if policy.allows(kind):
+            note = f"tool name {name!r} read as the registered tool {same!r}"
+            return same, (Repair.make(kind, "/name", name, same, note=note),), None
     for prefix in NAMESPACE_PREFIXES:
-        if bare.startswith(prefix) and bare[len(prefix) :] in tools:
+        if bare.startswith(prefix):
             bare = bare[len(prefix) :]
     normalised = {normalise_name(t): t for t in tools}
-    same = normalised.get(normalise_name(bare))
-    if same is not None and policy.allows("enum_value"):
-        note = f"tool name {name!r} read as the registered tool {same!r}"
-        return same, (Repair.make("enum_value", "/name", name, same, note=note),), None
     from rapidfuzz import fuzz  # imported on first use: importing rp_toolcalls stays cheap
 
     scored = sorted(((fuzz.ratio(normalise_name(bare), key) / 100.0, t) for key, t in normalised.items()), reverse=True)
