@@ -242,6 +242,14 @@ CASES += (
     ),
     Case("tools_unclosed_hermes_tags", lambda n: "<tool_call>{" * n, 2_000, list[City | Zone]),
     Case("tools_many_mistral_markers", lambda n: "[TOOL_CALLS]" * n, 5_000, list[City | Zone]),
+    Case(
+        "tools_deepseek_begins_unclosed",
+        lambda n: "<\uff5ctool\u2581call\u2581begin\uff5c>x" * n,
+        5_000,
+        list[City | Zone],
+    ),
+    Case("tools_function_tags_unclosed", lambda n: "<function=city>{" * n, 2_000, list[City | Zone]),
+    Case("tools_recipient_lines", lambda n: ">>>city\n" * n, 5_000, list[City | Zone]),
     Case("tools_pythonic_list", lambda n: "[" + ", ".join(['city(city="x")'] * n) + "]", 1_000, list[City | Zone]),
 )
 

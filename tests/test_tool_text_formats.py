@@ -3,10 +3,12 @@ caller's tool models (`tools/answer.py`): one case table per behaviour, run for 
 
 Formats: Hermes/Qwen `<tool_call>`, granite `<function_call>`, Mistral `[TOOL_CALLS]` (a JSON list, and
 `name[ARGS]{…}`), Llama `<|python_tag|>` (JSON, and a Python call), xLAM `{"tool_calls": […]}`, plain JSON
-envelopes, and Python calls alone (`[f(a=1), g(b=2)]`, the "pythonic" format). Behaviours: one call; parallel
-calls kept in order with a repeat; a call to a tool outside the union; a name in another style; a name behind
-`functions.`; arguments with a lossless slip; arguments cut off; a call given as an example; a refusal beside the
-call; several calls for one model; two tools with the same fields; a call named in prose.
+envelopes, Python calls alone (`[f(a=1), g(b=2)]`, the "pythonic" format), DeepSeek V3 and V3.1 call
+tokens, functionary's `<function=name>` and `>>>name`, and GLM's name line (then JSON, or GLM-4.5's pairs).
+Behaviours: one call; parallel calls kept in order with a repeat; a call to a tool outside the union; a name in
+another style; a name behind `functions.`; arguments with a lossless slip; arguments cut off; a call given as an
+example; a refusal beside the call; several calls for one model; two tools with the same fields; a call named in
+prose.
 """
 
 from __future__ import annotations
@@ -84,6 +86,45 @@ def plain_json(calls: list[Call]) -> str:
     return "[" + ", ".join(f'{{"name": "{n}", "arguments": {a}}}' for n, a in calls) + "]"
 
 
+_DS = {
+    part: f"<\uff5ctool\u2581{part}\uff5c>"
+    for part in ("calls\u2581begin", "calls\u2581end", "call\u2581begin", "call\u2581end", "sep")
+}
+
+
+def deepseek_v3(calls: list[Call]) -> str:
+    one = "{call\u2581begin}function{sep}{n}\n```json\n{a}\n```{call\u2581end}"
+    body = "".join(one.format(n=n, a=a, **_DS) for n, a in calls)
+    return _DS["calls\u2581begin"] + body + _DS["calls\u2581end"]
+
+
+def deepseek_v31(calls: list[Call]) -> str:
+    one = "{call\u2581begin}{n}{sep}{a}{call\u2581end}"
+    body = "".join(one.format(n=n, a=a, **_DS) for n, a in calls)
+    return _DS["calls\u2581begin"] + body + _DS["calls\u2581end"]
+
+
+def function_tag(calls: list[Call]) -> str:
+    return "".join(f"<function={n}>{a}</function>" for n, a in calls)
+
+
+def functionary(calls: list[Call]) -> str:
+    return "\n".join(f">>>{n}\n{a}" for n, a in calls)
+
+
+def glm(calls: list[Call]) -> str:
+    return "\n".join(f"<tool_call>{n}\n{a}\n</tool_call>" for n, a in calls)
+
+
+def glm45(calls: list[Call]) -> str:
+    def pairs(arguments: str) -> str:
+        return "".join(
+            f"<arg_key>{k}</arg_key><arg_value>{json.dumps(v)}</arg_value>" for k, v in json.loads(arguments).items()
+        )
+
+    return "\n".join(f"<tool_call>{n}\n{pairs(a)}\n</tool_call>" for n, a in calls)
+
+
 def pythonic(calls: list[Call]) -> str:
     def one(name: str, arguments: str) -> str:
         kwargs = ", ".join(f"{k}={v!r}" for k, v in json.loads(arguments).items())
@@ -101,8 +142,14 @@ FORMATS: dict[str, Callable[[list[Call]], str]] = {
     "xlam": xlam,
     "json": plain_json,
     "pythonic": pythonic,
+    "deepseek_v3": deepseek_v3,
+    "deepseek_v31": deepseek_v31,
+    "function_tag": function_tag,
+    "functionary": functionary,
+    "glm": glm,
+    "glm45": glm45,
 }
-JSON_ARGUMENTS = [f for f in FORMATS if f != "pythonic"]  # formats that write arguments as JSON text
+JSON_ARGUMENTS = [f for f in FORMATS if f not in ("pythonic", "glm45")]  # formats that write arguments as JSON
 
 SUM = ("sum", '{"a": 1, "b": 2}')
 NEG = ("neg", '{"x": 3}')
@@ -155,7 +202,9 @@ def test_arguments_with_a_lossless_slip_are_read(mode: str, fmt: str) -> None:
     assert "trailing_comma" in [r.kind for r in result.repairs]
 
 
-@pytest.mark.parametrize("fmt", ["hermes", "granite", "mistral_named", "llama"])
+@pytest.mark.parametrize(
+    "fmt", ["hermes", "granite", "mistral_named", "llama", "deepseek_v3", "deepseek_v31", "function_tag", "glm"]
+)
 @pytest.mark.parametrize("mode", MODES)
 def test_a_cut_call_among_good_ones_is_an_error_never_skipped(mode: str, fmt: str) -> None:
     text = FORMATS[fmt]([NEG, ("sum", '{"a": 1, "b": ')])
@@ -163,7 +212,7 @@ def test_a_cut_call_among_good_ones_is_an_error_never_skipped(mode: str, fmt: st
         parse(text, list[TOOLS], mode=mode)
 
 
-@pytest.mark.parametrize("fmt", ["hermes", "granite", "llama"])
+@pytest.mark.parametrize("fmt", ["hermes", "granite", "llama", "deepseek_v31", "function_tag", "glm", "glm45"])
 @pytest.mark.parametrize("mode", MODES)
 def test_a_call_given_as_an_example_is_not_made(mode: str, fmt: str) -> None:
     text = (

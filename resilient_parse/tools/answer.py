@@ -57,7 +57,16 @@ _PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}  # a validator per tool model, for the checks beside the calls
 _BARE_CALL_KEYS = ('"arguments"', '"parameters"', '"params"', '"args"')
 _PROVIDER_KEYS = ('"choices"', '"tool_calls"', '"content"', '"function"', '"function_call"', '"output"', '"type"')
-MARKUP = ("<tool_call>", "<function_call>", "<tool_use>", "[TOOL_CALLS]", "<|python_tag|>")
+MARKUP = (
+    "<tool_call>",
+    "<function_call>",
+    "<tool_use>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<\uff5ctool\u2581call\u2581begin\uff5c>",
+    "<function=",
+    ">>>",
+)
 """Marks that say the text makes tool calls, in the formats `formats` reads."""
 
 
@@ -128,7 +137,7 @@ def engages(text: str, target: ToolTarget) -> bool:
     stage, which also compares that text with the call for one tool)."""
     if len(target.tools) > 1 or _PYTHON_HEAD.match(text) is not None:
         return True
-    if ("<" in text or "[TOOL_CALLS]" in text) and any(mark in text for mark in MARKUP):
+    if ("<" in text or "[TOOL_CALLS]" in text or ">>>" in text) and any(mark in text for mark in MARKUP):
         return True
     return any(key in text for key in _BARE_CALL_KEYS) and not any(key in text for key in _PROVIDER_KEYS)
 

@@ -61,6 +61,13 @@ _HERMES_OPEN = re.compile(r"<(tool_call|function_call|tool_use)>")
 _HERMES_CLOSE = {t: re.compile(r"</" + t + r"[ \t\r\n]*>") for t in _HERMES_TAGS}
 _HERMES_AGAIN = {t: re.compile(re.escape(f"<{t}>")) for t in _HERMES_TAGS}
 _MISTRAL = re.compile(r"\[TOOL_CALLS\]")
+_ARG_PAIR = re.compile(r"<arg_key>([^<]{0,200})</arg_key>\s{0,20}<arg_value>([^<]*)</arg_value>")
+_DS_BEGIN = re.compile("<\uff5ctool\u2581call\u2581begin\uff5c>")
+_DS_END = re.compile("<\uff5ctool\u2581call\u2581end\uff5c>")
+_DS_SEP = "<\uff5ctool\u2581sep\uff5c>"
+_FUNCTION_OPEN = re.compile(r"<function=([A-Za-z_][\w.\-]{0,100})>")
+_FUNCTION_CLOSE = re.compile(r"</function>")
+_RECIPIENT = re.compile(r"^>>>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*$", re.MULTILINE)
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
@@ -285,7 +292,111 @@ def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
         body = raw.strip()
         if body:
             lead = len(raw) - len(raw.lstrip())
-            found.calls.extend(_json_calls(body, "hermes", body_start + lead, parser))
+            named = _named_body(body, body_start + lead, parser)
+            found.calls.extend([named] if named is not None else _json_calls(body, "hermes", body_start + lead, parser))
+
+
+def _named_body(body: str, offset: int, parser: Parser) -> RawCall | None:
+    """A call body that opens with its tool's name on a line of its own (GLM): then its arguments as JSON, or as
+    `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs (GLM-4.5); None for a body of another shape."""
+    newline = body.find("\n")
+    name = body[:newline].strip() if newline > 0 else ""
+    if not name or _DOTTED_NAME.fullmatch(name) is None:
+        return None
+    rest = body[newline + 1 :].strip()
+    if rest.startswith(("{", "[")):
+        try:
+            value, repairs = load_json(rest, parser)
+        except ParseError as exc:
+            return RawCall(
+                name, None, "glm", None, offset, (), f"the glm call's arguments are not readable: {exc.message}"
+            )
+        return RawCall(name, value, "glm", None, offset, repairs)
+    if not rest or rest.startswith("<arg_key>"):
+        pairs: dict[str, Any] = {}
+        for key, value in _ARG_PAIR.findall(rest):
+            try:
+                pairs[key.strip()] = json.loads(value)
+            except (ValueError, RecursionError):
+                pairs[key.strip()] = value.strip()
+        if len(_ARG_PAIR.sub("", rest).strip()) == 0:
+            return RawCall(name, pairs, "glm", None, offset)
+        return RawCall(name, None, "glm", None, offset, (), "the glm call's arguments are not key and value pairs")
+    return None
+
+
+def _deepseek(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """DeepSeek's call tokens: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` and its arguments in a json fence
+    (V3), or `<｜tool▁call▁begin｜>name<｜tool▁sep｜>{…}` (V3.1), up to `<｜tool▁call▁end｜>` (or the next begin, or the
+    end). The `<｜tool▁calls▁begin｜>`/`…end｜>` around them are left to the prose, where they read as tags (so
+    "For example: <｜tool▁calls▁begin｜>…" labels the calls after them)."""
+    ends = _Ahead(_DS_END, text, hi)
+    begins = _Ahead(_DS_BEGIN, text, hi)
+    pos = lo
+    while (m := begins.at_or_after(pos)) is not None:
+        body_start = m.end()
+        close = ends.at_or_after(body_start)
+        again = begins.at_or_after(body_start)
+        if close is not None and (again is None or close.start() < again.start()):
+            body_end, end = close.start(), close.end()
+        else:
+            body_end = end = again.start() if again is not None else hi
+        pos = end
+        found.take(m.start(), end)
+        kind, sep, rest = text[body_start:body_end].partition(_DS_SEP)
+        if not sep:
+            found.calls.append(_not_a_call("deepseek", m.start(), "the deepseek call has no tool separator"))
+            continue
+        if kind.strip() == "function":  # V3: the name on the line after the separator, then a json fence
+            name, _, rest = rest.partition("\n")
+            rest = _strip_fence(rest.strip())
+        else:
+            name = kind
+        found.calls.append(_call_with_json(name.strip(), rest.strip(), "deepseek", m.start(), parser))
+
+
+def _function_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`<function=name>{…}</function>` (functionary v3.1, Llama 3.1's custom tools)."""
+    closes = _Ahead(_FUNCTION_CLOSE, text, hi)
+    pos = lo
+    while (m := _FUNCTION_OPEN.search(text, pos, hi)) is not None:
+        if found.covers(m.start()):
+            pos = m.end()
+            continue
+        close = closes.at_or_after(m.end())
+        body_end, end = (close.start(), close.end()) if close is not None else (hi, hi)
+        pos = end
+        found.take(m.start(), end)
+        found.calls.append(
+            _call_with_json(m.group(1), text[m.end() : body_end].strip(), "functionary", m.start(), parser)
+        )
+
+
+def _functionary(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`>>>name` on a line of its own, then the arguments' JSON value (functionary v3.2); `>>>all` is its text."""
+    for m in _RECIPIENT.finditer(text, lo, hi):
+        if found.covers(m.start()) or m.group(1) == "all":
+            continue
+        span = _value_right_after(text, m.end(), hi)
+        if span is None:
+            found.take(m.start(), m.end())
+            found.calls.append(_not_a_call("functionary", m.start(), f"the call to {m.group(1)!r} gives no arguments"))
+            continue
+        found.take(m.start(), span[1])
+        found.calls.append(_call_with_json(m.group(1), text[span[0] : span[1]], "functionary", m.start(), parser))
+
+
+def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Parser) -> RawCall:
+    """A call named outside its JSON: the arguments read (repaired as the policy allows), or why they cannot be."""
+    if not name or _DOTTED_NAME.fullmatch(name) is None:
+        return _not_a_call(fmt, offset, f"the {fmt} call names no tool")
+    if not arguments:
+        return RawCall(name, None, fmt, None, offset)
+    try:
+        value, repairs = load_json(arguments, parser)
+    except ParseError as exc:
+        return RawCall(name, None, fmt, None, offset, (), f"the {fmt} call's arguments are not readable: {exc.message}")
+    return RawCall(name, value, fmt, None, offset, repairs)
 
 
 def _mistral(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -480,6 +591,19 @@ def _pythonic(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
     found.calls.extend(RawCall(name, args, "pythonic", None, offset) for name, args in calls)
 
 
+def _name_line(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """A region that is a tool's name on a line of its own and its arguments' JSON value, nothing else (GLM-4)."""
+    if found.stretches():
+        return
+    raw = text[lo:hi]
+    body = raw.strip()
+    if body[:1].isalpha() and "\n" in body:
+        call = _named_body(body, lo + len(raw) - len(raw.lstrip()), parser)
+        if call is not None and call.arguments is not None and not isinstance(call.arguments, str):
+            found.take(lo, hi)
+            found.calls.append(call)
+
+
 def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     for s, e in json_spans(text, lo, hi):
         if found.covers(s):
@@ -493,7 +617,18 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
 
 
 _Reader = Callable[[str, int, int, _Found, Parser], None]
-_READERS: tuple[_Reader, ...] = (_hermes, _mistral, _python_tag, _react, _pythonic, _plain_json)
+_READERS: tuple[_Reader, ...] = (
+    _hermes,
+    _deepseek,
+    _function_tag,
+    _functionary,
+    _mistral,
+    _python_tag,
+    _react,
+    _pythonic,
+    _name_line,
+    _plain_json,
+)
 NOT_ANSWERS = frozenset({"example", "rejected"})
 
 
