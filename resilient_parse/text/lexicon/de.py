@@ -64,9 +64,6 @@ PHRASES = {
         "(endgültig|endgueltig|final|abschließend|abschliessend)",
     ),
     "example": (
-        "muster:",
-        "musterantwort",
-        "probe:",
         "bsp.",
         "(nur|lediglich|bloß|bloss) (ein|eine) (beispiel|veranschaulichung|muster|vorlage|demo)",
         "(angenommen,|nehmen wir an|sagen wir|stell dir vor|stellen sie sich vor)",
@@ -123,8 +120,6 @@ PHRASES = {
         "nicht (das hier|dieses hier|wie hier|so wie hier)",
     ),
     "rejected": (
-        "fehler:",
-        "schlecht:",
         "verboten",
         "falsch",
         "(ist|war|wäre|waere|sind|wären) (gefährlich|gefaehrlich|unsicher|schädlich|schaedlich|destruktiv|riskant"

@@ -69,8 +69,6 @@ PHRASES = {
         "en definitiva",
     ),
     "example": (
-        "muestra:",
-        "maqueta",
         "(solo|sólo|solamente|simplemente) (un|una) (ejemplo|ilustración|ilustracion|muestra|plantilla|demo)",
         "(supongamos|digamos|imagina|imagine|imaginemos)",
         "por ejemplo",
@@ -136,8 +134,6 @@ PHRASES = {
         "no (así|asi|de esta forma|de esta manera)",
     ),
     "rejected": (
-        "mal:",
-        "error:",
         "(es|era|sería|seria|son|serían|serian) (peligroso|peligrosa|inseguro|insegura|dañino|dañina|destructivo"
         "|destructiva|arriesgado|arriesgada|una mala idea)",
         "(una|la) (mala|incorrecta|errónea|erronea|equivocada) (respuesta|idea|elección|eleccion|opción|opcion)",

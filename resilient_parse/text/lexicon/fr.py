@@ -64,7 +64,6 @@ PHRASES = {
         "(final|finale|définitif|définitive)",
     ),
     "example": (
-        "maquette",
         "(juste|seulement|simplement|uniquement) (un|une) (exemple|illustration|échantillon|modèle|démo)",
         "(supposons|disons|imaginons|imaginez|imagine)",
         "par exemple",
@@ -126,10 +125,6 @@ PHRASES = {
         "pas (comme ça|comme ca|comme ceci|ceci|celui-ci|celle-ci)",
     ),
     "rejected": (
-        "mauvais :",
-        "erreur :",
-        "mauvais:",
-        "erreur:",
         "(est|était|serait|sont|seraient) (dangereux|dangereuse|risqué|risquée|nuisible|destructeur|destructrice"
         "|une mauvaise idée|une erreur)",
         "(une|la|) (mauvaise|fausse) (réponse|reponse|idée|option|solution|piste|version|sortie|valeur)",

@@ -67,7 +67,6 @@ PHRASES = {
         "(finale|definitivo|definitiva|in definitiva)",
     ),
     "example": (
-        "modello:",
         "(solo|soltanto|semplicemente|solamente) (un|una) (esempio|illustrazione|campione|modello|bozza di esempio"
         "|dimostrazione|demo)",
         "(supponiamo|mettiamo che|mettiamo caso|diciamo|immagina|immaginiamo|ipotizziamo)",
@@ -120,7 +119,6 @@ PHRASES = {
         "non (così|cosi|in questo modo)",
     ),
     "rejected": (
-        "errore:",
         "(è|e'|era|sarebbe|sono|sarebbero) (pericoloso|pericolosa|rischioso|rischiosa|dannoso|dannosa|distruttivo"
         "|distruttiva|insicuro|una cattiva idea|un errore)",
         "(una|la) (cattiva|brutta) (idea|risposta|scelta)",

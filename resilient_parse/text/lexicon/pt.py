@@ -81,7 +81,6 @@ PHRASES = {
         "em definitivo",
     ),
     "example": (
-        "modelo:",
         "(apenas|só|somente|simplesmente) (um|uma) (exemplo|ilustração|ilustracao|amostra|modelo|template|demo)",
         "(suponha|suponhamos|digamos|imagine|imaginemos|imagina)",
         "por exemplo",
@@ -141,7 +140,6 @@ PHRASES = {
         "(não|nao) (assim|desta forma|dessa forma|desta maneira)",
     ),
     "rejected": (
-        "erro:",
         "(é|era|seria|são|sao|seriam) (perigoso|perigosa|inseguro|insegura|prejudicial|destrutivo|destrutiva"
         "|arriscado|arriscada|uma má ideia|uma ma ideia)",
         "(errado|errada|errados|erradas)",
