@@ -481,7 +481,7 @@ class Parser:
                 if not _needs_finishing(text, plan, plan.validators):
                     value = self._validate_exact(text, plan, memo=memo)
                     if value is not INVALID:
-                        self._one_tool_fits(value, plan)
+                        self._one_tool_fits(text, plan)
                         return value
                 else:
                     plan = None
@@ -612,13 +612,13 @@ class Parser:
         try:
             fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
             if fast is not None:
-                self._one_tool_fits(fast.value, plan)
+                self._one_tool_fits(text, plan)
                 return fast, "whole", "fast"
             called = self._tool_path(text, plan, checks, call_aliases)
             if called is not None:
                 return called
             found = self._wrapped_path(text, plan, checks) or self._slow_path(text, plan, checks, call_aliases, memo)
-            self._one_tool_fits(found[0].value, plan)
+            self._one_tool_fits(found[0].json_text or "", plan)
             return found
         except (ParseError, ConfigurationError):
             raise
@@ -791,7 +791,7 @@ class Parser:
         return ParseResult(value=value, repairs=tuple(repairs), candidate=text, json_text=text, mode=self.policy.name)
 
     @staticmethod
-    def _one_tool_fits(value: Any, plan: TargetPlan) -> None:
+    def _one_tool_fits(json_text: str, plan: TargetPlan) -> None:
         """For a union of models read by shape (no call named one): the value fits one member only
         (`tools.answer.check_one_tool_fits`)."""
         if isinstance(plan.view, UnionView) or (
@@ -800,7 +800,7 @@ class Parser:
             tools = _tools()
             target = tools.tool_target(plan.view)
             if target is not None:
-                tools.check_one_tool_fits(value, target)
+                tools.check_one_tool_fits(json_text, target)
 
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]

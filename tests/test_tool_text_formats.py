@@ -468,11 +468,72 @@ def test_what_an_outside_attack_found_stays_fixed(mode: str, text: str, target: 
         assert got == expected and type(got) is type(expected)
 
 
+class Click(BaseModel):
+    type: Literal["click"] = "click"
+    x: int
+    y: int
+
+
+class DoubleClick(BaseModel):
+    type: Literal["double_click"] = "double_click"
+    x: int
+    y: int
+
+
+class Open(BaseModel):
+    path: str
+    mode: str = "r"
+
+
+class Write(BaseModel):
+    path: str
+    mode: str
+
+
+class AsText(BaseModel):
+    v: str
+
+
+class AsNumber(BaseModel):
+    v: int
+
+
+class Bash(BaseModel):
+    command: str
+
+
+class SetLevel(BaseModel):
+    value: float
+
+
 SHAPE_ONLY = [
     ("bare arguments two tools take alike", '{"path": "/"}', FILES, AmbiguousMatchError),
     ("the same, in prose", 'Sure: {"path": "/"}', FILES, AmbiguousMatchError),
     ("the same, as list items", '[{"path": "/"}]', list[FILES], AmbiguousMatchError),
-    ("a python call with **kwargs", 'delete_file(**{"path": "/"})', FILES, AmbiguousMatchError),
+    ("a python call with **kwargs names its tool", 'delete_file(**{"path": "/"})', FILES, DeleteFile(path="/")),
+    ("a python call with one object names its tool", 'delete_file({"path": "/"})', ReadFile | Sum, SchemaMismatchError),
+    ("tags given only by defaults", '{"x": 10, "y": 20}', Click | DoubleClick, AmbiguousMatchError),
+    ("a default does not make a rival", '{"path": "/etc/hosts"}', Open | Write, Open(path="/etc/hosts")),
+    ("a string is no int, read strictly", '{"v": "5"}', AsText | AsNumber, AsText(v="5")),
+    ("a model with a naming field keeps its data", '{"command": "ls"}', FILES | Bash, Bash(command="ls")),
+    (
+        "beside it, calls still name their tool",
+        hermes([("delete_file", '{"path": "/"}')]),
+        FILES | Bash,
+        DeleteFile(path="/"),
+    ),
+    (
+        "a key written twice in a call",
+        '{"name": "delete_file", "arguments": {"path": "/x", "path": "/"}}',
+        FILES,
+        ParseError,
+    ),
+    (
+        "a number past a float's range in a call",
+        hermes([("set_level", '{"value": 1e999}')]),
+        SetLevel | Neg,
+        ParseError,
+    ),
     ("arguments only one tool takes", '{"a": 1, "b": 2}', TOOLS, Sum(a=1, b=2)),
     ("a tagged union's data", '{"action": "buy", "qty": 3}', Buy | Hold, Buy(action="buy", qty=3)),
 ]

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.errors import (
     AmbiguousMatchError,
@@ -107,21 +107,12 @@ def _tool_target(view: TypeView) -> ToolTarget | None:
         options = (item,)
     else:
         return None
-    if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) and not _named(o) for o in options):
+    if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) for o in options):
         return None
     return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
 
 
 _NAMING = tuple(k for k in NAME_KEYS if k != "type")
-
-
-_TOOL_NAMING = ("tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
-
-
-def _named(model: ModelView) -> bool:
-    """A model with a field a call names its tool under (`action`, `tool` …, often a union's tag): an object with
-    that key is this model's data, not a call."""
-    return any(k in model.key_to_field for k in _TOOL_NAMING)
 
 
 def _call_shaped(model: ModelView) -> bool:
@@ -146,7 +137,9 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
     """The value the calls the text makes give `target`, with the repairs that read them; None when the text
     makes no call (the parser's other paths decide). Raises `ParseError` (see the module docstring)."""
     reading = read_calls(text, parser)
-    made = [c for c in reading.calls if may_be_made(c, reading)]
+    fields = {key for tool in target.tools for key in tool.key_to_field}
+    # an object that names a tool under a key one of the models has (a union tagged by `action`) is that model's data
+    made = [c for c in reading.calls if may_be_made(c, reading) and not (c.named_by and c.named_by in fields)]
     if not made:
         return None
     refused = refusal_beside_calls(_prose_of(text, reading.taken))
@@ -207,13 +200,17 @@ def _check_not_answered_beside(value_text: str, made: list[RawCall], target: Too
             raise disagreeing_text_error(value_text, ", ".join(repr(str(c.name)) for c in made), value_text)
 
 
-def _fits(value: Any, cls: type[Any], *, exactly: bool = False) -> bool:
-    """Whether `value` validates as `cls` (`exactly`: with no key `cls` does not know)."""
+def _fits(value: Any, cls: type[Any]) -> bool:
+    """Whether `value` validates as `cls`: a JSON text strictly, with no key `cls` does not know (the written
+    object fits it as it stands); a tree as Pydantic reads Python data."""
     adapter = _ADAPTERS.get(cls)
     if adapter is None:
         adapter = _ADAPTERS[cls] = TypeAdapter(cls)
     try:
-        adapter.validate_python(value, extra="forbid") if exactly else adapter.validate_python(value)
+        if isinstance(value, str):
+            adapter.validate_json(value, strict=True, extra="forbid")
+        else:
+            adapter.validate_python(value)
     except (ValidationError, ValueError, TypeError):
         return False
     return True
@@ -285,21 +282,25 @@ def _tool_named(call: RawCall, where: str, target: ToolTarget) -> tuple[ModelVie
     )
 
 
-def check_one_tool_fits(value: Any, target: ToolTarget) -> None:
-    """A value read by its shape, not by a name (bare arguments, a path that read no call): when the arguments
-    it was read from fit another of the target's models as well (`{"path": "/"}` for `ReadFile | DeleteFile`),
-    which one is meant is not said, and Pydantic's pick (the first) would be a guess. Raises AmbiguousMatchError."""
+def check_one_tool_fits(json_text: str, target: ToolTarget) -> None:
+    """A value read by its shape, not by a name (bare arguments, a path that read no call): when the object as
+    written fits another of the target's models as well (`{"path": "/"}` for `ReadFile | DeleteFile`, each read
+    strictly, with no key it does not know), which one is meant is not said, and Pydantic's pick (the first) would
+    be a guess. Raises AmbiguousMatchError."""
     if len(target.tools) < 2:
         return
-    items = value if target.many and isinstance(value, list) else [value]
+    try:
+        tree = json.loads(json_text)
+    except (ValueError, RecursionError):
+        return
+    items = tree if target.many and isinstance(tree, list) else [tree]
     for i, item in enumerate(items):
-        if not isinstance(item, BaseModel):
+        if not isinstance(item, dict):
             continue
-        dumped = item.model_dump(mode="json", by_alias=True)
-        own = next((t for t in target.tools if t.cls is type(item)), None)
-        rivals = [t for t in target.tools if t is not own and _fits(dumped, t.cls, exactly=True)]
-        if own is not None and rivals:
-            names = ", ".join(repr(tool_name(t)) for t in rivals)
+        written = json.dumps(item)
+        fitting = [t for t in target.tools if _fits(written, t.cls)]
+        if len(fitting) > 1:
+            names = " and ".join(repr(tool_name(t)) for t in fitting)
             path = f"/{i}" if target.many else ""
-            message = f"these arguments fit {tool_name(own)!r} and {names} alike; the output names no tool"
+            message = f"these arguments fit {names} alike; the output names no tool"
             raise AmbiguousMatchError(message, [ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message)])

@@ -113,6 +113,7 @@ class RawCall:
     opaque: bool = False
     ambiguous: tuple[str, ...] = ()
     envelope: Any = field(default=None, compare=False, repr=False)  # the JSON value the call was read from
+    named_by: str = ""  # the key a plain JSON call names its tool under ("name", "action" …)
 
 
 class _Ahead:
@@ -177,10 +178,30 @@ class _Found:
 # -- reading JSON --------------------------------------------------------------------------------------------
 
 
+class _NotPlain(ValueError):
+    """What `json.loads` would read past: a key written twice (it keeps the last), a number past a float's range
+    (it reads infinity). The parser reads those texts, by its own rules."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _NotPlain("a key written twice")
+    return out
+
+
+def _finite(number: str) -> float:
+    value = float(number)
+    if value in (float("inf"), float("-inf")):
+        raise _NotPlain("a number past a float's range")
+    return value
+
+
 def load_json(text: str, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
-    """Read one JSON value, repairing it as far as the parser's policy allows. Raises ParseError."""
+    """Read one JSON value, repairing it as far as the parser's policy allows. Raises ParseError. Plain JSON is
+    read by `json.loads`, except what it would read past (`_NotPlain`), which the parser refuses or repairs."""
     try:
-        return json.loads(text), ()
+        return json.loads(text, object_pairs_hook=_pairs, parse_float=_finite), ()
     except (ValueError, RecursionError):
         pass
     if nesting_depth(text) > parser.policy.max_depth:  # refuse before the repair machinery spends time on it
@@ -253,7 +274,7 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
     arguments = value.get(arg_key) if arg_key is not None else None
     if fmt == "json" and name_key == "name" and value.get("parameters") is not None and arg_key == "parameters":
         fmt = "llama"
-    return [RawCall(value[name_key], arguments, fmt, call_id, offset, repairs)]
+    return [RawCall(value[name_key], arguments, fmt, call_id, offset, repairs, named_by=name_key)]
 
 
 def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCall]:

@@ -90,13 +90,20 @@ def _keywords(node: Any) -> dict[str, Any] | None:
     what `ast.literal_eval` raises for a value that is not a literal."""
     import ast
 
-    if not isinstance(node, ast.Call) or node.args or not isinstance(node.func, ast.Name):
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
         return None  # (a chained call, `a(x=1).b(x=2)`, is a call of an attribute: not one call)
+    given = [ast.literal_eval(a) for a in node.args] + [
+        ast.literal_eval(k.value) for k in node.keywords if k.arg is None
+    ]
+    if given:  # `f({"path": "/"})` or `f(**{"path": "/"})`: the arguments as one object, and nothing else
+        if len(given) != 1 or len(node.args) + len(node.keywords) != 1 or not isinstance(given[0], dict):
+            return None
+        return given[0] if all(isinstance(k, str) for k in given[0]) else None
     args: dict[str, Any] = {}
     for kw in node.keywords:
-        if kw.arg is None or kw.arg in args:
-            return None  # `**kwargs`, or a keyword given twice: which value is meant is not said
-        args[kw.arg] = ast.literal_eval(kw.value)
+        if kw.arg in args:
+            return None  # a keyword given twice: which value is meant is not said
+        args[str(kw.arg)] = ast.literal_eval(kw.value)
     return args
 
 
