@@ -298,6 +298,19 @@ def test_any_calls_in_any_format_parse_as_exactly_those_calls(
     assert parse(text, list[TOOLS], mode=mode) == models
 
 
+def _check(text: str, target: Any, mode: str, expected: Any) -> None:
+    """The row's outcome: its objects (of the same types), or its error."""
+    if isinstance(expected, type) and issubclass(expected, Exception):
+        with pytest.raises(expected):
+            parse(text, target, mode=mode)
+    else:
+        got = parse(text, target, mode=mode)
+        assert got == expected
+        assert type(got) is type(expected)
+        if isinstance(got, list):
+            assert [type(v) for v in got] == [type(v) for v in expected]
+
+
 # a provider's completion written out as JSON text: judged as the envelope stage judges it
 def _openai_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
@@ -335,11 +348,7 @@ COMPLETIONS = [
 @pytest.mark.parametrize(("text", "expected"), [c[1:] for c in COMPLETIONS], ids=[c[0] for c in COMPLETIONS])
 @pytest.mark.parametrize("mode", MODES)
 def test_a_completion_written_as_json_is_judged_as_an_envelope(mode: str, text: str, expected: Any) -> None:
-    if isinstance(expected, type):
-        with pytest.raises(expected):
-            parse(text, list[TOOLS], mode=mode)
-    else:
-        assert parse(text, list[TOOLS], mode=mode) == expected
+    _check(text, list[TOOLS], mode, expected)
 
 
 BESIDE = [
@@ -359,11 +368,7 @@ BESIDE = [
 @pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BESIDE], ids=[c[0] for c in BESIDE])
 @pytest.mark.parametrize("mode", MODES)
 def test_json_beside_the_calls_that_answers_too_is_ambiguous(mode: str, text: str, expected: Any) -> None:
-    if isinstance(expected, type):
-        with pytest.raises(expected):
-            parse(text, list[TOOLS], mode=mode)
-    else:
-        assert parse(text, list[TOOLS], mode=mode) == expected
+    _check(text, list[TOOLS], mode, expected)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -460,12 +465,7 @@ ATTACKS = [
 @pytest.mark.parametrize(("text", "target", "expected"), [a[1:] for a in ATTACKS], ids=[a[0] for a in ATTACKS])
 @pytest.mark.parametrize("mode", MODES)
 def test_what_an_outside_attack_found_stays_fixed(mode: str, text: str, target: Any, expected: Any) -> None:
-    if isinstance(expected, type) and issubclass(expected, Exception):
-        with pytest.raises(expected):
-            parse(text, target, mode=mode)
-    else:
-        got = parse(text, target, mode=mode)
-        assert got == expected and type(got) is type(expected)
+    _check(text, target, mode, expected)
 
 
 class Click(BaseModel):
@@ -543,9 +543,4 @@ SHAPE_ONLY = [
 @pytest.mark.parametrize("mode", MODES)
 def test_a_value_no_call_names_is_one_members_or_ambiguous(mode: str, text: str, target: Any, expected: Any) -> None:
     # read by its shape, a value that fits two members alike would be Pydantic's first pick: a guess
-    if isinstance(expected, type) and issubclass(expected, Exception):
-        with pytest.raises(expected):
-            parse(text, target, mode=mode)
-    else:
-        got = parse(text, target, mode=mode)
-        assert got == expected and type(got) is type(expected)
+    _check(text, target, mode, expected)

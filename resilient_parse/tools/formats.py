@@ -301,20 +301,25 @@ def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     pos = lo
     while (m := opens.at_or_after(pos)) is not None:
         tag, body_start = m.group(1), m.end()
-        close = closes[tag].at_or_after(body_start)
-        reopen = again[tag].at_or_after(body_start)
-        if close is not None and (reopen is None or close.start() < reopen.start()):
-            body_end, end = close.start(), close.end()
-        else:
-            body_end = end = reopen.start() if reopen is not None else hi
-        pos = end
-        found.take(m.start(), end)
+        body_end, pos = _body_end(closes[tag], again[tag], body_start, hi)
+        found.take(m.start(), pos)
         raw = text[body_start:body_end]
         body = raw.strip()
         if body:
             lead = len(raw) - len(raw.lstrip())
             named = _named_body(body, body_start + lead, parser)
             found.calls.extend([named] if named is not None else _json_calls(body, "hermes", body_start + lead, parser))
+
+
+def _body_end(closes: _Ahead, opens: _Ahead, body_start: int, hi: int) -> tuple[int, int]:
+    """Where a tagged call's body ends and its stretch ends: at its closing tag, or (left open) at the next
+    opening of the same tag, or at the end of the region."""
+    close = closes.at_or_after(body_start)
+    reopen = opens.at_or_after(body_start)
+    if close is not None and (reopen is None or close.start() < reopen.start()):
+        return close.start(), close.end()
+    end = reopen.start() if reopen is not None else hi
+    return end, end
 
 
 def _named_body(body: str, offset: int, parser: Parser) -> RawCall | None:
@@ -356,14 +361,8 @@ def _deepseek(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
     pos = lo
     while (m := begins.at_or_after(pos)) is not None:
         body_start = m.end()
-        close = ends.at_or_after(body_start)
-        again = begins.at_or_after(body_start)
-        if close is not None and (again is None or close.start() < again.start()):
-            body_end, end = close.start(), close.end()
-        else:
-            body_end = end = again.start() if again is not None else hi
-        pos = end
-        found.take(m.start(), end)
+        body_end, pos = _body_end(ends, begins, body_start, hi)
+        found.take(m.start(), pos)
         kind, sep, rest = text[body_start:body_end].partition(_DS_SEP)
         if not sep:
             found.calls.append(_not_a_call("deepseek", m.start(), "the deepseek call has no tool separator"))
