@@ -6,8 +6,9 @@ the text makes them, as the core judges candidates: drafts in reasoning, example
 a refusal are not made. Then:
 
 - each call is matched by name to one tool (`envelopes.how_named`, the one name rule: exactly or in another case or
-  style — lossless; behind `functions.` — a lossy `tool_name_prefix`); a call to a tool outside the target is a
-  `SchemaMismatchError` naming it and the target's tools;
+  style — lossless; behind a namespace prefix such as `functions.` — a lossy `tool_name_prefix`); a call to a tool
+  outside the target is a `SchemaMismatchError` naming it and the target's tools; a plain JSON object naming a tool
+  under a key one of the models has (`action`, a union's tag) is that model's data, not a call;
 - its arguments are read by the parser against that tool alone (repairs recorded under the call's path; strict
   refuses what it refuses in any object), so two tools with the same fields are never confused;
 - a list target keeps every call, in order, a repeated one too (a call can be meant twice); a call that cannot be
@@ -18,7 +19,8 @@ a refusal are not made. Then:
   them, a reply the length limit cut is truncated.
 
 The parser asks here before its other paths when the target has several tools, or when the text holds the markup
-of a tool-call format (`MARKUP`); None hands the text on unchanged.
+of a tool-call format (`MARKUP`); None hands the text on unchanged. A union's value read by its shape on those
+other paths must fit one member only (`check_one_tool_fits`).
 """
 
 from __future__ import annotations
