@@ -97,7 +97,7 @@ def test_the_short_way_gives_what_the_full_path_gives(case: tuple[str, Any]) -> 
 
 
 @pytest.mark.slow
-@settings(max_examples=5_000, deadline=None)
+@settings(max_examples=2_000, deadline=None)
 @given(case=wrapped_text())
 def test_the_short_way_gives_what_the_full_path_gives_over_many_examples(case: tuple[str, Any]) -> None:
     test_the_short_way_gives_what_the_full_path_gives.hypothesis.inner_test(case)  # type: ignore[attr-defined]
