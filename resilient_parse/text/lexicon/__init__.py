@@ -163,6 +163,20 @@ def _in_a_name(text: str, at: int, to: int) -> bool:
     return after or before
 
 
+def _lowered(stretch: str) -> tuple[str, bool]:
+    """The stretch a matcher tokenises, and whether it is lowered already: a dotted capital I lowers to two
+    characters, so such a stretch is tokenised as written and its words are lowered one by one."""
+    low = stretch.lower()
+    return (low, True) if len(low) == len(stretch) else (stretch, False)
+
+
+def _as_matched(words: list[str], lowered: bool, curly: bool) -> list[str]:
+    """Words as the phrases are written: lower case, with ’ as '."""
+    if not lowered:
+        words = [w.lower() for w in words]
+    return [w.replace("\u2019", "'") for w in words] if curly else words
+
+
 def _tokens(phrase: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(phrase))
 
@@ -252,16 +266,9 @@ class Lexicon:
         if end <= start or self._may_hold_cue.search(text, start, end) is None:
             return []
         stretch = text[start:end]
-        low = stretch.lower()
-        if len(low) != len(stretch):  # a dotted capital I lowers to two characters: lower word by word
-            low = stretch
-            matches = list(_TOKEN.finditer(low))
-            words = [m.group().lower() for m in matches]
-        else:
-            matches = list(_TOKEN.finditer(low))
-            words = list(map(re.Match.group, matches))
-        if "\u2019" in stretch:
-            words = [w.replace("\u2019", "'") for w in words]
+        low, lowered = _lowered(stretch)
+        matches = list(_TOKEN.finditer(low))
+        words = _as_matched(list(map(re.Match.group, matches)), lowered, "\u2019" in stretch)
         found: list[Cue] = []
         i = 0
         while (hit := self._next_phrase(words, i)) is not None:
@@ -286,22 +293,15 @@ class Lexicon:
         if _NAME_DOT.search(text, start, end) is not None:
             return {cue.category for cue in self.find(text, start, end)}
         stretch = text[start:end]
-        low = stretch.lower()
-        if len(low) != len(stretch):  # a dotted capital I lowers to two characters: lower word by word
-            low = stretch
-            words = [w.lower() for w in _TOKEN.findall(low)]
-        else:
-            words = _TOKEN.findall(low)
-        if "\u2019" in stretch:
-            low = low.replace("\u2019", "'")
-            words = [w.replace("\u2019", "'") for w in words]
+        low, lowered = _lowered(stretch)
+        words = _as_matched(_TOKEN.findall(low), lowered, "\u2019" in stretch)
         found: set[str] = set()
         i = 0
         while (hit := self._next_phrase(words, i)) is not None:
             found.update(category for category, _ in hit[2])
             i = hit[1] + 1
         if self._unspaced:
-            found.update(cue.category for cue in self._find_unspaced(low, start))
+            found.update(cue.category for cue in self._find_unspaced(low.replace("\u2019", "'"), start))
         return found
 
     def holds_only(self, allowed: frozenset[str], text: str, start: int = 0, end: int | None = None) -> bool:
