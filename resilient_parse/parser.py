@@ -22,7 +22,7 @@ import time
 import typing
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType, ModuleType
+from types import GenericAlias, MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin, overload
 
 from pydantic import TypeAdapter, ValidationError
@@ -56,6 +56,7 @@ from resilient_parse.stages.syntax import NOT_JSON, refuse_out_of_range
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
+    from resilient_parse.stages.wrapped import Wrapped
     from resilient_parse.streaming import StreamUpdate
 
 T = TypeVar("T")
@@ -87,6 +88,15 @@ def _certainly_not_json(exc: ValidationError) -> bool:
 
 
 _LITERALS = ("null", "true", "false")
+# what a JSON text Pydantic reads can open with: a value, or `NaN`/`Infinity`, which it reads as floats
+_JSON_OPENERS = frozenset('{["-0123456789tfnNI')
+
+
+def _may_be_json(text: str) -> bool:
+    """Whether the text, past JSON's white space, opens as a JSON value may: a text opening with a word ("Here is
+    the JSON:") cannot validate, and asking Pydantic costs an exception."""
+    first = text.lstrip(_JSON_SPACE)[:1]
+    return not first or first in _JSON_OPENERS
 
 
 def _cut_literal(text: str) -> TruncatedOutputError | None:
@@ -147,6 +157,8 @@ def plan_key(target: Any) -> Any:
     if not args:
         hash(target)
         return target
+    if type(target) is GenericAlias and all(type(a) is not GenericAlias and isinstance(a, type) for a in args):
+        return target  # `list[Model]`: compared in order, and its classes only by identity
     return (type(target), get_origin(target), tuple(plan_key(a) if _is_type_like(a) else (type(a), a) for a in args))
 
 
@@ -483,13 +495,18 @@ class Parser:
                     if value is not INVALID:
                         self._one_tool_fits(text, plan)
                         return value
+                    # (a piece of a text that needs no finishing needs none either)
+                    lone = self._lone_valid(text, plan)
+                    if lone is not None:
+                        self._one_tool_fits(lone[1], plan)
+                        return lone[2]
                 else:
                     plan = None
             except Exception:  # anything unusual: the full path below reports it properly
                 plan = None
             if plan is not None:
-                # not valid as it stands: straight to the repair path (the fast path would only validate it again)
-                return self._guarded(text, plan, plan.validators, {}, fast_failed=True, memo=memo)[0].value
+                # neither short way answers: straight to the calls and the repair path
+                return self._guarded(text, plan, plan.validators, {}, short_failed=True, memo=memo)[0].value
         return self.parse_result(text, target, aliases=aliases).value
 
     @overload
@@ -602,22 +619,28 @@ class Parser:
         checks: Sequence[SemanticValidator],
         call_aliases: Mapping[str, str],
         *,
-        fast_failed: bool = False,
+        short_failed: bool = False,
         memo: dict[str, Any] | None = None,
     ) -> tuple[ParseResult[Any], str, str]:
         """The result, the source of the answer and the path it took ("fast" or "repaired"); only our own
-        exceptions leave. `fast_failed`: the caller already found `text` not valid as it stands (and noted in
-        `memo` what it learnt doing so)."""
+        exceptions leave. `short_failed`: the caller already found that neither short way answers: the text is
+        not valid as it stands (noted in `memo` as `_validate_exact` notes it), nor one value in harmless prose."""
         memo = {} if memo is None else memo
         try:
-            fast = None if fast_failed else self._fast_path(text, plan, checks, memo)
-            if fast is not None:
-                self._one_tool_fits(text, plan)
-                return fast, "whole", "fast"
+            if not short_failed:
+                fast = self._fast_path(text, plan, checks, memo)
+                if fast is not None:
+                    self._one_tool_fits(text, plan)
+                    return fast, "whole", "fast"
+                # a lone value in harmless prose is the whole answer as a bare document is: taken before the calls
+                wrapped = self._wrapped_path(text, plan, checks)
+                if wrapped is not None:
+                    self._one_tool_fits(wrapped[0].json_text or "", plan)
+                    return wrapped
             called = self._tool_path(text, plan, checks, call_aliases)
             if called is not None:
                 return called
-            found = self._wrapped_path(text, plan, checks) or self._slow_path(text, plan, checks, call_aliases, memo)
+            found = self._slow_path(text, plan, checks, call_aliases, memo)
             self._one_tool_fits(found[0].json_text or "", plan)
             return found
         except (ParseError, ConfigurationError):
@@ -731,6 +754,10 @@ class Parser:
         `extra="allow"` we fall back to scanning the keys. Likewise a document that writes one field under two
         declared spellings (`ticket_id` and `ticketId`) takes the repair path, where differing values are
         refused. `Policy.guard_ignored_keys` turns the guard off."""
+        if not _may_be_json(json_text):  # a text opening with a word: Pydantic would only raise
+            if memo is not None:
+                memo[NOT_JSON] = json_text
+            return INVALID
         facts = plan.facts
         guard = facts.ignore_models and self.policy.guard_ignored_keys
         pydantic_guards = guard and _EXTRA_OVERRIDE and not facts.allow_models
@@ -829,6 +856,22 @@ class Parser:
     ) -> tuple[ParseResult[Any], str, str] | None:
         """One valid value in one fence or in prose that can neither exclude it nor offer another: the result the
         full path would give, at the cost of finding it (`stages/wrapped.py`); None sends the text the full way."""
+        found = self._lone_valid(text, plan)
+        if found is None:
+            return None
+        wrapped, body, value = found
+        repairs = [Repair.make(wrapped.kind, "", None, None, offset=wrapped.offset)]
+        if _needs_finishing(body, plan, checks):
+            try:
+                value = self._finish(value, repairs, body, checks, plan)
+            except ParseError:
+                return None  # the full path weighs every candidate against the checks, and explains a failure
+        result = ParseResult(value=value, repairs=tuple(repairs), candidate=body, json_text=body, mode=self.policy.name)
+        return result, "fence" if wrapped.kind == "extract_fence" else "span", "fast"
+
+    def _lone_valid(self, text: str, plan: TargetPlan) -> tuple[Wrapped, str, Any] | None:
+        """Where the lone value stands, its JSON and what that validates to, when the short way may take it
+        (`parse` reads the value alone: no repairs, no checks)."""
         wrapped = _wrapped()
         if not self.host.selects_alone or wrapped.reads_plain(plan.view):
             return None
@@ -841,16 +884,7 @@ class Parser:
             return None
         body = text[found.start : found.end]
         value = self._validate_exact(body, plan)
-        if value is INVALID:
-            return None
-        repairs = [Repair.make(found.kind, "", None, None, offset=found.offset)]
-        if _needs_finishing(body, plan, checks):
-            try:
-                value = self._finish(value, repairs, body, checks, plan)
-            except ParseError:
-                return None  # the full path weighs every candidate against the checks, and explains a failure
-        result = ParseResult(value=value, repairs=tuple(repairs), candidate=body, json_text=body, mode=self.policy.name)
-        return result, "fence" if found.kind == "extract_fence" else "span", "fast"
+        return None if value is INVALID else (found, body, value)
 
     def _finish(
         self, value: Any, repairs: list[Repair], json_text: str, checks: Sequence[SemanticValidator], plan: TargetPlan

@@ -11,6 +11,7 @@ holds the two paths to one result.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -20,7 +21,10 @@ from resilient_parse.text.lexicon import lexicon
 
 # what prose around a lone value may hold: letters, digits, white space and the marks that end or split a statement;
 # any other mark can open markup (`<tag>`, `~~`, `#`, `//`), an aside, a quotation, a question or another value
-_NOT_PLAIN = re.compile("[^\\w\\s.,:;!¡'\u2019\\-\u3002\uff0c\uff1a\uff1b\uff01\u3001]|_")
+_NOT_PLAIN_MARK = "[^\\w\\s.,:;!¡'\u2019\\-\u3002\uff0c\uff1a\uff1b\uff01\u3001]|_"
+# the same in ASCII prose (where \x1c-\x1f are white space, as Unicode has it), found faster by ASCII classes;
+# no script the lexicon cannot read is written in ASCII
+_NOT_PLAIN_ASCII = re.compile("[^a-zA-Z0-9 \\t\\n\\r\\f\\v\\x1c-\\x1f.,:;!'\\-]")
 # the only cues such prose may hold: they hand the answer over or close the reply, and never exclude a candidate;
 # a reference ("das", "this one") only says which candidate nearby cues speak of; bounds, arithmetic and a "yes"
 # judge plain answers only ("以下" is both "below" and "at most"), and a target a
@@ -45,26 +49,26 @@ def reads_plain(view: TypeView) -> bool:
     `stages/plain.py`), which the full path weighs against the JSON."""
     if isinstance(view, ListView):
         view = view.item
-    return isinstance(view, ScalarView | ChoiceView | UnionView)
+    return isinstance(view, (ScalarView, ChoiceView, UnionView))  # (a tuple: faster than a union, on every call)
 
 
 def lone_value(text: str) -> Wrapped | None:
     """The one JSON value of a text that holds nothing else but harmless prose, or None (the full path decides)."""
-    fences = text.count(_FENCE)
-    if fences == 2:
-        found = _fenced(text)
-    elif fences == 0:
+    opens = text.find(_FENCE)
+    if opens < 0:
         found = _in_prose(text)
     else:
-        return None
+        closes = text.find(_FENCE, opens + 3)
+        found = _fenced(text, opens, closes) if closes > 0 and text.find(_FENCE, closes + 3) < 0 else None
     if found is None:
         return None
-    before, after = text[: found.prose_before], text[found.prose_after :]
+    head, tail = found.prose_before, found.prose_after
+    before, after = text[:head], text[tail:]
     if not _plain(before) or not _plain(after):
         return None
     # one look at both stretches: no phrase holds "|", so none runs from one into the other; the English clause
     # rules read only the words before a candidate
-    if not lexicon().holds_only(_HARMLESS, f"{before}\n|\n{after}") or not labels_nothing(before):
+    if not labels_nothing(before) or not lexicon().holds_only(_HARMLESS, f"{before}\n|\n{after}"):
         return None
     return found.value
 
@@ -75,14 +79,12 @@ class _Found(NamedTuple):
     prose_after: int
 
 
-def _fenced(text: str) -> _Found | None:
-    """A fence that opens a line, labelled json or not at all, whose body is one object or array, closed on a
-    line of its own."""
-    opens = text.find(_FENCE)
+def _fenced(text: str, opens: int, closes: int) -> _Found | None:
+    """The text's only fence, from `opens` to `closes`, if it opens a line, is labelled json or not at all, holds
+    one object or array and closes on a line of its own."""
     if opens > 0 and text[opens - 1] != "\n":
         return None
     info_end = text.find("\n", opens)
-    closes = text.find(_FENCE, opens + 3)
     if info_end < 0 or info_end > closes or text[opens + 3 : info_end].strip().lower() not in _FENCE_INFO:
         return None
     line_end = text.find("\n", closes)
@@ -119,4 +121,10 @@ def _body(text: str, start: int, end: int) -> tuple[int, int]:
 def _plain(prose: str) -> bool:
     """Prose with no mark that can open markup, an aside, a question or another value, and no word the lexicon
     cannot read."""
-    return _NOT_PLAIN.search(prose) is None and lexicon().unread(prose) < 0
+    return (_NOT_PLAIN_ASCII if prose.isascii() else _not_plain()).search(prose) is None
+
+
+@functools.cache
+def _not_plain() -> re.Pattern[str]:
+    """One search for both: a mark plain prose does not hold, or a word in a script no table covers."""
+    return re.compile(f"{_NOT_PLAIN_MARK}|{lexicon().unread_pattern}")

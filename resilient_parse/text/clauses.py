@@ -163,9 +163,10 @@ def _labels_nothing(trimmed: str, after_example: bool) -> bool:
 
 def _words_label_nothing(lower: str, after_example: bool) -> bool:
     words = _ASCII_WORD.findall(lower)
-    if not _v().triggers.isdisjoint(words) or (after_example and not _v().hand_over_triggers.isdisjoint(words)):
+    v = _v()
+    if not v.triggers.isdisjoint(words) or (after_example and not v.hand_over_triggers.isdisjoint(words)):
         return False
-    if lower.rstrip(" \t:,-").endswith(_v().rejecting_ends):
+    if lower.rstrip(" \t:,-").endswith(v.rejecting_ends):
         return False
     tail = lower.rstrip(" \t*_#:-")
     return not (tail.endswith("or") and not tail[-3:-2].isalnum())  # the heading "Or:"
