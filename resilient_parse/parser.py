@@ -153,12 +153,14 @@ def plan_key(target: Any) -> Any:
     `Union[A, B] == Union[B, A]` and `Literal["a", "b"] == Literal["b", "a"]` in Python, but their plans differ
     (the order of a union's members orders its error details). Raises TypeError for a target with an unhashable
     part (it is then not cached)."""
+    if type(target) is GenericAlias and all(
+        type(a) is not GenericAlias and isinstance(a, type) for a in target.__args__
+    ):
+        return target  # `list[Model]`: compared in order, and its classes only by identity
     args = get_args(target)
     if not args:
         hash(target)
         return target
-    if type(target) is GenericAlias and all(type(a) is not GenericAlias and isinstance(a, type) for a in args):
-        return target  # `list[Model]`: compared in order, and its classes only by identity
     return (type(target), get_origin(target), tuple(plan_key(a) if _is_type_like(a) else (type(a), a) for a in args))
 
 

@@ -2,8 +2,8 @@
 
 (a) A property: an object or array in a fence or in the prose, with prose around it drawn from every category of
     every table (hand-overs and closings, but also examples, refusals, questions, negations…), joined by the marks
-    models write; whenever the short way answers, the full path gives the same value, repairs, candidate and
-    source, in both modes. Where the full path raises, the short way must not answer.
+    models write; whenever the short way answers, the repair path gives the same value, repairs, candidate and
+    source, in both modes, and `parse` the same value. Where the repair path raises, the short way must not answer.
 (b) Rows in each language the lexicon covers: a fenced or prose-wrapped answer with a hand-over and a closing
     takes the short way (an observer sees the path "fast") and comes back; prose that labels the value, refuses,
     or holds markup does not take it.
@@ -50,7 +50,7 @@ def _outcome(parser: Parser, text: str, target: Any, *, short: bool) -> Any:
             got = parser._wrapped_path(text, plan, plan.validators)
             if got is None:
                 return None
-        else:
+        else:  # (the short way is taken before the calls, as the fast path is: a lone value's strings are data)
             got = parser._slow_path(text, plan, plan.validators, {}, {})
     except ParseError as exc:
         return type(exc).__name__
@@ -88,12 +88,18 @@ PARSERS = {mode: Parser(mode, entrypoints=False) for mode in MODES}
 # found by an outside attack: white space JSON does not count (it is no prose), blank lines inside a fence
 @example(case=('\u3000{"name": "bolt", "qty": 3}', Item))
 @example(case=('Here\n```json\n\n{"name": "bolt", "qty": 3}\n\n```', Item))
+# the short way is taken before the calls, as a bare document is: call keys or markup in a value's strings are data
+@example(case=('Here it is: {"name": "get_weather", "qty": 3} Done.', Item))
+@example(case=('Here:\n```json\n[{"name": "<tool_call>{\\"name\\": \\"x\\"}", "qty": 1}]\n```', list[Item]))
+@example(case=('Sure: {"name": "\\"arguments\\": {}", "qty": 2}', Item))
 def test_the_short_way_gives_what_the_full_path_gives(case: tuple[str, Any]) -> None:
     text, target = case
     for parser in PARSERS.values():
         short = _outcome(parser, text, target, short=True)
         if short is not None:
             assert short == _outcome(parser, text, target, short=False)
+            if not isinstance(short, str):  # `parse` takes the value straight from the short way
+                assert parser.parse(text, target) == short[0]
 
 
 @pytest.mark.slow

@@ -98,7 +98,8 @@ def _fenced(text: str, opens: int, closes: int) -> _Found | None:
 
 def _in_prose(text: str) -> _Found | None:
     """An object or array after some words, from the first bracket to the last (the prose holds none)."""
-    first = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    brace, bracket = text.find("{"), text.find("[")
+    first = bracket if brace < 0 or 0 <= bracket < brace else brace
     if first < 0 or not text[:first].strip():
         return None  # a text opening with its value: the full path reads what follows it
     last = max(text.rfind("}"), text.rfind("]"))
