@@ -202,6 +202,42 @@ def test_arguments_with_a_lossless_slip_are_read(mode: str, fmt: str) -> None:
     assert "trailing_comma" in [r.kind for r in result.repairs]
 
 
+# every format's marks, written inside a call's string argument: data, never another call or the end of this one
+MARKS = [
+    "<tool_call>",
+    "</tool_call>",
+    "<function_call>",
+    "</function_call>",
+    "[TOOL_CALLS]",
+    "[TOOL_CALLS]neg[ARGS]",
+    "<|python_tag|>",
+    "<|eom_id|>",
+    "<function=neg>",
+    "</function>",
+    *_DS.values(),
+]
+
+
+@pytest.mark.parametrize("fmt", JSON_ARGUMENTS)
+@pytest.mark.parametrize("mode", MODES)
+def test_marks_inside_a_calls_strings_are_data(mode: str, fmt: str) -> None:
+    tools = ReadFile | DeleteFile
+    for mark in MARKS:
+        one = FORMATS[fmt]([("read_file", json.dumps({"path": f"a{mark}b"}))])
+        assert parse(one, tools, mode=mode) == ReadFile(path=f"a{mark}b"), (mark, one)
+        two = FORMATS[fmt]([("read_file", json.dumps({"path": mark})), ("delete_file", '{"path": "x"}')])
+        assert parse(two, list[tools], mode=mode) == [ReadFile(path=mark), DeleteFile(path="x")], (mark, two)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_marks_inside_a_lone_values_strings_are_data(mode: str) -> None:
+    for mark in MARKS:
+        text = f'Here is the list:\n```json\n{json.dumps([{"path": mark}])}\n```\nAnd {{"path": "x"}} is another.'
+        with pytest.raises(AmbiguousMatchError, match="2 different JSON values"):  # (not a tool call's answer)
+            parse(text, list[ReadFile], mode="lenient")
+        assert parse(f"Here: {json.dumps({'path': mark})}", ReadFile, mode=mode) == ReadFile(path=mark)
+
+
 @pytest.mark.parametrize(
     "fmt", ["hermes", "granite", "mistral_named", "llama", "deepseek_v3", "deepseek_v31", "function_tag", "glm"]
 )

@@ -45,7 +45,7 @@ from resilient_parse.repairs import Repair
 from resilient_parse.stages.envelopes import ARGUMENT_KEYS
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
 from resilient_parse.tools.pycall import python_call, python_calls
-from resilient_parse.tools.spans import json_spans, nesting_depth
+from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 
 NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 IMPLIED_INPUT_KIND = "react_implied_input"
@@ -121,8 +121,10 @@ class _Ahead:
     once the position has passed the match it found (or never, after one found nothing), so a scan that asks at
     every tag reads each character once instead of once per tag."""
 
-    def __init__(self, pattern: re.Pattern[str], text: str, end: int) -> None:
-        self._pattern, self._text, self._end = pattern, text, end
+    def __init__(
+        self, pattern: re.Pattern[str], text: str, end: int, skip: Callable[[int], bool] | None = None
+    ) -> None:
+        self._pattern, self._text, self._end, self._skip = pattern, text, end, skip
         self._match: re.Match[str] | None = None
         self._none_from = end + 1
 
@@ -137,20 +139,31 @@ class _Ahead:
         return self._match
 
     def _search(self, pos: int) -> re.Match[str] | None:
-        return self._pattern.search(self._text, pos, self._end)
+        """The next match, past any that stands where `skip` says (inside a value's string: data)."""
+        m = self._pattern.search(self._text, pos, self._end)
+        while m is not None and self._skip is not None and self._skip(m.start()):
+            m = self._pattern.search(self._text, m.end(), self._end)
+        return m
 
 
 @dataclass
 class _Found:
-    """The calls found in one region, and the stretches the formats read so far have taken (so that a later
-    format does not read them again). `covers` bisects the stretches of the formats before the current one."""
+    """The calls found in one region [lo, hi) of `text`, and the stretches the formats read so far have taken (so
+    that a later format does not read them again). `covers` bisects the stretches of the formats before the
+    current one; `skips` also says no to a mark inside a valid JSON value's string (`spans.strings_in_values`,
+    found on the first mark asked about)."""
 
+    text: str
+    lo: int
+    hi: int
     calls: list[RawCall] = field(default_factory=list)
     others: list[tuple[int, int]] = field(default_factory=list)  # JSON values that hold no call
     _pending: list[tuple[int, int]] = field(default_factory=list)
     _spans: list[tuple[int, int]] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
     _reach: list[int] = field(default_factory=list)
+    _data: list[tuple[int, int]] | None = None
+    _data_starts: list[int] = field(default_factory=list)
 
     def take(self, start: int, end: int) -> None:
         self._pending.append((start, end))
@@ -173,6 +186,17 @@ class _Found:
     def covers(self, pos: int) -> bool:
         i = bisect_right(self._starts, pos) - 1
         return i >= 0 and self._reach[i] > pos
+
+    def skips(self, pos: int) -> bool:
+        """Whether a format's mark at `pos` is not one: taken already, or written inside a value's string."""
+        return self.covers(pos) or self.in_data(pos)
+
+    def in_data(self, pos: int) -> bool:
+        if self._data is None:
+            self._data = strings_in_values(self.text, self.lo, self.hi)
+            self._data_starts = [s for s, _ in self._data]
+        i = bisect_right(self._data_starts, pos) - 1
+        return i >= 0 and self._data[i][1] > pos
 
 
 # -- reading JSON --------------------------------------------------------------------------------------------
@@ -295,9 +319,9 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
 
 def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`<tool_call>…</tool_call>`; a tag left open ends at the next opening of the same tag, or at the end."""
-    opens = _Ahead(_HERMES_OPEN, text, hi)
-    closes = {t: _Ahead(p, text, hi) for t, p in _HERMES_CLOSE.items()}
-    again = {t: _Ahead(p, text, hi) for t, p in _HERMES_AGAIN.items()}
+    opens = _Ahead(_HERMES_OPEN, text, hi, found.in_data)
+    closes = {t: _Ahead(p, text, hi, found.in_data) for t, p in _HERMES_CLOSE.items()}
+    again = {t: _Ahead(p, text, hi, found.in_data) for t, p in _HERMES_AGAIN.items()}
     pos = lo
     while (m := opens.at_or_after(pos)) is not None:
         tag, body_start = m.group(1), m.end()
@@ -356,8 +380,8 @@ def _deepseek(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
     (V3), or `<｜tool▁call▁begin｜>name<｜tool▁sep｜>{…}` (V3.1), up to `<｜tool▁call▁end｜>` (or the next begin, or the
     end). The `<｜tool▁calls▁begin｜>`/`…end｜>` around them are left to the prose, where they read as tags (so
     "For example: <｜tool▁calls▁begin｜>…" labels the calls after them)."""
-    ends = _Ahead(_DS_END, text, hi)
-    begins = _Ahead(_DS_BEGIN, text, hi)
+    ends = _Ahead(_DS_END, text, hi, found.in_data)
+    begins = _Ahead(_DS_BEGIN, text, hi, found.skips)
     pos = lo
     while (m := begins.at_or_after(pos)) is not None:
         body_start = m.end()
@@ -377,10 +401,10 @@ def _deepseek(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
 
 def _function_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`<function=name>{…}</function>` (functionary v3.1, Llama 3.1's custom tools)."""
-    closes = _Ahead(_FUNCTION_CLOSE, text, hi)
+    closes = _Ahead(_FUNCTION_CLOSE, text, hi, found.in_data)
     pos = lo
     while (m := _FUNCTION_OPEN.search(text, pos, hi)) is not None:
-        if found.covers(m.start()):
+        if found.skips(m.start()):
             pos = m.end()
             continue
         close = closes.at_or_after(m.end())
@@ -395,7 +419,7 @@ def _function_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) ->
 def _functionary(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`>>>name` on a line of its own, then the arguments' JSON value (functionary v3.2); `>>>all` is its text."""
     for m in _RECIPIENT.finditer(text, lo, hi):
-        if found.covers(m.start()) or m.group(1) == "all":
+        if found.skips(m.start()) or m.group(1) == "all":
             continue
         span = _value_right_after(text, m.end(), hi)
         if span is None:
@@ -423,7 +447,7 @@ def _mistral(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
     """`[TOOL_CALLS]` and one JSON value right after it (a call, or a list of them), or `name[ARGS]` and the
     arguments' JSON value: the marker's stretch ends where that value ends, so what follows is read by the other
     formats, and as prose."""
-    markers = [m for m in _MISTRAL.finditer(text, lo, hi) if not found.covers(m.start())]
+    markers = [m for m in _MISTRAL.finditer(text, lo, hi) if not found.skips(m.start())]
     for k, m in enumerate(markers):
         limit = markers[k + 1].start() if k + 1 < len(markers) else hi
         named = _MISTRAL_NAMED.match(text, m.end(), limit)
@@ -463,16 +487,17 @@ def _value_right_after(text: str, at: int, limit: int) -> tuple[int, int] | None
 
 def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`<|python_tag|>` up to `<|eom_id|>`, `<|eot_id|>`, the next `<|python_tag|>` or the end."""
-    ends = _Ahead(_PYTHON_END, text, hi)
+    ends = _Ahead(_PYTHON_END, text, hi, found.in_data)
     pos = lo
     while (start := text.find(_PYTHON_TAG, pos, hi)) >= 0:
         body_start = start + len(_PYTHON_TAG)
+        if found.skips(start):
+            pos = body_start
+            continue
         stop = ends.at_or_after(body_start)
         body_end = stop.start() if stop is not None else hi
         end = stop.end() if stop is not None and stop.group() != _PYTHON_TAG else body_end
         pos = max(end, body_start)
-        if found.covers(start):
-            continue
         found.take(start, end)
         raw = text[body_start:body_end]
         body = raw.strip()
@@ -677,7 +702,7 @@ def read_calls(text: str, parser: Parser) -> Reading:
     taken: list[tuple[int, int]] = []
     others: list[tuple[int, int]] = []
     for region in split_reasoning(text):
-        found = _Found()
+        found = _Found(text, region.body_start, region.body_end)
         for reader in _READERS:
             reader(text, region.body_start, region.body_end, found, parser)
             found.commit()

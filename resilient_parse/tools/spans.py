@@ -3,6 +3,7 @@ jumping from one bracket or quote to the next (a regex per structural character,
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -11,8 +12,9 @@ _STRUCTURE = re.compile(r'[{}\[\]"]')
 _STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 
 
-def _span_end(text: str, start: int, end: int) -> tuple[int, bool]:
-    """Where the span opened at `start` ends, and whether it closed (an unclosed one runs to `end`)."""
+def _span_end(text: str, start: int, end: int, strings: list[tuple[int, int]] | None = None) -> tuple[int, bool]:
+    """Where the span opened at `start` ends, and whether it closed (an unclosed one runs to `end`); `strings`, if
+    given, gets the stretch of each string in it, quotes included."""
     depth, pos = 0, start
     while (m := _STRUCTURE.search(text, pos, end)) is not None:
         c, pos = m.group(), m.end()
@@ -20,6 +22,8 @@ def _span_end(text: str, start: int, end: int) -> tuple[int, bool]:
             rest = _STRING_REST.match(text, pos, end)
             if rest is None:
                 return end, False
+            if strings is not None:
+                strings.append((pos - 1, rest.end()))
             pos = rest.end()
         elif c in "{[":
             depth += 1
@@ -37,6 +41,28 @@ def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
     while (opener := _OPENER.search(text, pos, end)) is not None:
         pos, _ = _span_end(text, opener.start(), end)
         yield opener.start(), pos
+
+
+def strings_in_values(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The stretches of the strings inside the valid JSON values between `start` and `end`, in order: what a
+    value's strings write (`"<tool_call>"`, `"[TOOL_CALLS]"`) is data, never markup. A span that does not read as
+    JSON holds none: a stray quote in broken JSON would otherwise hide the markup after it."""
+    found: list[tuple[int, int]] = []
+    pos = start
+    while (opener := _OPENER.search(text, pos, end)) is not None:
+        strings: list[tuple[int, int]] = []
+        pos, closed = _span_end(text, opener.start(), end, strings)
+        if strings and closed and _reads(text[opener.start() : pos]):
+            found.extend(strings)
+    return found
+
+
+def _reads(value: str) -> bool:
+    try:
+        json.loads(value)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def nesting_depth(text: str) -> int:

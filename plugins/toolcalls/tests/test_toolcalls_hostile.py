@@ -78,7 +78,7 @@ def test_forward_searches_read_each_character_once_per_pattern(text: str, counte
 
 
 def test_the_taken_stretches_are_bisected_and_overlaps_still_cover() -> None:
-    found = formats._Found()
+    found = formats._Found("", 0, 0)
     found.take(0, 100)
     found.take(10, 20)
     found.take(150, 160)
