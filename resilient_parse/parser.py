@@ -756,9 +756,9 @@ class Parser:
         `extra="allow"` we fall back to scanning the keys. Likewise a document that writes one field under two
         declared spellings (`ticket_id` and `ticketId`) takes the repair path, where differing values are
         refused. `Policy.guard_ignored_keys` turns the guard off."""
-        if not _may_be_json(json_text):  # a text opening with a word: Pydantic would only raise
-            if memo is not None:
-                memo[NOT_JSON] = json_text
+        # a whole text (given with its memo) that opens with a word: Pydantic would only raise
+        if memo is not None and not _may_be_json(json_text):
+            memo[NOT_JSON] = json_text
             return INVALID
         facts = plan.facts
         guard = facts.ignore_models and self.policy.guard_ignored_keys
@@ -880,6 +880,9 @@ class Parser:
         found = wrapped.lone_value(text)
         if found is None or not self.policy.allows(found.kind, True):
             return None
+        tools = _tools()
+        if tools.tool_target(plan.view) is not None and tools.call_in_prose(found.prose, text, found.start):
+            return None  # ("Action: delete" before the value: the calls the text makes decide what it answers)
         if not self.host.extracts_alone and self.host.foreign_candidates(
             text, CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
         ):

@@ -156,6 +156,13 @@ LABELLING = [
     "Here it is (draft):",
     "// sample",
     "هذا هو الملف:",
+    # letters Python's case-insensitive matching takes for ASCII ones: the clause rules read these words
+    "Optıon:",
+    "ſample:",
+    "ALTERNATİVELY:",
+    # a call the text makes in prose (ReAct, a name line): the value may be its arguments, and the calls decide
+    "Action: delete\n",
+    "delete\n",
 ]
 
 
@@ -165,3 +172,35 @@ def test_prose_that_may_label_the_value_takes_the_full_path(mode: str, before: s
     parser = PARSERS[mode]
     for text in (f"{before}\n```json\n{_VALUES[0]}\n```\n", f"{before} {_VALUES[0]}"):
         assert _outcome(parser, text, Item, short=True) is None, text
+
+
+class Search(BaseModel):
+    query: str
+    parameters: dict[str, Any] = {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: delete\n{"query": "x", "parameters": {}}',
+        'Action: search\n{"query": "x"}',
+        'Here it is: {"query": "x"}\nAction: delete',
+        'Here:\n```json\n{"query": "x", "parameters": {}}\n```\nAction: delete',
+        'delete\n{"query": "x", "parameters": {}}',
+    ],
+)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_call_made_in_the_prose_decides_on_every_path(mode: str, text: str) -> None:
+    """Found by an outside attack: the short way, taken before the calls, must leave a text that makes a call in
+    its prose to them, so that the outcome does not depend on the path."""
+    parser = PARSERS[mode]
+    plan = parser.plan(Search)
+    try:
+        full: Any = parser._guarded(text, plan, plan.validators, {}, short_failed=True)[0].value
+    except ParseError as exc:
+        full = type(exc).__name__
+    try:
+        got: Any = parser.parse(text, Search)
+    except ParseError as exc:
+        got = type(exc).__name__
+    assert got == full

@@ -42,6 +42,7 @@ class Wrapped(NamedTuple):
     end: int
     kind: str  # "extract_fence" or "extract_prose"
     offset: int  # where the repair says the value was taken from: a fence's body, or the value itself
+    prose: str  # the prose before and after it, joined by a line "|" that no phrase or format mark holds
 
 
 def reads_plain(view: TypeView) -> bool:
@@ -62,21 +63,21 @@ def lone_value(text: str) -> Wrapped | None:
         found = _fenced(text, opens, closes) if closes > 0 and text.find(_FENCE, closes + 3) < 0 else None
     if found is None:
         return None
-    head, tail = found.prose_before, found.prose_after
+    start, end, kind, offset, head, tail = found
     before, after = text[:head], text[tail:]
     if not _plain(before) or not _plain(after):
         return None
     # one look at both stretches: no phrase holds "|", so none runs from one into the other; the English clause
     # rules read only the words before a candidate
-    if not labels_nothing(before) or not lexicon().holds_only(_HARMLESS, f"{before}\n|\n{after}"):
+    prose = f"{before}\n|\n{after}"
+    if not labels_nothing(before) or not lexicon().holds_only(_HARMLESS, prose):
         return None
-    return found.value
+    return Wrapped(start, end, kind, offset, prose)
 
 
-class _Found(NamedTuple):
-    value: Wrapped
-    prose_before: int  # the prose is text[:prose_before] and text[prose_after:]
-    prose_after: int
+# where a lone value was found: (start, end, kind, offset) as in `Wrapped`, then where the prose before it ends and
+# the prose after it starts
+_Found = tuple[int, int, str, int, int, int]
 
 
 def _fenced(text: str, opens: int, closes: int) -> _Found | None:
@@ -93,7 +94,7 @@ def _fenced(text: str, opens: int, closes: int) -> _Found | None:
     start, end = _body(text, info_end + 1, closes)
     if start < 0:
         return None
-    return _Found(Wrapped(start, end, "extract_fence", info_end + 1), opens, closes + 3)
+    return start, end, "extract_fence", info_end + 1, opens, closes + 3
 
 
 def _in_prose(text: str) -> _Found | None:
@@ -105,7 +106,7 @@ def _in_prose(text: str) -> _Found | None:
     last = max(text.rfind("}"), text.rfind("]"))
     if last < first:
         return None
-    return _Found(Wrapped(first, last + 1, "extract_prose", first), first, last + 1)
+    return first, last + 1, "extract_prose", first, first, last + 1
 
 
 def _body(text: str, start: int, end: int) -> tuple[int, int]:

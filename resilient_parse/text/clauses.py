@@ -36,6 +36,9 @@ _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _LIST_NUMBER = re.compile(r"\(?(?:[0-9]{1,3}|[a-z])[.)]", re.IGNORECASE)
 _MAX_INTRODUCED_WORDS = 8
 _ASCII_WORD = re.compile(r"[a-z]++")
+# lowered letters Python's case-insensitive matching (the clause rules' `re.IGNORECASE`) takes for ASCII ones:
+# dotless ı, long ſ, and İ, which lowers to i and a combining dot (the Kelvin sign lowers to k itself)
+_FOLDS_TO_ASCII = (("\u0131", "i"), ("i\u0307", "i"), ("\u017f", "s"))
 # marks, not words: how a designation may end, what may stand between list items
 _INTRODUCING_MARKS = (":", "=", "->", "\u2192")
 _LIST_MARKS = frozenset({",", ";", "/", "|", "-", "*", "+", "\u2022"})
@@ -180,7 +183,16 @@ def labels_nothing(words: str) -> bool:
     if "(" in words:
         return False
     trimmed = _trim_markup(words) if _MARKUP_CHARS.search(words) else words.rstrip()
-    return _words_label_nothing(trimmed.lower(), after_example=False)
+    return _words_label_nothing(folded(trimmed), after_example=False)
+
+
+def folded(words: str) -> str:
+    """The words lowered as `re.IGNORECASE` compares them: "Optıon" and "ſample" are "option" and "sample"."""
+    low = words.lower()
+    if not low.isascii():
+        for letter, ascii_letter in _FOLDS_TO_ASCII:
+            low = low.replace(letter, ascii_letter)
+    return low
 
 
 def label_words(words: str, after_example: bool) -> str:

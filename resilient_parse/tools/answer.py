@@ -51,7 +51,8 @@ from resilient_parse.stages.envelopes import (
     said_beside_calls,
     tool_name,
 )
-from resilient_parse.tools.formats import Parser, RawCall, may_be_made, read_calls
+from resilient_parse.tools.formats import Parser, RawCall, may_be_made, react_action_in, read_calls
+from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
 from resilient_parse.tools.spans import json_spans
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
@@ -124,13 +125,15 @@ def _call_shaped(model: ModelView) -> bool:
 
 
 def engages(text: str, target: ToolTarget) -> bool:
-    """Whether to read the text's calls first: the target has several tools, the text writes call markup, opens
-    like a Python call (`get_weather(…`, `[get_weather(…`), or writes a bare call `{"name": …, "arguments": …}`
-    (a provider's message or completion, with its text and signals beside the calls, stays with the envelope
-    stage, which also compares that text with the call for one tool)."""
+    """Whether to read the text's calls first: the target has several tools, the text writes call markup or a
+    ReAct `Action:` line, opens like a Python call (`get_weather(…`, `[get_weather(…`), or writes a bare call
+    `{"name": …, "arguments": …}` (a provider's message or completion, with its text and signals beside the calls,
+    stays with the envelope stage, which also compares that text with the call for one tool)."""
     if len(target.tools) > 1 or _PYTHON_HEAD.match(text) is not None:
         return True
     if ("<" in text or "[TOOL_CALLS]" in text or ">>>" in text) and any(mark in text for mark in MARKUP):
+        return True
+    if react_action_in(text):
         return True
     return any(key in text for key in _BARE_CALL_KEYS) and not any(key in text for key in _PROVIDER_KEYS)
 

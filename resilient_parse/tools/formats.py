@@ -44,6 +44,7 @@ from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.envelopes import ARGUMENT_KEYS
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
+from resilient_parse.text.clauses import folded
 from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 
@@ -512,6 +513,22 @@ def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
         elif body:
             error = "the python_tag call is not readable (a call with literal keyword arguments, or JSON)"
             found.calls.append(RawCall(None, None, "llama", None, offset, (), error, opaque=True))
+
+
+def react_action_in(text: str, lo: int = 0, hi: int | None = None) -> bool:
+    """Whether text[lo:hi] writes a ReAct `Action:` line."""
+    hi = len(text) if hi is None else hi
+    return "action" in folded(text[lo:hi]) and _REACT_ACTION.search(text, lo, hi) is not None
+
+
+def call_in_prose(prose: str, text: str, start: int) -> bool:
+    """Whether the prose beside one JSON value, which opens at `start`, makes a call a format reads in prose, so
+    the value may be that call's arguments: a ReAct `Action:` line, or a tool's name on the line that opens the
+    text (GLM's name line)."""
+    if react_action_in(prose):
+        return True
+    newline = text.find("\n", 0, start)
+    return newline > 0 and _DOTTED_NAME.fullmatch(text[:newline].strip()) is not None
 
 
 def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
