@@ -51,6 +51,10 @@ NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action",
 descent through wrappers, `is_call_shaped`). `type` names a tool only beside the call's arguments (an
 `ARGUMENT_KEYS` key) and when it is not an envelope's own kind (`function`, `tool_use` …, `_ENVELOPE_KINDS`);
 it never makes a target call-shaped (a model with `type` and `input` fields is data, not a call)."""
+CALL_NAME_KEYS = tuple(k for k in NAME_KEYS if k != "type")
+"""The keys that name a call's tool on their own (what makes a model call-shaped, what a call in text is named by)."""
+STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
+"""The name keys that name a tool and nothing else (`{"name": "Ada"}` is data; `{"tool": "search"}` is a call)."""
 ARGUMENT_KEYS = (
     "arguments",
     "args",
@@ -453,7 +457,7 @@ def _call(item: Any, where: str, max_depth: int) -> ToolCall | None:
 
 def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
     """Whether the target is itself a tool call: a field for the tool's name and one for its arguments."""
-    return any(field_of(k, model, ctx) is not None for k in NAME_KEYS if k != "type") and any(
+    return any(field_of(k, model, ctx) is not None for k in CALL_NAME_KEYS) and any(
         field_of(k, model, ctx) is not None for k in ARGUMENT_KEYS
     )
 
@@ -588,7 +592,7 @@ def _as_call(
     Left to `shapes` when it can do it (an alias table maps `name`, or the arguments are themselves the target)."""
     if field_of("name", model, ctx) is not None or any(_fits(c.arguments, model, ctx) for c in calls):
         return None
-    name_field = next((f for k in NAME_KEYS if k != "type" and (f := field_of(k, model, ctx)) is not None), None)
+    name_field = next((f for k in CALL_NAME_KEYS if (f := field_of(k, model, ctx)) is not None), None)
     args_field = next((f for k in ARGUMENT_KEYS if (f := field_of(k, model, ctx)) is not None), None)
     if name_field is None or args_field is None or name_field == args_field:
         return None

@@ -43,7 +43,7 @@ from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
 from resilient_parse.stages.envelopes import (
     ARGUMENT_KEYS,
-    NAME_KEYS,
+    CALL_NAME_KEYS,
     disagreeing_text_error,
     envelope_error,
     how_named,
@@ -115,13 +115,10 @@ def _tool_target(view: TypeView) -> ToolTarget | None:
     return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
 
 
-_NAMING = tuple(k for k in NAME_KEYS if k != "type")
-
-
 def _call_shaped(model: ModelView) -> bool:
     """A model that is itself a call: a field named as a tool's name is, beside one for its arguments."""
     keys = model.key_to_field
-    return any(k in keys for k in _NAMING) and any(k in keys for k in ARGUMENT_KEYS)
+    return any(k in keys for k in CALL_NAME_KEYS) and any(k in keys for k in ARGUMENT_KEYS)
 
 
 def engages(text: str, target: ToolTarget) -> bool:

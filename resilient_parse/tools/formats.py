@@ -42,20 +42,19 @@ from typing import Any, Protocol
 from resilient_parse.errors import ErrorDetail, ParseError, UnrecoverableSyntaxError
 from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
 from resilient_parse.text.clauses import folded
 from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 
-NAME_KEYS = ("name", "tool", "action", "tool_name", "function", "function_name", "recipient_name", "command")
 IMPLIED_INPUT_KIND = "react_implied_input"
 """The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
-_STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
 _NOT_CALLS = ("final answer", "finish", "none")
 
+# broken JSON that still writes a key a call is named by, or a provider's key for its calls
 _LOOKS_LIKE_CALL = re.compile(
-    r"""["']?(?:tool|action|name|function|tool_name|function_name|tool_calls|function_call)["']?\s*:"""
+    r"""["']?(?:""" + "|".join(sorted({*STRONG_NAME_KEYS, "name", "tool_calls", "function_call"})) + r""")["']?\s*:"""
 )
 _HERMES_TAGS = ("tool_call", "function_call", "tool_use")
 _HERMES_OPEN = re.compile(r"<(tool_call|function_call|tool_use)>")
@@ -280,11 +279,11 @@ def _not_a_call(fmt: str, offset: int, error: str) -> RawCall:
 
 
 def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[Repair, ...]) -> list[RawCall]:
-    name_key = next((k for k in NAME_KEYS if isinstance(value.get(k), str)), None)
+    name_key = next((k for k in CALL_NAME_KEYS if isinstance(value.get(k), str)), None)
     if name_key is None:
         return []
-    names = sorted({value[k] for k in NAME_KEYS if isinstance(value.get(k), str)})
-    if len(names) > 1 and (name_key in _STRONG_NAME_KEYS or any(k in value for k in ARGUMENT_KEYS)):
+    names = sorted({value[k] for k in CALL_NAME_KEYS if isinstance(value.get(k), str)})
+    if len(names) > 1 and (name_key in STRONG_NAME_KEYS or any(k in value for k in ARGUMENT_KEYS)):
         listed = " and ".join(repr(n) for n in names)
         return [
             RawCall(None, None, fmt, None, offset, (), f"the call names two tools, {listed}", ambiguous=tuple(names))
@@ -293,7 +292,7 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
     if len({json.dumps(value[k], sort_keys=True, default=str) for k in given}) > 1:
         return [_not_a_call(fmt, offset, f"the call gives two sets of arguments, under {' and '.join(given)}")]
     arg_key = given[0] if given else None
-    if arg_key is None and name_key not in _STRONG_NAME_KEYS and fmt == "json":
+    if arg_key is None and name_key not in STRONG_NAME_KEYS and fmt == "json":
         return []  # {"name": "Ada"} is data, not a call
     call_id = value.get("id") if isinstance(value.get("id"), str) else None
     arguments = value.get(arg_key) if arg_key is not None else None
