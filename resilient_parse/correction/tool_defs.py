@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse.errors import ConfigurationError
-from resilient_parse.stages.envelopes import TOOL_NAME_ATTRIBUTE
+from resilient_parse.stages.envelopes import model_tool_name
 from resilient_parse.stages.feedback import schema_shape
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]
@@ -25,15 +25,10 @@ def is_tool_model(obj: Any) -> bool:
 
 
 def tool_name(model: type[BaseModel]) -> str:
-    """The name a Pydantic model is sent under: the name it declares (`__rp_tool_name__`, as text envelopes read
-    it), else `model_config["title"]`, else its class name."""
+    """The name a Pydantic model is sent under (`envelopes.model_tool_name`, the rule every path reads by)."""
     if not is_tool_model(model):
         raise ConfigurationError(f"a tool is a Pydantic model class, not {model!r}")
-    declared = getattr(model, TOOL_NAME_ATTRIBUTE, None)
-    if isinstance(declared, str) and declared:
-        return declared
-    title = model.model_config.get("title")
-    return title if isinstance(title, str) and title else model.__name__
+    return model_tool_name(model)
 
 
 def _description(model: type[BaseModel]) -> str:

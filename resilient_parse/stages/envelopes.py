@@ -4,7 +4,7 @@ A tool-call envelope — an OpenAI `{"type": "function", "function": {"name", "a
 string), a message's `tool_calls`, a legacy `function_call`, a Responses-API `function_call` item, an Anthropic
 `{"type": "tool_use", "name", "input"}`, or a whole chat completion or message holding them — names the tool it
 calls. When the target is a tool's argument model, that name must be the target's tool name (`__rp_tool_name__`,
-else `model_config["title"]`, else the class name in snake_case, compared in any case or style): another name is
+else `model_config["title"]`, else the class name, compared in any case or style): another name is
 a refusal naming both, never an unwrap; several calls for one target are an ambiguity; a `list[...]` target takes
 all of them, each to the same tool. A target that is itself a call (`{"action": …, "arguments": …}`) is left to
 the built-in coercion (`stages/coerce/shapes.py`), which maps name and arguments onto its fields.
@@ -83,15 +83,22 @@ class ToolCall:
 
 
 def tool_name(model: ModelView) -> str:
-    """The tool a target argument model belongs to: declared, its schema title, or its class name in snake_case."""
-    declared = getattr(model.cls, TOOL_NAME_ATTRIBUTE, None)
+    """The tool a target argument model belongs to (`model_tool_name`)."""
+    return model_tool_name(model.cls)
+
+
+def model_tool_name(cls: type) -> str:
+    """The one rule for the name a model's tool goes by, on every path (tool definitions sent, calls read in text
+    and in envelopes, errors sent back): the name it declares (`__rp_tool_name__`), else `model_config["title"]`,
+    else its class name. A call's name is compared with it in any case or style (`how_named`)."""
+    declared = getattr(cls, TOOL_NAME_ATTRIBUTE, None)
     if isinstance(declared, str) and declared:
         return declared
-    config = getattr(model.cls, "model_config", None)
+    config = getattr(cls, "model_config", None)
     title = config.get("title") if isinstance(config, dict) else None
     if isinstance(title, str) and title:
         return title
-    return _norm(getattr(model.cls, "__name__", model.name))
+    return str(getattr(cls, "__name__", cls))
 
 
 def same_tool(written: str, expected: str) -> bool:
