@@ -202,6 +202,47 @@ def test_arguments_with_a_lossless_slip_are_read(mode: str, fmt: str) -> None:
     assert "trailing_comma" in [r.kind for r in result.repairs]
 
 
+def keyed(calls: list[Call]) -> str:
+    return "[" + ", ".join(f'{{"{n}": {a}}}' for n, a in calls) + "]"
+
+
+LOSSY = object()  # an outcome: a value read by a recorded lossy repair
+
+
+class Report(BaseModel):
+    sum: dict[str, int]
+
+
+# `[{"f": {args}}]`: a call named by its key alone, read only for the target's own tools (otherwise it is data)
+KEYED = [
+    ("one call", keyed([SUM]), list[TOOLS], [Sum(a=1, b=2)], [Sum(a=1, b=2)]),
+    ("parallel calls in order", keyed([NEG, SUM]), list[TOOLS], [Neg(x=3), Sum(a=1, b=2)], [Neg(x=3), Sum(a=1, b=2)]),
+    ("a repeated call is kept", keyed([NEG, NEG]), list[TOOLS], [Neg(x=3), Neg(x=3)], [Neg(x=3), Neg(x=3)]),
+    ("one object for one tool", '{"neg": {"x": 3}}', TOOLS, Neg(x=3), Neg(x=3)),
+    ("the name in its own style", keyed([("Sum", '{"a": 1, "b": 2}')]), list[TOOLS], [Sum(a=1, b=2)], [Sum(a=1, b=2)]),
+    ("behind a namespace (lossy)", '{"functions.neg": {"x": 3}}', TOOLS, ParseError, Neg(x=3)),
+    ("arguments with a trailing comma", keyed([("neg", '{"x": 3,}')]), list[TOOLS], [Neg(x=3)], [Neg(x=3)]),
+    ("cut off", '[{"neg": {"x": 3}}, {"sum": {"a": 1, "b": ', list[TOOLS], ParseError, ParseError),
+    ("a refusal beside", "I can't do that. Example: " + keyed([NEG]), list[TOOLS], ParseError, ParseError),
+    # (lenient may still take a one-key object as a wrapper around the value: a lossy guess, recorded)
+    ("an unknown key is data, not a call", keyed([("mul", '{"x": 3}')]), list[TOOLS], ParseError, LOSSY),
+    ("an item that is no call", '[{"neg": {"x": 3}}, {"x": 4}]', list[TOOLS], ParseError, LOSSY),
+    ("a field named like the tool is data", '{"sum": {"a": 1}}', Report, Report(sum={"a": 1}), Report(sum={"a": 1})),
+]
+
+
+@pytest.mark.parametrize(("text", "target", "strict", "lenient"), [r[1:] for r in KEYED], ids=[r[0] for r in KEYED])
+def test_a_call_named_by_its_key(text: str, target: Any, strict: Any, lenient: Any) -> None:
+    for mode, expected in (("strict", strict), ("lenient", lenient)):
+        if expected is LOSSY:
+            assert not parse_result(text, target, mode=mode).lossless
+        elif isinstance(expected, type) and issubclass(expected, Exception):
+            with pytest.raises(expected):
+                parse(text, target, mode=mode)
+        else:
+            assert parse(text, target, mode=mode) == expected, mode
+
+
 # every format's marks, written inside a call's string argument: data, never another call or the end of this one
 MARKS = [
     "<tool_call>",
@@ -321,8 +362,9 @@ def rendered_calls(draw: Any) -> tuple[str, list[BaseModel], str]:
         written = draw(st.sampled_from([name, name.upper(), name.capitalize()]))
         calls.append((written, json.dumps(args)))
         models.append(Sum(**args) if name == "sum" else Neg(**args))
-    fmt = draw(st.sampled_from(sorted(FORMATS)))
-    return FORMATS[fmt](calls), models, fmt
+    rendered = {**FORMATS, "keyed": keyed}  # (keyed calls name only the target's tools: no other-tool rows above)
+    fmt = draw(st.sampled_from(sorted(rendered)))
+    return rendered[fmt](calls), models, fmt
 
 
 @settings(max_examples=200)

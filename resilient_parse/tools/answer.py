@@ -25,6 +25,7 @@ other paths must fit one member only (`check_one_tool_fits`).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from resilient_parse.errors import (
     UnrecoverableSyntaxError,
 )
 from resilient_parse.repairs import Repair
-from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
+from resilient_parse.schema import ListView, ModelView, TypeView, UnionView, normalise_key
 from resilient_parse.stages.envelopes import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
@@ -84,6 +85,11 @@ class ToolTarget:
     def names(self) -> tuple[str, ...]:
         return tuple(tool_name(t) for t in self.tools)
 
+    @functools.cached_property
+    def quoted_names(self) -> tuple[str, ...]:
+        """Each tool's name as a JSON key a model writes it, in its own style and in snake_case (`"get_weather"`)."""
+        return tuple({f'"{form}"' for name in self.names for form in (name, normalise_key(name))})
+
 
 _KNOWN: dict[int, tuple[TypeView, ToolTarget | None]] = {}
 _KNOWN_MAX = 256
@@ -122,23 +128,26 @@ def _call_shaped(model: ModelView) -> bool:
 
 
 def engages(text: str, target: ToolTarget) -> bool:
-    """Whether to read the text's calls first: the target has several tools, the text writes call markup or a
-    ReAct `Action:` line, opens like a Python call (`get_weather(…`, `[get_weather(…`), or writes a bare call
-    `{"name": …, "arguments": …}` (a provider's message or completion, with its text and signals beside the calls,
-    stays with the envelope stage, which also compares that text with the call for one tool)."""
+    """Whether to read the text's calls first: the target has several tools, the text writes call markup, a ReAct
+    `Action:` line or a tool's name as a key (`{"get_weather": {…}}`), opens like a Python call (`get_weather(…`,
+    `[get_weather(…`), or writes a bare call `{"name": …, "arguments": …}` (a provider's message or completion,
+    with its text and signals beside the calls, stays with the envelope stage, which also compares that text with
+    the call for one tool)."""
     if len(target.tools) > 1 or _PYTHON_HEAD.match(text) is not None:
         return True
     if ("<" in text or "[TOOL_CALLS]" in text or ">>>" in text) and any(mark in text for mark in MARKUP):
         return True
     if react_action_in(text):
         return True
-    return any(key in text for key in _BARE_CALL_KEYS) and not any(key in text for key in _PROVIDER_KEYS)
+    # a bare call, or a tool's name as a key (`{"get_weather": {…}}`, `formats.keyed_calls`)
+    bare = any(key in text for key in _BARE_CALL_KEYS) or any(name in text for name in target.quoted_names)
+    return bare and not any(key in text for key in _PROVIDER_KEYS)
 
 
 def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
     """The value the calls the text makes give `target`, with the repairs that read them; None when the text
     makes no call (the parser's other paths decide). Raises `ParseError` (see the module docstring)."""
-    reading = read_calls(text, parser)
+    reading = read_calls(text, parser, target.names)
     fields = {key for tool in target.tools for key in tool.key_to_field}
     # an object that names a tool under a key one of the models has (a union tagged by `action`) is that model's data
     made = [c for c in reading.calls if may_be_made(c, reading) and not (c.named_by and c.named_by in fields)]

@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from resilient_parse.errors import ErrorDetail, ParseError, UnrecoverableSyntaxError
 from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS
+from resilient_parse.stages.envelopes import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS, how_named
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
 from resilient_parse.text.clauses import folded
 from resilient_parse.tools.pycall import python_call, python_calls
@@ -156,6 +156,7 @@ class _Found:
     text: str
     lo: int
     hi: int
+    names: tuple[str, ...] = ()  # the tools a call may name by key alone (`keyed_calls`)
     calls: list[RawCall] = field(default_factory=list)
     others: list[tuple[int, int]] = field(default_factory=list)  # JSON values that hold no call
     _pending: list[tuple[int, int]] = field(default_factory=list)
@@ -301,7 +302,24 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
     return [RawCall(value[name_key], arguments, fmt, call_id, offset, repairs, named_by=name_key)]
 
 
-def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCall]:
+def keyed_calls(value: Any, names: tuple[str, ...], offset: int, repairs: tuple[Repair, ...]) -> list[RawCall]:
+    """`{"get_weather": {"city": "Oslo"}}`, or a list of such objects: each object's one key is the name of one of
+    `names` (in any case or style, or behind a namespace: `how_named`), its value the arguments object. Only the
+    tools the caller offers make such a call (without them, one key over an object is data); a list whose items
+    are not all such calls holds none."""
+    items = value if isinstance(value, list) else [value]
+    calls = []
+    for item in items:
+        if not isinstance(item, Mapping) or len(item) != 1:
+            return []
+        ((key, arguments),) = item.items()
+        if not isinstance(arguments, Mapping) or not any(how_named(key, name) for name in names):
+            return []
+        calls.append(RawCall(key, dict(arguments), "keyed", None, offset, repairs, named_by=key))
+    return calls
+
+
+def _json_calls(body: str, fmt: str, offset: int, parser: Parser, names: tuple[str, ...] = ()) -> list[RawCall]:
     try:
         value, repairs = load_json(body, parser)
     except ParseError as exc:
@@ -309,6 +327,8 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser) -> list[RawCal
             return []  # broken JSON (or braces in prose) that does not even look like a call is not one
         return [RawCall(None, None, fmt, None, offset, (), f"the {fmt} tool call is not readable JSON: {exc.message}")]
     calls = [replace(c, envelope=value) for c in calls_in_value(value, fmt, offset, repairs)]
+    if not calls and fmt == "json" and names:
+        calls = keyed_calls(value, names, offset, repairs)
     if not calls and fmt != "json":
         return [RawCall(None, None, fmt, None, offset, repairs, f"the {fmt} tool call names no tool")]
     return calls
@@ -670,7 +690,7 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
         if found.covers(s):
             continue
         found.take(s, e)
-        calls = _json_calls(text[s:e], "json", s, parser)
+        calls = _json_calls(text[s:e], "json", s, parser, found.names)
         if calls:
             found.calls.extend(calls)
         else:
@@ -709,7 +729,7 @@ class Reading:
     """The stretches the formats read as their own syntax (tags, markers, ReAct lines, calls): the rest is prose."""
 
 
-def read_calls(text: str, parser: Parser) -> Reading:
+def read_calls(text: str, parser: Parser, names: tuple[str, ...] = ()) -> Reading:
     """Every tool call in `text` in the order they appear, each with its region and label. Each region is read
     on its own: no call spans a reasoning block's edge. The labels and the refusal are the core's
     (`candidate_facts`), read at each call's stretch, with everything the formats took as theirs, not prose."""
@@ -718,7 +738,7 @@ def read_calls(text: str, parser: Parser) -> Reading:
     taken: list[tuple[int, int]] = []
     others: list[tuple[int, int]] = []
     for region in split_reasoning(text):
-        found = _Found(text, region.body_start, region.body_end)
+        found = _Found(text, region.body_start, region.body_end, names)
         for reader in _READERS:
             reader(text, region.body_start, region.body_end, found, parser)
             found.commit()
