@@ -252,6 +252,10 @@ CASES += (
     ),
     Case("tools_function_tags_unclosed", lambda n: "<function=city>{" * n, 2_000, list[City | Zone]),
     Case("tools_recipient_lines", lambda n: ">>>city\n" * n, 5_000, list[City | Zone], max_chars=120_000),
+    Case("tools_content_tags_unclosed", lambda n: "<|recipient|>city\n<|content|>{" * n, 1_000, list[City | Zone]),
+    Case("tools_kimi_begins_unclosed", lambda n: "<|tool_call_begin|>functions.city:0" * n, 5_000, list[City | Zone]),
+    Case("tools_harmony_messages", lambda n: "to=functions.city<|message|>" * n, 5_000, list[City | Zone]),
+    Case("tools_harmony_headers", lambda n: " to=x" * n + "<|message|>{}" * n, 2_500, list[City | Zone]),
     Case(
         "tools_pythonic_list",
         lambda n: "[" + ", ".join(['city(city="x")'] * n) + "]",

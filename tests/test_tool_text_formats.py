@@ -112,6 +112,23 @@ def functionary(calls: list[Call]) -> str:
     return "\n".join(f">>>{n}\n{a}" for n, a in calls)
 
 
+def functionary_v2(calls: list[Call]) -> str:
+    return "".join(f"<|from|>assistant\n<|recipient|>{n}\n<|content|>{a}<|stop|>" for n, a in calls)
+
+
+def kimi(calls: list[Call]) -> str:
+    one = "<|tool_call_begin|>functions.{n}:{i}<|tool_call_argument_begin|>{a}<|tool_call_end|>"
+    body = "".join(one.format(n=n, i=i, a=a) for i, (n, a) in enumerate(calls))
+    return f"<|tool_calls_section_begin|>{body}<|tool_calls_section_end|>"
+
+
+def harmony(calls: list[Call]) -> str:
+    one = "<|start|>assistant<|channel|>commentary to=functions.{n} <|constrain|>json<|message|>{a}<|call|>"
+    return "<|channel|>analysis<|message|>I will call the tools.<|end|>" + "".join(
+        one.format(n=n, a=a) for n, a in calls
+    )
+
+
 def glm(calls: list[Call]) -> str:
     return "\n".join(f"<tool_call>{n}\n{a}\n</tool_call>" for n, a in calls)
 
@@ -146,6 +163,9 @@ FORMATS: dict[str, Callable[[list[Call]], str]] = {
     "deepseek_v31": deepseek_v31,
     "function_tag": function_tag,
     "functionary": functionary,
+    "functionary_v2": functionary_v2,
+    "kimi": kimi,
+    "harmony": harmony,
     "glm": glm,
     "glm45": glm45,
 }
@@ -280,7 +300,20 @@ def test_marks_inside_a_lone_values_strings_are_data(mode: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "fmt", ["hermes", "granite", "mistral_named", "llama", "deepseek_v3", "deepseek_v31", "function_tag", "glm"]
+    "fmt",
+    [
+        "hermes",
+        "granite",
+        "mistral_named",
+        "llama",
+        "deepseek_v3",
+        "deepseek_v31",
+        "function_tag",
+        "glm",
+        "functionary_v2",
+        "kimi",
+        "harmony",
+    ],
 )
 @pytest.mark.parametrize("mode", MODES)
 def test_a_cut_call_among_good_ones_is_an_error_never_skipped(mode: str, fmt: str) -> None:
@@ -289,7 +322,9 @@ def test_a_cut_call_among_good_ones_is_an_error_never_skipped(mode: str, fmt: st
         parse(text, list[TOOLS], mode=mode)
 
 
-@pytest.mark.parametrize("fmt", ["hermes", "granite", "llama", "deepseek_v31", "function_tag", "glm", "glm45"])
+@pytest.mark.parametrize(
+    "fmt", ["hermes", "granite", "llama", "deepseek_v31", "function_tag", "glm", "glm45", "functionary_v2", "kimi"]
+)
 @pytest.mark.parametrize("mode", MODES)
 def test_a_call_given_as_an_example_is_not_made(mode: str, fmt: str) -> None:
     text = (
@@ -622,3 +657,48 @@ SHAPE_ONLY = [
 def test_a_value_no_call_names_is_one_members_or_ambiguous(mode: str, text: str, target: Any, expected: Any) -> None:
     # read by its shape, a value that fits two members alike would be Pydantic's first pick: a guess
     _check(text, target, mode, expected)
+
+
+# gpt-oss's harmony messages: only a message whose own header names a recipient is a call
+HARMONY = [
+    ("a final message is text", "<|start|>assistant<|channel|>final<|message|>Done.<|return|>", list[TOOLS], None),
+    (
+        "a recipient in an earlier header is that message's",
+        '<|channel|>commentary to=functions.neg<|message|>{"x": 3}<|call|>'
+        "<|start|>assistant<|channel|>final<|message|>Checking it now.<|return|>",
+        list[TOOLS],
+        [Neg(x=3)],
+    ),
+    (
+        "a final message that answers otherwise is ambiguous",
+        '<|channel|>commentary to=functions.neg<|message|>{"x": 3}<|call|>'
+        '<|start|>assistant<|channel|>final<|message|>{"x": 4}<|return|>',
+        list[TOOLS],
+        AmbiguousMatchError,
+    ),
+    (
+        "a built-in tool is another tool",
+        '<|channel|>analysis to=browser.search<|message|>{"query": "x"}<|call|>',
+        TOOLS,
+        SchemaMismatchError,
+    ),
+    (
+        "the recipient written before the channel",
+        '<|start|>assistant to=functions.sum<|channel|>commentary json<|message|>{"a": 1, "b": 2}<|call|>',
+        TOOLS,
+        Sum(a=1, b=2),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "target", "expected"), [r[1:] for r in HARMONY], ids=[r[0] for r in HARMONY])
+@pytest.mark.parametrize("mode", MODES)
+def test_harmony_messages(mode: str, text: str, target: Any, expected: Any) -> None:
+    if expected is None:
+        with pytest.raises(ParseError):  # (no call and no JSON answer: never a call made up)
+            parse(text, target, mode=mode)
+    elif isinstance(expected, type) and issubclass(expected, Exception):
+        with pytest.raises(expected):
+            parse(text, target, mode=mode)
+    else:
+        assert parse(text, target, mode=mode) == expected

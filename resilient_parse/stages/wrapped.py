@@ -70,7 +70,7 @@ def lone_value(text: str) -> Wrapped | None:
     # one look at both stretches: no phrase holds "|", so none runs from one into the other; the English clause
     # rules read only the words before a candidate
     prose = f"{before}\n|\n{after}"
-    if not labels_nothing(before) or not lexicon().holds_only(_HARMLESS, prose):
+    if not labels_nothing(before, plain=True) or not lexicon().holds_only(_HARMLESS, prose):
         return None
     return Wrapped(start, end, kind, offset, prose)
 

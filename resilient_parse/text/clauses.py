@@ -175,11 +175,14 @@ def _words_label_nothing(lower: str, after_example: bool) -> bool:
     return not (tail.endswith("or") and not tail[-3:-2].isalnum())  # the heading "Or:"
 
 
-def labels_nothing(words: str) -> bool:
+def labels_nothing(words: str, *, plain: bool = False) -> bool:
     """Whether the clause rules label nothing in these words, wherever a candidate stands after them and whatever
     script they mix in (their ASCII letter runs are taken as words, so "demandé" counts as "demand"): words free of
     every trigger, with no rejecting ending and no "Or:" heading. A cheap, conservative test for
-    `stages/wrapped.py`, which must never pass words the full analysis would label."""
+    `stages/wrapped.py`, which must never pass words the full analysis would label. `plain`: the caller found no
+    parenthesis and no markup in them (nothing to trim)."""
+    if plain:
+        return _words_label_nothing(folded(words.rstrip()), after_example=False)
     if "(" in words:
         return False
     trimmed = _trim_markup(words) if _MARKUP_CHARS.search(words) else words.rstrip()

@@ -70,6 +70,9 @@ MARKUP = (
     "<\uff5ctool\u2581call\u2581begin\uff5c>",
     "<function=",
     ">>>",
+    "<|recipient|>",
+    "<|tool_call_begin|>",
+    "<|message|>",
 )
 """Marks that say the text makes tool calls, in the formats `formats` reads."""
 

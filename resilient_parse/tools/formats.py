@@ -3,9 +3,11 @@
 Recognised: OpenAI `tool_calls` (arguments as a JSON string, possibly broken) and legacy `function_call`;
 Anthropic `tool_use` blocks; Hermes/Qwen `<tool_call>{...}</tool_call>`; Mistral `[TOOL_CALLS][...]` and
 `[TOOL_CALLS]name[ARGS]{...}`; Llama 3 `<|python_tag|>{"name": ..., "parameters": ...}` and
-`<|python_tag|>tool.call(key="value")`; Python calls alone, `[f(a=1), g(b="x")]` ("pythonic"); ReAct
-`Action:` / `Action Input:`; and plain JSON `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|...: ...}`,
-alone or in a list. Several calls
+`<|python_tag|>tool.call(key="value")`; Python calls alone, `[f(a=1), g(b="x")]` ("pythonic"); DeepSeek's
+call tokens; functionary's `<function=name>`, `>>>name` and `<|recipient|>name<|content|>`; gpt-oss's harmony
+messages `to=functions.name`; Kimi K2's `<|tool_call_begin|>functions.name:0`; GLM's name line; ReAct
+`Action:` / `Action Input:`; plain JSON `{"action"|"tool"|"name"|...: ..., "arguments"|"args"|...: ...}`,
+alone or in a list; and, for the caller's own tools only, `[{"name": {...}}]` (`keyed_calls`). Several calls
 in one output are returned in the order they appear (`read_calls`), each with the facts the core judges its own
 candidates by, from the core itself (`resilient_parse.plugin_api.split_reasoning` and `candidate_facts`): the
 region it stands in (a call inside `<think>`… is a draft), what the words before it call it ("For example,
@@ -68,6 +70,20 @@ _DS_SEP = "<\uff5ctool\u2581sep\uff5c>"
 _FUNCTION_OPEN = re.compile(r"<function=([A-Za-z_][\w.\-]{0,100})>")
 _FUNCTION_CLOSE = re.compile(r"</function>")
 _RECIPIENT = re.compile(r"^>>>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*$", re.MULTILINE)
+# functionary v2: `<|recipient|>name` then `<|content|>` and the arguments
+_CONTENT_FOR = re.compile(r"<\|recipient\|>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*\n?[ \t]*<\|content\|>")
+_CONTENT_END = re.compile(r"<\|(?:stop|from|recipient)\|>")
+# Kimi K2: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`
+_KIMI_BEGIN = "<|tool_call_begin|>"
+_KIMI_ARGUMENTS = "<|tool_call_argument_begin|>"
+_KIMI_END = re.compile(r"<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>")
+_KIMI_ID = re.compile(r"[ \t\r\n]*(?:functions\.)?([A-Za-z_][\w.\-]{0,100}?)(?::[0-9]{1,9})?[ \t\r\n]*")
+# gpt-oss (harmony): a message whose header names a recipient, `<|channel|>commentary to=functions.name
+# <|constrain|>json<|message|>{…}<|call|>`
+_HARMONY_MESSAGE = "<|message|>"
+_HARMONY_TO = re.compile(r"(?<![\w.])to=(?:functions\.)?([A-Za-z_][\w.\-]{0,100})")
+_HARMONY_END = re.compile(r"<\|(?:call|end|return|start)\|>")
+_HARMONY_HEADER = 300  # the longest header before `<|message|>` in which its `to=` is looked for
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
@@ -450,6 +466,74 @@ def _functionary(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> 
         found.calls.append(_call_with_json(m.group(1), text[span[0] : span[1]], "functionary", m.start(), parser))
 
 
+def _functionary_v2(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """`<|recipient|>name` then `<|content|>` and the arguments, up to `<|stop|>`, the next `<|from|>` or
+    `<|recipient|>`, or the end (functionary v2); `<|recipient|>all` is its text."""
+    ends = _Ahead(_CONTENT_END, text, hi, found.in_data)
+    for m in _CONTENT_FOR.finditer(text, lo, hi):
+        if found.skips(m.start()) or m.group(1) == "all":
+            continue
+        stop = ends.at_or_after(m.end())
+        body_end = stop.start() if stop is not None else hi
+        found.take(m.start(), stop.end() if stop is not None and stop.group() == "<|stop|>" else body_end)
+        arguments = text[m.end() : body_end].strip()
+        found.calls.append(_call_with_json(m.group(1), arguments, "functionary", m.start(), parser))
+
+
+def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """Kimi K2's call tokens: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}` up to
+    `<|tool_call_end|>` (or the next call, the section's end, or the end). `functions.` and `:0` are the format's
+    own id, not part of the name; the `<|tool_calls_section_begin|>`/`…end|>` around the calls read as tags."""
+    ends = _Ahead(_KIMI_END, text, hi, found.in_data)
+    pos = lo
+    while (start := text.find(_KIMI_BEGIN, pos, hi)) >= 0:
+        head = start + len(_KIMI_BEGIN)
+        pos = head
+        if found.skips(start):
+            continue
+        stop = ends.at_or_after(head)
+        body_end = stop.start() if stop is not None else hi
+        end = stop.end() if stop is not None and stop.group() == "<|tool_call_end|>" else body_end
+        pos = max(end, head)
+        found.take(start, end)
+        sep = text.find(_KIMI_ARGUMENTS, head, body_end)
+        named = _KIMI_ID.fullmatch(text, head, sep) if sep >= 0 else None
+        if named is None:
+            found.calls.append(_not_a_call("kimi", start, "the kimi call names no tool before its arguments"))
+            continue
+        arguments = text[sep + len(_KIMI_ARGUMENTS) : body_end].strip()
+        found.calls.append(_call_with_json(named.group(1), arguments, "kimi", start, parser))
+
+
+def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
+    """gpt-oss's harmony messages: one whose header (the `<|start|>`/`<|channel|>` part before `<|message|>`)
+    names a recipient, `to=functions.name`, is a call, its message the arguments, up to `<|call|>` (or `<|end|>`,
+    the next `<|start|>`, or the end); `functions.` is the format's own namespace. A message to no one is text."""
+    ends = _Ahead(_HARMONY_END, text, hi, found.in_data)
+    pos = lo
+    while (at := text.find(_HARMONY_MESSAGE, pos, hi)) >= 0:
+        body_start = at + len(_HARMONY_MESSAGE)
+        pos = body_start
+        if found.skips(at):
+            continue
+        head_from = max(lo, at - _HARMONY_HEADER)
+        for token in ("<|start|>", "<|end|>", "<|call|>", "<|return|>"):  # the header opens after the last of these
+            cut = text.rfind(token, head_from, at)
+            if cut >= 0:
+                head_from = max(head_from, cut + len(token))
+        recipients = list(_HARMONY_TO.finditer(text, head_from, at))
+        if not recipients:
+            continue
+        to = recipients[-1]  # (the last `to=` of the header names the recipient)
+        stop = ends.at_or_after(body_start)
+        body_end = stop.start() if stop is not None else hi
+        end = stop.end() if stop is not None and stop.group() == "<|call|>" else body_end
+        pos = max(end, body_start)
+        found.take(to.start(), end)
+        arguments = text[body_start:body_end].strip()
+        found.calls.append(_call_with_json(to.group(1), arguments, "harmony", to.start(), parser))
+
+
 def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Parser) -> RawCall:
     """A call named outside its JSON: the arguments read (repaired as the policy allows), or why they cannot be."""
     if not name or _DOTTED_NAME.fullmatch(name) is None:
@@ -703,6 +787,9 @@ _READERS: tuple[_Reader, ...] = (
     _deepseek,
     _function_tag,
     _functionary,
+    _functionary_v2,
+    _kimi,
+    _harmony,
     _mistral,
     _python_tag,
     _react,
