@@ -880,8 +880,7 @@ class Parser:
         found = wrapped.lone_value(text)
         if found is None or not self.policy.allows(found.kind, True):
             return None
-        tools = _tools()
-        if tools.tool_target(plan.view) is not None and tools.call_in_prose(found.prose, text, found.start):
+        if _tools().call_in_prose(found.prose, text, found.start):
             return None  # ("Action: delete" before the value: the calls the text makes decide what it answers)
         if not self.host.extracts_alone and self.host.foreign_candidates(
             text, CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)

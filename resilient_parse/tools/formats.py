@@ -88,6 +88,7 @@ _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
+_NAME_LINE = re.compile(r"[ \t\r]*+[A-Za-z_][\w.\-]*+[ \t\r]*+")  # a line that is a tool's name alone
 # a ReAct line starts a line, or follows a tag (`<think>Action: …`)
 _REACT_ACTION = re.compile(r"(?:^|(?<=>))[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
@@ -621,7 +622,9 @@ def _python_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
 def react_action_in(text: str, lo: int = 0, hi: int | None = None) -> bool:
     """Whether text[lo:hi] writes a ReAct `Action:` line."""
     hi = len(text) if hi is None else hi
-    return "action" in folded(text[lo:hi]) and _REACT_ACTION.search(text, lo, hi) is not None
+    low = text[lo:hi].lower()
+    # ("ct" first: every spelling the regex matches holds it, and most prose does not)
+    return "ct" in low and "action" in folded(low) and _REACT_ACTION.search(text, lo, hi) is not None
 
 
 def call_in_prose(prose: str, text: str, start: int) -> bool:
@@ -631,7 +634,7 @@ def call_in_prose(prose: str, text: str, start: int) -> bool:
     if react_action_in(prose):
         return True
     newline = text.find("\n", 0, start)
-    return newline > 0 and _DOTTED_NAME.fullmatch(text[:newline].strip()) is not None
+    return newline > 0 and _NAME_LINE.fullmatch(text, 0, newline) is not None
 
 
 def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
