@@ -29,7 +29,7 @@ test: lint
 	$(BIN)/python -m pytest -q -n 2 tests $(PLUGIN_DIRS)
 
 test-slow: install
-	$(BIN)/python -m pytest -q -m slow -n 2 tests $(PLUGIN_DIRS) --hypothesis-profile=deep
+	$(BIN)/python -m pytest -q -m slow -n 2 tests $(PLUGIN_DIRS) --hypothesis-profile=deep --durations=25
 
 bench: install
 	$(BIN)/resilient-parse bench

@@ -21,6 +21,7 @@ PROSE_READERS = [
     PACKAGE / "stages" / "extract.py",
     PACKAGE / "stages" / "select.py",
     PACKAGE / "stages" / "plain.py",
+    PACKAGE / "stages" / "coerce" / "choices.py",
     PACKAGE / "text" / "cues.py",
     PACKAGE / "text" / "clauses.py",
 ]

@@ -37,6 +37,7 @@ from typing import Any
 from resilient_parse.conform import spelling_of
 from resilient_parse.context import CallContext, KeyMapping
 from resilient_parse.schema import ModelView, normalise_key
+from resilient_parse.text.lexicon import lexicon
 
 __all__ = [
     "COMMON_ALIASES",
@@ -221,8 +222,6 @@ _SAME_MEANING = {
     **dict.fromkeys(("dst", "dest"), "destination"),
     **dict.fromkeys(("prev", "previous"), "previous"),
 }
-# Prefixes that negate a word: `invisible` is not a typo of `visible`.
-_NEGATIONS = ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis")
 _NEGATION_WORDS = frozenset({"not", "no", "non", "never", "without"})
 
 
@@ -256,17 +255,12 @@ def _closest_meaning(token: str) -> str | None:
     return next(iter(best)) if len(best) == 1 else None
 
 
-def _negates(a: str, b: str) -> bool:
-    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
-    return longer.endswith(shorter) and longer[: len(longer) - len(shorter)] in _NEGATIONS
-
-
 def _digits(token: str) -> str:
     return "".join(ch for ch in token if ch.isdigit())
 
 
 def _token_pair_differs(x: str, y: str) -> bool:
-    if _digits(x) != _digits(y) or _negates(x, y):
+    if _digits(x) != _digits(y) or lexicon().negates(x, y):
         return True
     mx, my = _meaning(x), _meaning(y)
     if mx is not None or my is not None:

@@ -19,26 +19,21 @@ from typing import Any
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.schema import ChoiceView
 from resilient_parse.stages.coerce._common import _changed, _refuse, _same
+from resilient_parse.text.lexicon import lexicon
 
 MIN_PREFIX = 3
-# the separators alone, without the spaces around them: `\s*` on both sides made splitting a long run of spaces
-# quadratic, and the parts are compared after `_norm_choice`, which drops spaces anyway
-_HEDGE = re.compile(r"\bor\b|\band\b|/|\||,|;|\bvs\.?\b|\bmaybe\b|\bperhaps\b", re.IGNORECASE)
+# what a value's words are split at to see whether it names several allowed values ("positive or negative",
+# "positiv / negativ", "positive 或 negative"): white space and the marks that list, in one possessive run
+_PARTS = re.compile(r"[\s/|,;\u3001\uff0c\uff1b]++")
+# the lexicon's cues that make a value no plain pick: "maybe positive", "quizás", "也许", "not positive"
+_HEDGING = frozenset({"hedge", "question", "alternative", "negation"})
+_ASKED = ("?", "\uff1f")
 _CHOICE_NOISE = re.compile(r"[\s_\-.:;!?'\"`()\[\]]+")
-_NEGATING_PREFIXES = ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis")
 _TIE = 1e-9
 
 
 def _norm_choice(text: str) -> str:
     return _CHOICE_NOISE.sub("", text.casefold())
-
-
-def _negation_of(a: str, b: str) -> bool:
-    """`unapproved` vs `approved`, `incomplete` vs `complete`: close in spelling, opposite in meaning."""
-    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
-    if not longer.endswith(shorter):
-        return False
-    return longer[: len(longer) - len(shorter)] in _NEGATING_PREFIXES
 
 
 @dataclass(frozen=True)
@@ -53,6 +48,7 @@ class _ChoiceIndex:
     ordered: tuple[tuple[str, Any], ...]  # (spelling, value), sorted by spelling
     per_value: int  # the most spellings naming one value
     allowed: str
+    asks: bool = False  # an allowed value itself ends with a question mark ("ready?")
 
     @classmethod
     def build(cls, view: ChoiceView) -> _ChoiceIndex:
@@ -80,6 +76,7 @@ class _ChoiceIndex:
             ordered=tuple(sorted(pairs, key=lambda pair: pair[0])),
             per_value=per_value,
             allowed=", ".join(repr(v.value if isinstance(v, enum.Enum) else v) for v in view.values),
+            asks=any(str(v.value if isinstance(v, enum.Enum) else v).rstrip().endswith(_ASKED) for v in view.values),
         )
 
     def prefixed(self, target: str) -> list[Any]:
@@ -123,13 +120,18 @@ def match_choice(value: Any, view: ChoiceView, path: str, ctx: CallContext) -> C
     if not target:
         return None
 
+    text = str(value)
+    if isinstance(value, str) and text.rstrip().endswith(_ASKED) and not index.asks:
+        return _choice_error(value, index, path, "hedged_choice", "is asked, not given")
     spelt = index.by_spelling.get(target, ())
     if len(spelt) == 1:
         return _changed(value, spelt[0], "enum_value", path, ctx, confidence=1.0)
     if len(spelt) > 1:
         return _choice_error(value, index, path, "ambiguous_choice", "matches several allowed values")
-    parts = [p for p in _HEDGE.split(str(value)) if p and p.strip()]
-    if len(parts) > 1 and any(_norm_choice(p) in index.by_spelling for p in parts):
+    if isinstance(value, str) and not lexicon().categories(text).isdisjoint(_HEDGING):
+        return _choice_error(value, index, path, "hedged_choice", "is hedged, negated or one option of several")
+    named = [p for p in _PARTS.split(text) if p and _norm_choice(p) in index.by_spelling]
+    if len(named) > 1:
         return _choice_error(value, index, path, "hedged_choice", "is hedged between several values")
     if not policy.allows("enum_fuzzy") or len(target) < MIN_PREFIX:
         return None
@@ -177,7 +179,7 @@ def _closest_choice(value: Any, target: str, index: _ChoiceIndex, path: str, ctx
         return None
     if best - runner < policy.fuzzy_margin:
         return _choice_error(value, index, path, "ambiguous_choice", "is equally close to several allowed values")
-    if _negation_of(target, spelling):
+    if lexicon().negates(target, spelling):
         return _choice_error(value, index, path, "negated_choice", f"looks like the opposite of {allowed!r}")
     return _changed(value, allowed, "enum_fuzzy", path, ctx, confidence=best, note=f"similarity {best:.2f}")
 

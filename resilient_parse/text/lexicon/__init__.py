@@ -267,6 +267,7 @@ class Lexicon:
         self.scales = {p: n for t in self.tables for w, n in t.scales.items() for p in expand(w)}
         self.minus = frozenset(normalise(w) for t in self.tables for w in t.minus)
         self.decimal_marks = {t.language: t.decimal_mark for t in self.tables}
+        self._negating_prefixes = frozenset(p for t in self.tables for p in t.clause.get("negating_prefixes", ()))
 
     def find(self, text: str, start: int = 0, end: int | None = None) -> list[Cue]:
         """Every cue in text[start:end], in order; where phrases overlap, the longest at the leftmost position wins
@@ -448,6 +449,12 @@ class Lexicon:
         or -1: prose the library cannot read."""
         m = self._unread.search(text, start, len(text) if end is None else end)
         return m.start() if m is not None else -1
+
+    def negates(self, a: str, b: str) -> bool:
+        """Whether one word is the other behind a negating prefix (`unapproved`, `approved`): close in spelling,
+        opposite in meaning."""
+        longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+        return longer.endswith(shorter) and longer[: len(longer) - len(shorter)] in self._negating_prefixes
 
     def phrases(self, category: str) -> list[str]:
         """Every literal phrase of a category, in every table (for tests and documentation)."""

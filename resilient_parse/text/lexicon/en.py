@@ -353,6 +353,8 @@ PHRASES = {
 # The English clause rules (`resilient_parse.text.clauses`) read the words right before a candidate by these word
 # lists: which words label it, and which may stand between a designation and the candidate it introduces.
 CLAUSE = {
+    # the prefixes that make a word its opposite: `unapproved` is no typo of `approved` (`Lexicon.negates`)
+    "negating_prefixes": ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis"),
     # words that make the candidate an example, a draft or a template
     "example": (
         "for example",
