@@ -45,6 +45,10 @@ REASONING_TAGS = (
 )
 _REASONING_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>\n]{0,200}>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE)
+# gpt-oss (harmony) writes its reasoning as a message on the analysis channel, ended by `<|end|>` (or cut short by
+# the next message's header)
+_ANALYSIS_OPEN = re.compile(r"<\|channel\|>[ \t]*+analysis[ \t]*+<\|message\|>")
+_ANALYSIS_CLOSE = re.compile(r"<\|end\|>|<\|start\|>|<\|channel\|>")
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
 _FENCE_AT = re.compile(r"[ \t]{0,3}(?:`{3}|~{3})")
 _FENCE_AFTER_NEWLINE = re.compile(r"\n(?=[ \t]{0,3}(?:`{3}|~{3}))")
@@ -162,6 +166,8 @@ def split_reasoning(text: str) -> list[Region]:
         return [Region(0, n, 0, n, False)]
     opens = [m for m in _REASONING_OPEN.finditer(text) if opens_reasoning_block(text, m.start(), m.end())]
     closes = [m for m in _REASONING_CLOSE.finditer(text) if not is_quoted_tag(text, m.start(), m.end())]
+    if "<|channel|>" in text:
+        _add_analysis_messages(text, opens, closes)
     if not opens and not closes:
         return [Region(0, n, 0, n, False)]
     spans = [s for s in scan_spans(text) if s.closed]
@@ -200,6 +206,25 @@ def split_reasoning(text: str) -> list[Region]:
     if pos < n:
         regions.append(Region(pos, n, pos, n, False))
     return regions
+
+
+def _add_analysis_messages(text: str, opens: list[re.Match[str]], closes: list[re.Match[str]]) -> None:
+    """Add each harmony analysis message's opening and the token that ends it to the tags, in order (a token
+    that ends no analysis message is no tag). Each end is searched for once: later openings before it share it."""
+    ends: list[re.Match[str]] = []
+    end: re.Match[str] | None = None
+    found = False
+    for m in _ANALYSIS_OPEN.finditer(text):
+        opens.append(m)
+        if not found or (end is not None and end.start() < m.end()):
+            end, found = _ANALYSIS_CLOSE.search(text, m.end()), True
+        if end is not None and (not ends or ends[-1] is not end):
+            ends.append(end)
+    if found:
+        opens.sort(key=lambda m: m.start())
+    if ends:
+        closes.extend(ends)
+        closes.sort(key=lambda m: m.start())
 
 
 class Span(NamedTuple):

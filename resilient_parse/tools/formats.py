@@ -71,7 +71,8 @@ _FUNCTION_OPEN = re.compile(r"<function=([A-Za-z_][\w.\-]{0,100})>")
 _FUNCTION_CLOSE = re.compile(r"</function>")
 _RECIPIENT = re.compile(r"^>>>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*$", re.MULTILINE)
 # functionary v2: `<|recipient|>name` then `<|content|>` and the arguments
-_CONTENT_FOR = re.compile(r"<\|recipient\|>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*\n?[ \t]*<\|content\|>")
+_RECIPIENT_TOKEN = re.compile(r"<\|recipient\|>")
+_CONTENT_FOR = re.compile(r"[ \t]*+([A-Za-z_][\w.\-]{0,100}+)[ \t\r\n]*+<\|content\|>")
 _CONTENT_END = re.compile(r"<\|(?:stop|from|recipient)\|>")
 # Kimi K2: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`
 _KIMI_BEGIN = "<|tool_call_begin|>"
@@ -81,9 +82,9 @@ _KIMI_ID = re.compile(r"[ \t\r\n]*(?:functions\.)?([A-Za-z_][\w.\-]{0,100}?)(?::
 # gpt-oss (harmony): a message whose header names a recipient, `<|channel|>commentary to=functions.name
 # <|constrain|>json<|message|>{…}<|call|>`
 _HARMONY_MESSAGE = "<|message|>"
-_HARMONY_TO = re.compile(r"(?<![\w.])to=(?:functions\.)?([A-Za-z_][\w.\-]{0,100})")
+_HARMONY_TO = re.compile(r"(?<![\w.])to[ \t]*+=[ \t]*+\"?(?:functions\.)?([A-Za-z_][\w.\-]{0,100}+)")
+_HARMONY_BOUNDARY = re.compile(r"<\|(?:start|end|call|return)\|>")
 _HARMONY_END = re.compile(r"<\|(?:call|end|return|start)\|>")
-_HARMONY_HEADER = 300  # the longest header before `<|message|>` in which its `to=` is looked for
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
@@ -356,7 +357,7 @@ def _json_calls(body: str, fmt: str, offset: int, parser: Parser, names: tuple[s
 
 def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`<tool_call>…</tool_call>`; a tag left open ends at the next opening of the same tag, or at the end."""
-    opens = _Ahead(_HERMES_OPEN, text, hi, found.in_data)
+    opens = _Ahead(_HERMES_OPEN, text, hi, found.skips)
     closes = {t: _Ahead(p, text, hi, found.in_data) for t, p in _HERMES_CLOSE.items()}
     again = {t: _Ahead(p, text, hi, found.in_data) for t, p in _HERMES_AGAIN.items()}
     pos = lo
@@ -469,16 +470,23 @@ def _functionary(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> 
 
 def _functionary_v2(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """`<|recipient|>name` then `<|content|>` and the arguments, up to `<|stop|>`, the next `<|from|>` or
-    `<|recipient|>`, or the end (functionary v2); `<|recipient|>all` is its text."""
+    `<|recipient|>`, or the end (functionary v2); `<|recipient|>all` is its text. A recipient written otherwise is
+    a call that cannot be read, never prose whose JSON is read by shape."""
     ends = _Ahead(_CONTENT_END, text, hi, found.in_data)
-    for m in _CONTENT_FOR.finditer(text, lo, hi):
-        if found.skips(m.start()) or m.group(1) == "all":
+    for m in _RECIPIENT_TOKEN.finditer(text, lo, hi):
+        if found.skips(m.start()):
+            continue
+        named = _CONTENT_FOR.match(text, m.end(), hi)
+        if named is not None and named.group(1) == "all":
             continue
         stop = ends.at_or_after(m.end())
         body_end = stop.start() if stop is not None else hi
         found.take(m.start(), stop.end() if stop is not None and stop.group() == "<|stop|>" else body_end)
-        arguments = text[m.end() : body_end].strip()
-        found.calls.append(_call_with_json(m.group(1), arguments, "functionary", m.start(), parser))
+        if named is None or named.end() > body_end:
+            found.calls.append(_not_a_call("functionary", m.start(), "the recipient names no tool before <|content|>"))
+            continue
+        arguments = text[named.end() : body_end].strip()
+        found.calls.append(_call_with_json(named.group(1), arguments, "functionary", m.start(), parser))
 
 
 def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -507,30 +515,36 @@ def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
 
 
 def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
-    """gpt-oss's harmony messages: one whose header (the `<|start|>`/`<|channel|>` part before `<|message|>`)
-    names a recipient, `to=functions.name`, is a call, its message the arguments, up to `<|call|>` (or `<|end|>`,
-    the next `<|start|>`, or the end); `functions.` is the format's own namespace. A message to no one is text."""
+    """gpt-oss's harmony messages: one whose header (after the last `<|start|>`, `<|end|>`, `<|call|>` or
+    `<|return|>` before its `<|message|>`) names a recipient, `to=functions.name`, is a call, its message the
+    arguments, up to `<|call|>` (or `<|end|>`, the next `<|start|>`, or the end); `functions.` is the format's
+    own namespace. A message to no one is text; a header naming two recipients is two readings of one call.
+    Each header is read once: the next one starts where this message ends."""
     ends = _Ahead(_HARMONY_END, text, hi, found.in_data)
-    pos = lo
+    pos = head_from = lo
     while (at := text.find(_HARMONY_MESSAGE, pos, hi)) >= 0:
         body_start = at + len(_HARMONY_MESSAGE)
         pos = body_start
+        header_start = head_from
+        for boundary in _HARMONY_BOUNDARY.finditer(text, head_from, at):
+            header_start = boundary.end()
+        head_from = body_start
         if found.skips(at):
             continue
-        head_from = max(lo, at - _HARMONY_HEADER)
-        for token in ("<|start|>", "<|end|>", "<|call|>", "<|return|>"):  # the header opens after the last of these
-            cut = text.rfind(token, head_from, at)
-            if cut >= 0:
-                head_from = max(head_from, cut + len(token))
-        recipients = list(_HARMONY_TO.finditer(text, head_from, at))
+        recipients = list(_HARMONY_TO.finditer(text, header_start, at))
         if not recipients:
             continue
-        to = recipients[-1]  # (the last `to=` of the header names the recipient)
         stop = ends.at_or_after(body_start)
         body_end = stop.start() if stop is not None else hi
         end = stop.end() if stop is not None and stop.group() == "<|call|>" else body_end
-        pos = max(end, body_start)
+        pos = head_from = max(end, body_start)
+        to = recipients[0]
         found.take(to.start(), end)
+        names = sorted({r.group(1) for r in recipients})
+        if len(names) > 1:
+            error = f"the harmony message names two recipients, {' and '.join(map(repr, names))}"
+            found.calls.append(RawCall(None, None, "harmony", None, to.start(), (), error, ambiguous=tuple(names)))
+            continue
         arguments = text[body_start:body_end].strip()
         found.calls.append(_call_with_json(to.group(1), arguments, "harmony", to.start(), parser))
 
@@ -786,13 +800,14 @@ def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> N
 
 _Reader = Callable[[str, int, int, _Found, Parser], None]
 _READERS: tuple[_Reader, ...] = (
-    _hermes,
+    # the formats bounded by special tokens first: a tag written inside their arguments is theirs, not a call
     _deepseek,
-    _function_tag,
-    _functionary,
-    _functionary_v2,
     _kimi,
     _harmony,
+    _functionary_v2,
+    _hermes,
+    _function_tag,
+    _functionary,
     _mistral,
     _python_tag,
     _react,
