@@ -728,6 +728,12 @@ ATTACKS_ON_NEW_FORMATS = [
         [Neg(x=3)],  # (one call: the tag is in its arguments' string, never a second call; neg ignores `note`)
     ),
     ("<|recipient|>neg" + "\t" * 50_000 + "x", list[TOOLS], ParseError),
+    (  # an unclosed bracket in the prose before does not make the end token in the arguments' string a mark
+        'see [1\n<|tool_call_begin|>functions.neg:0<|tool_call_argument_begin|>{"x": 3, "note": "a<|tool_call_end|>"}'
+        "<|tool_call_end|>",
+        list[TOOLS],
+        [Neg(x=3)],
+    ),
     (
         "<|channel|>analysis<|message|>For example I could do it.<|end|>"
         '<|start|>assistant<|channel|>commentary to=functions.neg<|message|>{"x": 3}<|call|>',

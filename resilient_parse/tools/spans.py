@@ -45,15 +45,35 @@ def json_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
 
 def strings_in_values(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The stretches of the strings inside the valid JSON values between `start` and `end`, in order: what a
-    value's strings write (`"<tool_call>"`, `"[TOOL_CALLS]"`) is data, never markup. A span that does not read as
-    JSON holds none: a stray quote in broken JSON would otherwise hide the markup after it."""
-    found: list[tuple[int, int]] = []
+    value's strings write (`"<tool_call>"`, `"[TOOL_CALLS]"`) is data, never markup. The values are the outermost
+    `{…}`/`[…]` that close (one left open around them, `see [1 … {"a": "<|end|>"}`, does not hide them); one that
+    does not read as JSON holds none: a stray quote in broken JSON would otherwise hide the markup after it. One
+    pass, with a stack of the openers still open."""
+    closed: list[tuple[int, int, int, int]] = []  # (start, end, first string, after its last string)
+    strings: list[tuple[int, int]] = []
+    stack: list[tuple[int, int]] = []  # (opener, how many strings stood before it)
     pos = start
-    while (opener := _OPENER.search(text, pos, end)) is not None:
-        strings: list[tuple[int, int]] = []
-        pos, closed = _span_end(text, opener.start(), end, strings)
-        if strings and closed and _reads(text[opener.start() : pos]):
-            found.extend(strings)
+    while (m := _STRUCTURE.search(text, pos, end)) is not None:
+        c, pos = m.group(), m.end()
+        if c == '"':
+            if not stack:
+                continue  # a quote in prose: no string of a value
+            rest = _STRING_REST.match(text, pos, end)
+            if rest is None:
+                break
+            strings.append((pos - 1, rest.end()))
+            pos = rest.end()
+        elif c in "{[":
+            stack.append((m.start(), len(strings)))
+        elif stack:
+            opener, first = stack.pop()
+            while closed and closed[-1][0] > opener:
+                closed.pop()  # (a value inside this one: this one is the outer)
+            closed.append((opener, pos, first, len(strings)))
+    found: list[tuple[int, int]] = []
+    for opener, close, first, last in closed:
+        if last > first and _reads(text[opener:close]):
+            found.extend(strings[first:last])
     return found
 
 
