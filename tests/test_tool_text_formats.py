@@ -247,6 +247,7 @@ KEYED = [
     # (lenient may still take a one-key object as a wrapper around the value: a lossy guess, recorded)
     ("an unknown key is data, not a call", keyed([("mul", '{"x": 3}')]), list[TOOLS], ParseError, LOSSY),
     ("an item that is no call", '[{"neg": {"x": 3}}, {"x": 4}]', list[TOOLS], ParseError, LOSSY),
+    ("beside a call, another tool's is named", keyed([NEG, ("mul", '{"x": 3}')]), list[TOOLS], "mul", "mul"),
     ("a field named like the tool is data", '{"sum": {"a": 1}}', Report, Report(sum={"a": 1}), Report(sum={"a": 1})),
 ]
 
@@ -256,6 +257,9 @@ def test_a_call_named_by_its_key(text: str, target: Any, strict: Any, lenient: A
     for mode, expected in (("strict", strict), ("lenient", lenient)):
         if expected is LOSSY:
             assert not parse_result(text, target, mode=mode).lossless
+        elif isinstance(expected, str):  # a call to a tool outside the target, named in the error
+            with pytest.raises(SchemaMismatchError, match=expected):
+                parse(text, target, mode=mode)
         elif isinstance(expected, type) and issubclass(expected, Exception):
             with pytest.raises(expected):
                 parse(text, target, mode=mode)
@@ -677,6 +681,12 @@ HARMONY = [
         AmbiguousMatchError,
     ),
     (
+        "a tool's result, addressed to the assistant, is no call",
+        '<|start|>functions.neg to=assistant<|channel|>commentary<|message|>{"temperature": 20}<|end|>',
+        list[TOOLS],
+        None,
+    ),
+    (
         "a built-in tool is another tool",
         '<|channel|>analysis to=browser.search<|message|>{"query": "x"}<|call|>',
         TOOLS,
@@ -695,8 +705,9 @@ HARMONY = [
 @pytest.mark.parametrize("mode", MODES)
 def test_harmony_messages(mode: str, text: str, target: Any, expected: Any) -> None:
     if expected is None:
-        with pytest.raises(ParseError):  # (no call and no JSON answer: never a call made up)
+        with pytest.raises(ParseError) as info:  # (no call and no JSON answer: never a call made up)
             parse(text, target, mode=mode)
+        assert "'assistant'" not in str(info.value)
     elif isinstance(expected, type) and issubclass(expected, Exception):
         with pytest.raises(expected):
             parse(text, target, mode=mode)

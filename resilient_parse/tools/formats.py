@@ -83,6 +83,7 @@ _KIMI_ID = re.compile(r"[ \t\r\n]*(?:functions\.)?([A-Za-z_][\w.\-]{0,100}?)(?::
 # <|constrain|>json<|message|>{…}<|call|>`
 _HARMONY_MESSAGE = "<|message|>"
 _HARMONY_TO = re.compile(r"(?<![\w.])to[ \t]*+=[ \t]*+\"?(?:functions\.)?([A-Za-z_][\w.\-]{0,100}+)")
+_HARMONY_ROLES = frozenset({"assistant", "user", "system", "developer"})  # `to=assistant`: a tool's result, no call
 _HARMONY_BOUNDARY = re.compile(r"<\|(?:start|end|call|return)\|>")
 _HARMONY_END = re.compile(r"<\|(?:call|end|return|start)\|>")
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
@@ -321,20 +322,21 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
 
 
 def keyed_calls(value: Any, names: tuple[str, ...], offset: int, repairs: tuple[Repair, ...]) -> list[RawCall]:
-    """`{"get_weather": {"city": "Oslo"}}`, or a list of such objects: each object's one key is the name of one of
-    `names` (in any case or style, or behind a namespace: `how_named`), its value the arguments object. Only the
-    tools the caller offers make such a call (without them, one key over an object is data); a list whose items
-    are not all such calls holds none."""
+    """`{"get_weather": {"city": "Oslo"}}`, or a list of such objects: each object's one key names the tool, its
+    value the arguments object. Only the tools the caller offers make such a call (without them, one key over an
+    object is data): one item must name one of `names` (in any case or style, or behind a namespace:
+    `how_named`); then every item is a call, so one to another tool is named as such. A list with an item of
+    another shape holds none."""
     items = value if isinstance(value, list) else [value]
     calls = []
     for item in items:
         if not isinstance(item, Mapping) or len(item) != 1:
             return []
         ((key, arguments),) = item.items()
-        if not isinstance(arguments, Mapping) or not any(how_named(key, name) for name in names):
+        if not isinstance(arguments, Mapping):
             return []
         calls.append(RawCall(key, dict(arguments), "keyed", None, offset, repairs, named_by=key))
-    return calls
+    return calls if any(how_named(c.name, name) for c in calls for name in names) else []
 
 
 def _json_calls(body: str, fmt: str, offset: int, parser: Parser, names: tuple[str, ...] = ()) -> list[RawCall]:
@@ -531,7 +533,7 @@ def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
         head_from = body_start
         if found.skips(at):
             continue
-        recipients = list(_HARMONY_TO.finditer(text, header_start, at))
+        recipients = [r for r in _HARMONY_TO.finditer(text, header_start, at) if r.group(1) not in _HARMONY_ROLES]
         if not recipients:
             continue
         stop = ends.at_or_after(body_start)
