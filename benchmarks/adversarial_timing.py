@@ -216,7 +216,7 @@ CASES += (
     Case("select_prose_braces", lambda n: "{name} " * n + _SEARCH, 2_000, ToolCall),
     Case("select_tag_mentions", lambda n: "the <think> step " * n + _SEARCH, 2_000, ToolCall),
     Case("select_refusal_words", lambda n: "i cannot guarantee we can " * n + _SEARCH, 2_000, ToolCall),
-    Case("select_designation_words", lambda n: ("final not correct " * 8 + _SEARCH + " ") * n, 2_000, ToolCall),
+    Case("select_designation_words", lambda n: ("final not correct " * 8 + _SEARCH + " ") * n, 500, ToolCall),
     Case("select_list_glue", lambda n: "For example: " + " or ".join([_SEARCH] * n), 2_000, ToolCall),
     Case("select_closers_in_prose", lambda n: "</think> " * n + _SEARCH, 5_000, ToolCall),
     # plain answers and envelopes (issue 14)
@@ -390,7 +390,7 @@ CASES += (
     Case(
         "r18_example_react_calls",
         lambda n: "For example:\nAction: a\nAction Input: {}\n" * n,
-        2_000,
+        250,  # (about 11 µs a character: 0.1 s at n already)
         _toolcall_target(),
         entrypoints=True,
     ),
