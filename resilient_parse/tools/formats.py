@@ -73,11 +73,13 @@ _RECIPIENT = re.compile(r"^>>>[ \t]*([A-Za-z_][\w.\-]{0,100})[ \t]*$", re.MULTIL
 # functionary v2: `<|recipient|>name` then `<|content|>` and the arguments
 _RECIPIENT_TOKEN = re.compile(r"<\|recipient\|>")
 _CONTENT_FOR = re.compile(r"[ \t]*+([A-Za-z_][\w.\-]{0,100}+)[ \t\r\n]*+<\|content\|>")
-_CONTENT_END = re.compile(r"<\|(?:stop|from|recipient)\|>")
+_CONTENT_STOP = re.compile(r"<\|stop\|>")
+_CONTENT_NEXT = re.compile(r"<\|(?:from|recipient)\|>")
 # Kimi K2: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`
 _KIMI_BEGIN = "<|tool_call_begin|>"
 _KIMI_ARGUMENTS = "<|tool_call_argument_begin|>"
-_KIMI_END = re.compile(r"<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>")
+_KIMI_END = re.compile(r"<\|tool_call_end\|>")
+_KIMI_NEXT = re.compile(r"<\|tool_call_begin\|>|<\|tool_calls_section_end\|>")
 _KIMI_ID = re.compile(r"[ \t\r\n]*(?:functions\.)?([A-Za-z_][\w.\-]{0,100}?)(?::[0-9]{1,9})?[ \t\r\n]*")
 # gpt-oss (harmony): a message whose header names a recipient, `<|channel|>commentary to=functions.name
 # <|constrain|>json<|message|>{…}<|call|>`
@@ -85,7 +87,8 @@ _HARMONY_MESSAGE = "<|message|>"
 _HARMONY_TO = re.compile(r"(?<![\w.])to[ \t]*+=[ \t]*+\"?(?:functions\.)?([A-Za-z_][\w.\-]{0,100}+)")
 _HARMONY_ROLES = frozenset({"assistant", "user", "system", "developer"})  # `to=assistant`: a tool's result, no call
 _HARMONY_BOUNDARY = re.compile(r"<\|(?:start|end|call|return)\|>")
-_HARMONY_END = re.compile(r"<\|(?:call|end|return|start)\|>")
+_HARMONY_CALL = re.compile(r"<\|call\|>")
+_HARMONY_NEXT = re.compile(r"<\|(?:end|return|start)\|>")
 _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
@@ -376,8 +379,8 @@ def _hermes(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
 
 
 def _body_end(closes: _Ahead, opens: _Ahead, body_start: int, hi: int) -> tuple[int, int]:
-    """Where a tagged call's body ends and its stretch ends: at its closing tag, or (left open) at the next
-    opening of the same tag, or at the end of the region."""
+    """Where a tagged call's body ends and its stretch ends: at its closing tag or token, or (left open) where the
+    next call or message opens, or at the end of the region."""
     close = closes.at_or_after(body_start)
     reopen = opens.at_or_after(body_start)
     if close is not None and (reopen is None or close.start() < reopen.start()):
@@ -474,16 +477,15 @@ def _functionary_v2(text: str, lo: int, hi: int, found: _Found, parser: Parser) 
     """`<|recipient|>name` then `<|content|>` and the arguments, up to `<|stop|>`, the next `<|from|>` or
     `<|recipient|>`, or the end (functionary v2); `<|recipient|>all` is its text. A recipient written otherwise is
     a call that cannot be read, never prose whose JSON is read by shape."""
-    ends = _Ahead(_CONTENT_END, text, hi, found.in_data)
+    stops, nexts = _Ahead(_CONTENT_STOP, text, hi, found.in_data), _Ahead(_CONTENT_NEXT, text, hi, found.in_data)
     for m in _RECIPIENT_TOKEN.finditer(text, lo, hi):
         if found.skips(m.start()):
             continue
         named = _CONTENT_FOR.match(text, m.end(), hi)
         if named is not None and named.group(1) == "all":
             continue
-        stop = ends.at_or_after(m.end())
-        body_end = stop.start() if stop is not None else hi
-        found.take(m.start(), stop.end() if stop is not None and stop.group() == "<|stop|>" else body_end)
+        body_end, end = _body_end(stops, nexts, m.end(), hi)
+        found.take(m.start(), end)
         if named is None or named.end() > body_end:
             found.calls.append(_not_a_call("functionary", m.start(), "the recipient names no tool before <|content|>"))
             continue
@@ -495,16 +497,14 @@ def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
     """Kimi K2's call tokens: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}` up to
     `<|tool_call_end|>` (or the next call, the section's end, or the end). `functions.` and `:0` are the format's
     own id, not part of the name; the `<|tool_calls_section_begin|>`/`…end|>` around the calls read as tags."""
-    ends = _Ahead(_KIMI_END, text, hi, found.in_data)
+    ends, nexts = _Ahead(_KIMI_END, text, hi, found.in_data), _Ahead(_KIMI_NEXT, text, hi, found.in_data)
     pos = lo
     while (start := text.find(_KIMI_BEGIN, pos, hi)) >= 0:
         head = start + len(_KIMI_BEGIN)
         pos = head
         if found.skips(start):
             continue
-        stop = ends.at_or_after(head)
-        body_end = stop.start() if stop is not None else hi
-        end = stop.end() if stop is not None and stop.group() == "<|tool_call_end|>" else body_end
+        body_end, end = _body_end(ends, nexts, head, hi)
         pos = max(end, head)
         found.take(start, end)
         sep = text.find(_KIMI_ARGUMENTS, head, body_end)
@@ -522,7 +522,7 @@ def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
     arguments, up to `<|call|>` (or `<|end|>`, the next `<|start|>`, or the end); `functions.` is the format's
     own namespace. A message to no one is text; a header naming two recipients is two readings of one call.
     Each header is read once: the next one starts where this message ends."""
-    ends = _Ahead(_HARMONY_END, text, hi, found.in_data)
+    calls, nexts = _Ahead(_HARMONY_CALL, text, hi, found.in_data), _Ahead(_HARMONY_NEXT, text, hi, found.in_data)
     pos = head_from = lo
     while (at := text.find(_HARMONY_MESSAGE, pos, hi)) >= 0:
         body_start = at + len(_HARMONY_MESSAGE)
@@ -536,9 +536,7 @@ def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
         recipients = [r for r in _HARMONY_TO.finditer(text, header_start, at) if r.group(1) not in _HARMONY_ROLES]
         if not recipients:
             continue
-        stop = ends.at_or_after(body_start)
-        body_end = stop.start() if stop is not None else hi
-        end = stop.end() if stop is not None and stop.group() == "<|call|>" else body_end
+        body_end, end = _body_end(calls, nexts, body_start, hi)
         pos = head_from = max(end, body_start)
         to = recipients[0]
         found.take(to.start(), end)
