@@ -43,7 +43,6 @@ from resilient_parse.schema import (
     UnionView,
     iter_views,
 )
-from resilient_parse.stages.envelopes import ARGUMENT_KEYS, NAMESPACE_PREFIXES, how_named
 from resilient_parse.stages.extract import (
     ANSWER,
     REASONING,
@@ -56,6 +55,7 @@ from resilient_parse.stages.extract import (
 )
 from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
+from resilient_parse.tools.envelopes import ARGUMENT_KEYS, NAMESPACE_PREFIXES, how_named
 from resilient_parse.tools.formats import (
     IMPLIED_INPUT_KIND,
     NOT_ANSWERS,

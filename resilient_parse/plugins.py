@@ -27,10 +27,16 @@ from resilient_parse.context import (
 from resilient_parse.errors import ParseError, PluginError, escape_surrogates
 from resilient_parse.policy import Policy
 from resilient_parse.schema import FieldView, ModelView, TypeView
-from resilient_parse.stages import builtin_plugins
+from resilient_parse.stages import builtin_plugins as stage_plugins
+from resilient_parse.tools import EnvelopeStage
 
 log = logging.getLogger("resilient_parse")
 ENTRY_POINT_GROUP = "resilient_parse"
+
+
+def builtin_plugins() -> list[tuple[str, object]]:
+    """The built-in plugins, in registration order: the core's stages, then the tools layer's envelope stage."""
+    return [*stage_plugins(), ("rp.envelopes", EnvelopeStage())]
 
 
 class PluginHost:

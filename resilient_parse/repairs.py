@@ -103,7 +103,7 @@ KINDS = _kinds(
     RepairKind("unwrap_wrapper", "coerce", False, 1.0, 'took the value out of a wrapper like {"result": …}'),
     RepairKind("decode_json_string", "coerce", False, 1.0, "decoded JSON that was encoded inside a string"),
     RepairKind("pattern_case", "coerce", False, 1.0, "changed a string's case or spaces to match the field's pattern"),
-    # plain-text answers for scalar and choice targets (stages/plain.py) and envelopes (stages/envelopes.py)
+    # plain-text answers for scalar and choice targets (stages/plain.py) and envelopes (tools/envelopes.py)
     RepairKind("plain_value", "extract", True, 0.2, "read a lone exact value written without JSON quotes"),
     RepairKind("plain_answer", "extract", False, 1.0, "read a scalar or choice answer out of plain text"),
     RepairKind("plain_text", "extract", False, 1.0, "took the answer text (without label) as the string"),

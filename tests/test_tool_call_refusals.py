@@ -5,7 +5,7 @@ function, the OpenAI, Anthropic and LangChain adapters, through the real SDKs an
 (`stream_tool_calls`, `astream_tool_calls`, through the real OpenAI SDK's SSE stream), the LangChain output parser
 (invoke and stream) and text envelopes (an OpenAI message or chat completion, an Anthropic message). The providers'
 own refusal signals (OpenAI's message `refusal`, Anthropic's `stop_reason: "refusal"`) beside a call are a second
-table, on the same paths. Every path asks one reader, `stages.envelopes.refusal_beside_calls`, which is also run
+table, on the same paths. Every path asks one reader, `tools.envelopes.refusal_beside_calls`, which is also run
 against the table, so a row can only fail everywhere or nowhere.
 """
 
@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from resilient_parse import ModelRefusedError, ParseError, Parser, RefusalError, parse
 from resilient_parse.correction import Completion, ToolCall, correct
 from resilient_parse.correction.tool_defs import openai_tools
-from resilient_parse.stages.envelopes import refusal_beside_calls
+from resilient_parse.tools.envelopes import refusal_beside_calls
 
 
 class Transfer(BaseModel):

@@ -14,9 +14,8 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from resilient_parse.parser import Parser
-from resilient_parse.plugins import ENTRY_POINT_GROUP
+from resilient_parse.plugins import ENTRY_POINT_GROUP, builtin_plugins
 from resilient_parse.policy import LENIENT, Policy, resolve_policy
-from resilient_parse.stages import builtin_plugins
 
 
 @dataclass(frozen=True)

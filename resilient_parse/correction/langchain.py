@@ -72,8 +72,8 @@ from resilient_parse.errors import (
     RefusalError,
 )
 from resilient_parse.parser import Parser
-from resilient_parse.stages.envelopes import STOPPED_REFUSING
 from resilient_parse.stages.feedback import schema_shape
+from resilient_parse.tools.envelopes import STOPPED_REFUSING
 
 T = TypeVar("T")
 Messages = list[dict[str, Any]]

@@ -80,8 +80,8 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
-from resilient_parse.stages.envelopes import CUT_OFF
 from resilient_parse.stages.feedback import excerpt, schema_shape
+from resilient_parse.tools.envelopes import CUT_OFF
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -50,7 +50,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.envelopes import (
+from resilient_parse.tools.envelopes import (
     disagreeing_text_error,
     how_named,
     refusal_beside_calls,
@@ -610,7 +610,7 @@ def read_reply_calls(
     """The target read from a reply made of tool calls and the text beside them — the one reading of such a reply
     for every path (the correction loop, the LangChain parser, streamed calls). A reply that refuses is refused
     first, whatever its calls say (`RefusalError`): the provider's refusal signal (`refusal`) or text beside the
-    calls that refuses, takes the call back or asks back (`stages.envelopes.refusal_beside_calls`, the reading text
+    calls that refuses, takes the call back or asks back (`tools.envelopes.refusal_beside_calls`, the reading text
     envelopes get too). Then the calls are read (`read_tool_calls`, whose options these are) and the text must not
     answer the target otherwise (`check_text_agrees`)."""
     _refuse_beside(text, refusal, target, parser, aliases, sum(len(c.arguments) for c in calls))
@@ -655,7 +655,7 @@ def check_text_agrees(
 ) -> None:
     """Text beside the tool calls must not refuse them and, if it answers the target too, must give the calls'
     answer. A refusal, a retraction or a question there — or the provider's refusal signal (`refusal`) — is a
-    `RefusalError` (`stages.envelopes.refusal_beside_calls`). One reply saying two things does not say which it
+    `RefusalError` (`tools.envelopes.refusal_beside_calls`). One reply saying two things does not say which it
     means (`AmbiguousMatchError`, naming both). Prose — text in which the reader finds no answer
     (`NoCandidateError`, or a candidate that does not fit) — is no second answer. Text that is itself two readings
     (`Either {...} or {...}`, a key written twice with different values) is refused as such: it cannot be set aside

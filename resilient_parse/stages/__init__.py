@@ -119,22 +119,9 @@ class PlainStage:
         return explain(text, ctx)
 
 
-class EnvelopeStage:
-    """`rp_coerce_value`, asked before `rp.coerce` (not `trylast`, registered after it; a user's plugin still
-    comes first): tool-call envelopes whose tool name must
-    be the target's, and wrappers several levels deep or around a one-element list (`stages/envelopes.py`)."""
-
-    @hookimpl
-    def rp_coerce_value(
-        self, value: Any, expected: TypeView, field: FieldView | None, path: str, ctx: CallContext
-    ) -> Coercion | None:
-        from resilient_parse.stages.envelopes import unwrap_envelope
-
-        return unwrap_envelope(value, expected, path, ctx)
-
-
 def builtin_plugins() -> list[tuple[str, object]]:
-    """The default stage plugins, in registration order."""
+    """The default stage plugins, in registration order (the tools layer adds its envelope stage after them:
+    `plugins.builtin_plugins`)."""
     return [
         ("rp.extract", ExtractStage()),
         ("rp.select", SelectStage()),
@@ -144,5 +131,4 @@ def builtin_plugins() -> list[tuple[str, object]]:
         ("rp.coerce", CoerceStage()),
         ("rp.feedback", FeedbackStage()),
         ("rp.plain", PlainStage()),
-        ("rp.envelopes", EnvelopeStage()),
     ]

@@ -42,7 +42,7 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView, normalise_key
-from resilient_parse.stages.envelopes import (
+from resilient_parse.tools.envelopes import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
     disagreeing_text_error,
