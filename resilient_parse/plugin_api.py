@@ -55,7 +55,6 @@ from resilient_parse.stages.extract import (
 )
 from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
-from resilient_parse.tools.envelopes import ARGUMENT_KEYS, NAMESPACE_PREFIXES, how_named
 from resilient_parse.tools.formats import (
     IMPLIED_INPUT_KIND,
     NOT_ANSWERS,
@@ -66,6 +65,7 @@ from resilient_parse.tools.formats import (
     may_be_made,
     read_calls,
 )
+from resilient_parse.tools.names import ARGUMENT_KEYS, NAMESPACE_PREFIXES, how_named, match_tool
 from resilient_parse.tools.pycall import python_call
 
 __all__ = [
@@ -119,6 +119,7 @@ __all__ = [
     "how_named",
     "iter_views",
     "load_json",
+    "match_tool",
     "may_be_made",
     "pointer",
     "python_call",

@@ -23,9 +23,7 @@ The tools a request sends are `tool_defs`; the messages that answer a bad call a
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
-import re
 import time
 import types
 import typing
@@ -50,17 +48,8 @@ from resilient_parse.errors import (
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
-from resilient_parse.tools.envelopes import (
-    disagreeing_text_error,
-    how_named,
-    refusal_beside_calls,
-    truncated_call_error,
-)
-
-_MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
-_MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
-_SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
-_VOWELS = frozenset("aeiou")  # a slipped vowel keeps a word's consonants, which carry its meaning
+from resilient_parse.tools.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
+from resilient_parse.tools.names import match_tool, shown_name, wrong_tool
 
 
 @dataclass(frozen=True)
@@ -108,7 +97,7 @@ class ToolCall:
             raise ConfigurationError(f"the arguments of tool call {name!r} are not JSON data: {exc}") from exc
         except RecursionError:  # nested deeper than JSON text can be written: refused as the same text would be
             raise UnrecoverableSyntaxError(
-                f"the arguments of tool call {_shown(name)} are nested too deeply to read",
+                f"the arguments of tool call {shown_name(name)} are nested too deeply to read",
                 [ErrorDetail(path="", kind="too_deep", message="the decoded arguments nest too deeply")],
             ) from None
         return cls(name=name, arguments=text, id=id, index=index)
@@ -208,200 +197,13 @@ def check_tool_name(call: ToolCall, target: Any, parser: Parser | None = None) -
     started = time.perf_counter()
     names = [n for n in map(_class_name, _members(target)) if n is not None]
     if names and call.name not in names:
-        error = _wrong_tool(call, "", ", ".join(map(repr, names)))
+        error = wrong_tool(call.name, "", names)
         if parser is not None:
             _tell_failed(parser, target, None, error, started, len(call.arguments))
         raise error
 
 
 # -- reading calls ------------------------------------------------------------------------------------------------
-
-
-def _shown(name: str) -> str:
-    """A tool name as a message quotes it: at most `_MAX_FUZZY_NAME` characters of what the model wrote."""
-    return repr(name if len(name) <= _MAX_FUZZY_NAME else name[:_MAX_FUZZY_NAME] + "…")
-
-
-def _spelling(name: str) -> str:
-    """A tool name without case and separators: get_weather, GetWeather and get-weather read the same. Letters of
-    any script are kept (`Get天Weather` is another name, not a variant of GetWeather)."""
-    return _SEPARATORS.sub("", name.casefold())
-
-
-def _words(name: str) -> list[str]:
-    """A tool name's words, case-folded: split at separators (snake_case, kebab-case, spaces) and at camelCase
-    boundaries (`HTTPServer` → http, server); digits stay with the letters before them (`Probe3` is one word)."""
-    words: list[str] = []
-    word: list[str] = []
-    for position, char in enumerate(name):
-        if not char.isalnum():
-            if word:
-                words.append("".join(word))
-                word = []
-            continue
-        if word and char.isupper():
-            before = word[-1]
-            after = name[position + 1] if position + 1 < len(name) else ""
-            if before.islower() or before.isdigit() or (before.isupper() and after.islower()):
-                words.append("".join(word))
-                word = []
-        word.append(char)
-    if word:
-        words.append("".join(word))
-    return [w.casefold() for w in words]
-
-
-@dataclass(frozen=True)
-class _Name:
-    """A name's spelling and words, worked out once per name (not once per name compared against)."""
-
-    spelling: str
-    words: tuple[str, ...]
-
-    @classmethod
-    def of(cls, name: str) -> _Name:
-        return cls(_spelling(name), tuple(_words(name)))
-
-
-@functools.lru_cache(maxsize=1024)
-def _tool_name_parts(name: str) -> _Name:
-    """A sent or target tool name's parts (the same few names recur on every call)."""
-    return _Name.of(name)
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def _common_suffix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[-1 - i] == b[-1 - i]:
-        i += 1
-    return i
-
-
-def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
-    """Whether `said` is `meant` with exactly one slip: a letter inserted, deleted or substituted at or after the
-    third letter and before the last, or two neighbouring letters swapped (never the first letter, never the last).
-    Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long: the first letters and the last are
-    where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the word's meaning, and a digit changed is
-    another step or version (`Step1`/`Step2`), never a slip. Without `tools_known` (nothing says which tools
-    exist, so `said` may be another tool's real name) the slip must also keep the word's consonants — a vowel
-    inserted, deleted or substituted, or two letters swapped: a consonant changed makes another word as often as a
-    slip (`charge`/`change`, `close`/`clone`, `remove`/`remote`, `unlock`/`unblock`)."""
-    if len(meant) < _MIN_FUZZY_WORD or not (_ascii_letters(said) and _ascii_letters(meant)):
-        return False
-    if said == meant or said[0] != meant[0] or said[-1] != meant[-1]:
-        return False
-    p, s = _common_prefix(said, meant), _common_suffix(said, meant)
-    if len(said) == len(meant):
-        size = len(meant)
-        if p + s == size - 1:  # one letter substituted, at index p
-            keeps_meaning = tools_known or (said[p] in _VOWELS and meant[p] in _VOWELS)
-            return 2 <= p <= size - 2 and keeps_meaning
-        if p + s == size - 2:  # two neighbouring letters swapped, at p and p + 1
-            return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
-        return False
-    longer, shorter = (said, meant) if len(said) > len(meant) else (meant, said)
-    if len(longer) != len(shorter) + 1 or p + s < len(shorter):
-        return False
-    # the extra letter of `longer` can sit at any index in [len(shorter) - s, p]: one of them must be inside (they
-    # are all the same letter: a run of it)
-    at = max(len(shorter) - s, 2)
-    return at <= min(p, len(longer) - 2) and (tools_known or longer[at] in _VOWELS)
-
-
-def _ascii_letters(word: str) -> bool:
-    return word.isascii() and word.isalpha()
-
-
-def _closeness(called: _Name, tool: str, *, tools_known: bool = True) -> int | None:
-    """How far a called name is from a tool's name, when it can only be a slip of that name: 0 for a case or
-    separator variant; 1 for a typo (`_is_typo`) in the one word that differs, every other word the same. None when
-    it is another name: `SetUser` is not `GetUser` (a short word changed), `ReadFiles` not `ReadFile` (an ending),
-    `Unpublish` not `Publish`, `Step2` not `Step1`; `get_wether` is `get_weather`."""
-    meant = _tool_name_parts(tool)
-    if called.spelling and called.spelling == meant.spelling:
-        return 0
-    if len(called.words) != len(meant.words):
-        return None
-    differ = [(a, b) for a, b in zip(called.words, meant.words, strict=True) if a != b]
-    if len(differ) != 1:
-        return None
-    return 1 if _is_typo(*differ[0], tools_known=tools_known) else None
-
-
-def _wrong_tool(
-    call: ToolCall, path: str, expected: str, why: str = "which is none of the expected tools"
-) -> ParseError:
-    return SchemaMismatchError(
-        f"wrong tool for the target: the call names {_shown(call.name)}, {why}",
-        [
-            ErrorDetail(
-                path=path,
-                kind="tool_name_mismatch",
-                message=f"call one of the expected tools: {expected}",
-                got=call.name,
-            )
-        ],
-    )
-
-
-def _pick_tool(
-    call: ToolCall, tools: ToolTarget, parser: Parser, path: str, sent: Collection[str]
-) -> tuple[type[BaseModel], tuple[Repair, ...]]:
-    """The argument model the call's name names: exactly, or (lenient) a case/separator variant or a typo of one
-    of the target's tools. A name that is exactly another tool that was sent is that tool (a wrong tool, never a
-    typo), and no slip is repaired when another sent tool is as close as the target's; with no tools sent known,
-    only a slip that keeps the word's consonants is one (`_is_typo`)."""
-    if call.name in tools.models:
-        return tools.models[call.name], ()
-    expected = ", ".join(repr(n) for n in tools.models)
-    if call.name in sent:
-        raise _wrong_tool(call, path, expected, "another tool that was sent, not one of the target's")
-    named = [(n, how) for n in tools.models if (how := how_named(call.name, n)) is not None]
-    if len(named) == 1:  # the one name rule (`envelopes.how_named`): another case or style is the same name
-        name, how = named[0]
-        kind = "tool_name_style" if how == "style" else "tool_name_prefix"
-        if not parser.policy.allows(kind):
-            raise _wrong_tool(call, path, expected, f"{parser.policy.name} mode does not read a name behind a prefix")
-        note = f"tool name {_shown(call.name)} read as {name!r}"
-        return tools.models[name], (Repair.make(kind, path, call.name, name, note=note),)
-    if len(call.name) > _MAX_FUZZY_NAME:
-        raise _wrong_tool(call, path, expected)
-    called = _Name.of(call.name)  # once per call, not once per tool compared against
-    known = bool(sent)  # without the sent tools, a slip that can make another word is another tool's name
-    scored = [(d, n) for n in tools.models if (d := _closeness(called, n, tools_known=known)) is not None]
-    if not scored:
-        raise _wrong_tool(call, path, expected)
-    best = min(d for d, _ in scored)
-    variants = [n for d, n in scored if d == best]
-    rivals = [n for n in sent if n not in tools.models and (d := _closeness(called, n)) is not None and d <= best]
-    if len(variants) > 1 or rivals:
-        close = [*variants, *sorted(rivals)]
-        raise AmbiguousMatchError(
-            f"the tool name {_shown(call.name)} could be any of {', '.join(map(repr, close))}",
-            [ErrorDetail(path=path, kind="ambiguous_tool_name", message=f"expected one of {expected}", got=call.name)],
-        )
-    name = variants[0]
-    kind = "enum_value" if best == 0 else "enum_fuzzy"
-    if not parser.policy.allows(kind):
-        raise SchemaMismatchError(
-            f"the call names {_shown(call.name)}; the tool is {name!r} "
-            f"({parser.policy.name} mode does not rename tools)",
-            [
-                ErrorDetail(
-                    path=path, kind="tool_name_mismatch", message=f"call the tool by its name, {name!r}", got=call.name
-                )
-            ],
-        )
-    note = f"tool name {_shown(call.name)} read as {name!r}"
-    return tools.models[name], (Repair.make(kind, path, call.name, name, confidence=0.9, note=note),)
 
 
 def _under(prefix: str, error: ParseError, message: str) -> ParseError:
@@ -417,7 +219,7 @@ def _under(prefix: str, error: ParseError, message: str) -> ParseError:
 
 
 def _truncated(call: ToolCall, path: str, *, complete: bool = False) -> TruncatedOutputError:
-    return truncated_call_error(_shown(call.name), path, complete=complete)
+    return truncated_call_error(shown_name(call.name), path, complete=complete)
 
 
 def _looks_cut(arguments: str) -> bool:
@@ -463,7 +265,8 @@ def _read_one(
 ) -> tuple[ParseResult[Any], tuple[Repair, ...]]:
     started = time.perf_counter()
     try:
-        model, renamed = _pick_tool(call, tools, parser, path, sent)
+        name, renamed = match_tool(call.name, tuple(tools.models), parser.policy, path, sent=sent)
+        model = tools.models[name]
     except ParseError as error:
         _tell_failed(parser, target, aliases, error, started, len(call.arguments))
         raise
@@ -472,7 +275,7 @@ def _read_one(
     except ParseError as error:
         if not path:
             raise
-        raise _under(path, error, f"tool call {path[1:]} ({_shown(call.name)}): {error.message}") from None
+        raise _under(path, error, f"tool call {path[1:]} ({shown_name(call.name)}): {error.message}") from None
     repairs = tuple(replace(r, path=path + r.path) for r in result.repairs) if path else result.repairs
     return result, (*renamed, *repairs)
 

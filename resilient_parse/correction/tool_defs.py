@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.stages.feedback import schema_shape
-from resilient_parse.tools.envelopes import model_tool_name
+from resilient_parse.tools.names import model_tool_name
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]
 """A tool to send: a Pydantic argument model, or a tool definition the user wrote in the API's own format."""

@@ -5,8 +5,8 @@ call (`{"action": …, "arguments": …}`, read by the coercions). The calls com
 the text makes them, as the core judges candidates: drafts in reasoning, examples, rejected options and calls beside
 a refusal are not made. Then:
 
-- each call is matched by name to one tool (`envelopes.how_named`, the one name rule: exactly or in another case or
-  style — lossless; behind a namespace prefix such as `functions.` — a lossy `tool_name_prefix`); a call to a tool
+- each call is matched by name to one tool (`names.match_tool`, the one matcher: exactly or in another case or
+  style — lossless; behind a namespace prefix such as `functions.` or by a typo — lossy guesses); a call to a tool
   outside the target is a `SchemaMismatchError` naming it and the target's tools; a plain JSON object naming a tool
   under a key one of the models has (`action`, a union's tag) is that model's data, not a call;
 - its arguments are read by the parser against that tool alone (repairs recorded under the call's path; strict
@@ -43,17 +43,14 @@ from resilient_parse.errors import (
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView, normalise_key
 from resilient_parse.tools.envelopes import (
-    ARGUMENT_KEYS,
-    CALL_NAME_KEYS,
     disagreeing_text_error,
     envelope_error,
-    how_named,
     refusal_beside_calls,
     said_beside_calls,
-    tool_name,
 )
 from resilient_parse.tools.formats import Parser, RawCall, may_be_made, react_action_in, read_calls
 from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
+from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, match_tool, tool_name
 from resilient_parse.tools.spans import json_spans
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
@@ -84,7 +81,7 @@ class ToolTarget:
     tools: tuple[ModelView, ...]
     many: bool
 
-    @property
+    @functools.cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(tool_name(t) for t in self.tools)
 
@@ -257,13 +254,12 @@ def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple
             f"{shown} cannot be read: {message}",
             [ErrorDetail(path=where, kind="unreadable_tool_call", message=message, offset=call.offset)],
         )
-    tool, how = _tool_named(call, where, target)
+    name, renamed = match_tool(call.name, target.names, parser.policy, where)
+    tool = target.tools[target.names.index(name)]
     repairs = [
         Repair.make("read_tool_call", where, None, call.name, offset=call.offset, note=f"{shown} to {call.name!r}")
     ]
-    if how in ("prefix", "style"):
-        kind = f"tool_name_{how}"
-        repairs.append(Repair.make(kind, where, call.name, tool_name(tool), offset=call.offset))
+    repairs.extend(replace(r, offset=call.offset) for r in renamed)
     repairs.extend(replace(r, path=where + r.path) for r in call.repairs)
     arguments = call.arguments
     if isinstance(arguments, str) and not arguments.lstrip().startswith(("{", "[")):
@@ -277,23 +273,6 @@ def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple
         raise type(exc)(f"the arguments of {shown} to {call.name!r}: {exc.message}", details) from None
     repairs.extend(replace(r, path=where + r.path) for r in result.repairs)
     return result.value, repairs
-
-
-def _tool_named(call: RawCall, where: str, target: ToolTarget) -> tuple[ModelView, str]:
-    name = str(call.name)
-    matches = [(t, how) for t in target.tools if (how := how_named(name, tool_name(t))) is not None]
-    if len(matches) == 1:
-        return matches[0]
-    listed = ", ".join(repr(n) for n in target.names)
-    if matches:
-        raise AmbiguousMatchError(
-            f"the call to {name!r} names {len(matches)} of the target's tools ({listed})",
-            [ErrorDetail(path=where, kind="ambiguous_tool_calls", message=f"{name!r} names several tools")],
-        )
-    raise SchemaMismatchError(
-        f"the output calls {name!r}, which is not one of the target's tools ({listed})",
-        [ErrorDetail(path=where, kind="tool_name_mismatch", message=f"{name!r} is not one of {listed}", got=name)],
-    )
 
 
 def check_one_tool_fits(json_text: str, target: ToolTarget) -> None:

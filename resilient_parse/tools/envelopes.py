@@ -43,30 +43,16 @@ from resilient_parse.stages.extract import scan_spans, split_reasoning
 from resilient_parse.stages.feedback import excerpt
 from resilient_parse.text.cues import refusal_between
 from resilient_parse.text.lexicon import lexicon
+from resilient_parse.tools.names import (
+    ARGUMENT_KEYS,
+    CALL_NAME_KEYS,
+    NAME_KEYS,
+    how_named,
+    same_tool,
+    tool_name,
+)
 
 MAX_DEPTH = 6
-TOOL_NAME_ATTRIBUTE = "__rp_tool_name__"
-NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "command", "recipient_name", "type")
-"""The keys a call names its tool under — the one list the envelope stage reads names by (`_named_other_tool`, the
-descent through wrappers, `is_call_shaped`). `type` names a tool only beside the call's arguments (an
-`ARGUMENT_KEYS` key) and when it is not an envelope's own kind (`function`, `tool_use` …, `_ENVELOPE_KINDS`);
-it never makes a target call-shaped (a model with `type` and `input` fields is data, not a call)."""
-CALL_NAME_KEYS = tuple(k for k in NAME_KEYS if k != "type")
-"""The keys that name a call's tool on their own (what makes a model call-shaped, what a call in text is named by)."""
-STRONG_NAME_KEYS = frozenset({"tool", "action", "tool_name", "function", "function_name"})
-"""The name keys that name a tool and nothing else (`{"name": "Ada"}` is data; `{"tool": "search"}` is a call)."""
-ARGUMENT_KEYS = (
-    "arguments",
-    "args",
-    "parameters",
-    "input",
-    "action_input",
-    "tool_input",
-    "params",
-    "kwargs",
-    "inputs",
-)
-"""The keys a call's arguments are written under."""
 _ENVELOPE_KINDS = frozenset(
     {"function", "tool_use", "function_call", "tool_call", "custom", "custom_tool_call", "message", "tool", "call"}
 )
@@ -80,48 +66,6 @@ class ToolCall:
     name: str
     arguments: Any
     where: str
-
-
-def tool_name(model: ModelView) -> str:
-    """The tool a target argument model belongs to (`model_tool_name`)."""
-    return model_tool_name(model.cls)
-
-
-def model_tool_name(cls: type) -> str:
-    """The one rule for the name a model's tool goes by, on every path (tool definitions sent, calls read in text
-    and in envelopes, errors sent back): the name it declares (`__rp_tool_name__`), else `model_config["title"]`,
-    else its class name. A call's name is compared with it in any case or style (`how_named`)."""
-    declared = getattr(cls, TOOL_NAME_ATTRIBUTE, None)
-    if isinstance(declared, str) and declared:
-        return declared
-    config = getattr(cls, "model_config", None)
-    title = config.get("title") if isinstance(config, dict) else None
-    if isinstance(title, str) and title:
-        return title
-    return str(getattr(cls, "__name__", cls))
-
-
-def same_tool(written: str, expected: str) -> bool:
-    """Whether a call's tool name is the target's, in any case or style (`GetWeather`, `functions.get_weather`)."""
-    return how_named(written, expected) is not None
-
-
-NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
-"""The namespaces models write before a tool's name (`functions.get_weather`): reading past one is a guess."""
-
-
-def how_named(written: str, expected: str) -> str | None:
-    """How a call's tool name names the target's tool: "exact", in another case or "style" (`GetWeather` for
-    `get_weather`), behind a "prefix" (`NAMESPACE_PREFIXES`); None when it names another tool. The one name rule
-    of every path: text envelopes, tool calls in text, native calls and the toolcalls plugin's registry."""
-    if written == expected:
-        return "exact"
-    if _norm(written) == _norm(expected):
-        return "style"
-    prefix = next((p for p in NAMESPACE_PREFIXES if written.startswith(p)), None)
-    if prefix is not None and how_named(written[len(prefix) :], expected) in ("exact", "style"):
-        return "prefix"
-    return None
 
 
 # -- what a reply says beside its calls -----------------------------------------------------------------------

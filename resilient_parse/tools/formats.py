@@ -46,7 +46,7 @@ from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
 from resilient_parse.text.clauses import folded
-from resilient_parse.tools.envelopes import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS, how_named
+from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS, how_named
 from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from resilient_parse.plugin_api import RawCall, extract_calls, python_call
-    from rp_toolcalls.calls import normalise_name, parse_arguments, parse_calls, resolve_name
+    from rp_toolcalls.calls import parse_arguments, parse_calls, resolve_name
     from rp_toolcalls.models import ToolCall, call_model
     from rp_toolcalls.plugin import PLUGIN_NAME, ToolCallsPlugin, default_plugin
     from rp_toolcalls.registry import ToolRegistry
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from rp_toolcalls.tools import Tool, ToolSet
 
 _EXPORTS: dict[str, str] = {
-    "normalise_name": "rp_toolcalls.calls",
     "parse_arguments": "rp_toolcalls.calls",
     "parse_calls": "rp_toolcalls.calls",
     "resolve_name": "rp_toolcalls.calls",
@@ -105,7 +104,6 @@ __all__ = [
     "call_model",
     "default_plugin",
     "extract_calls",
-    "normalise_name",
     "parse_arguments",
     "parse_calls",
     "python_call",

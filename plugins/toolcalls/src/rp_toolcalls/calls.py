@@ -1,16 +1,15 @@
 """From a call as written to a call the registry can run: match the name against the registered tools only, and
 put the arguments through the full resilient_parse pipeline against the tool's argument model.
 
-A name matches exactly, then by case and separators (`GetWeather`, `get-weather`, `functions.get_weather`),
-then by fuzzy similarity above the policy's threshold *and* ahead of the runner-up by the policy's margin. An
-unknown name is an `input_invalid` error listing the tools — never a new tool. Every repair is recorded with a
-JSON path: `/name` for the name, `/arguments/...` for the arguments.
+A name is matched by the core's one matcher (`match_tool`): exactly, in another case or style (`GetWeather`,
+`get-weather`), behind a namespace prefix (`functions.get_weather`), or by one typo in one word (`get_wether`) —
+never onto another registered tool. An unknown name is an `input_invalid` error listing the tools, never a new
+tool. Every repair is recorded with a JSON path: `/name` for the name, `/arguments/...` for the arguments.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,17 +17,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse import ErrorDetail, ParseError, Parser, Policy, Repair
-from resilient_parse.plugin_api import NAMESPACE_PREFIXES, RawCall, extract_calls, how_named
+from resilient_parse.plugin_api import RawCall, extract_calls, match_tool
 from rp_toolcalls.results import INPUT_INVALID, ParsedCall, ToolError
 from rp_toolcalls.tools import Tool, ToolSet
 
 WRAP_KIND = "wrap_single_argument"
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SEPARATORS = re.compile(r"[\s\-.]+")
 
 __all__ = [
     "ParsedCall",
-    "normalise_name",
     "parse_arguments",
     "parse_call",
     "parse_calls",
@@ -36,47 +32,28 @@ __all__ = [
 ]
 
 
-def normalise_name(name: str) -> str:
-    """`GetWeather`, `get-weather`, `Get Weather` → `get_weather`."""
-    return _SEPARATORS.sub("_", _CAMEL.sub("_", name.strip())).casefold().strip("_")
-
-
 def resolve_name(
     name: Any, tools: Sequence[str], policy: Policy
 ) -> tuple[str | None, tuple[Repair, ...], ToolError | None]:
-    """The registered tool `name` means, the repair that took (if any), or an `input_invalid` error."""
+    """The registered tool `name` means, the repair that took (if any), or an `input_invalid` error. The core's one
+    matcher (`match_tool`) decides, with the registry as the tools that were sent: exactly, in another case or
+    style, behind a namespace prefix, or by one typo the policy allows — never onto another registered tool."""
     listing = ", ".join(tools) or "(none)"
     if not isinstance(name, str) or not name.strip():
         message = "the call does not name a tool"
         return None, (), ToolError(INPUT_INVALID, "no_tool_name", message, f"{message}. Available tools: {listing}.")
-    if name in tools:
-        return name, (), None
-    bare = name.strip()
-    named = [(t, how) for t in tools if (how := how_named(bare, t)) is not None]
-    if len(named) == 1:  # the core's one name rule: another case or style is the same name, a prefix a guess
-        same, how = named[0]
-        kind = "tool_name_prefix" if how == "prefix" else "tool_name_style"
-        if policy.allows(kind):
-            note = f"tool name {name!r} read as the registered tool {same!r}"
-            return same, (Repair.make(kind, "/name", name, same, note=note),), None
-    for prefix in NAMESPACE_PREFIXES:
-        if bare.startswith(prefix):
-            bare = bare[len(prefix) :]
-    normalised = {normalise_name(t): t for t in tools}
-    from rapidfuzz import fuzz  # imported on first use: importing rp_toolcalls stays cheap
-
-    scored = sorted(((fuzz.ratio(normalise_name(bare), key) / 100.0, t) for key, t in normalised.items()), reverse=True)
-    if scored and policy.allows("enum_fuzzy"):
-        best, runner_up = scored[0], (scored[1][0] if len(scored) > 1 else 0.0)
-        if best[0] >= policy.fuzzy_value_threshold and best[0] - runner_up >= policy.fuzzy_margin:
-            note = f"tool name {name!r} is closest to the registered tool {best[1]!r}"
-            repair = Repair.make("enum_fuzzy", "/name", name, best[1], confidence=best[0], note=note)
-            return best[1], (repair,), None
-    near = [t for score, t in scored if score >= 0.6][:3]
-    hint = f" Did you mean {' or '.join(near)}?" if near else ""
-    message = f"there is no tool named {name!r}"
-    feedback = f"{message}.{hint} Available tools: {listing}. Call one of them by its exact name."
-    return None, (), ToolError(INPUT_INVALID, "unknown_tool", message, feedback)
+    try:
+        found, repairs = match_tool(name.strip(), tools, policy, "/name", sent=tools)
+    except ParseError as exc:
+        message = f"there is no tool named {name!r}" if exc.details[0].kind == "tool_name_mismatch" else exc.message
+        feedback = f"{message}. Available tools: {listing}. Call one of them by its exact name."
+        code = "unknown_tool" if exc.details[0].kind == "tool_name_mismatch" else exc.details[0].kind
+        return None, (), ToolError(INPUT_INVALID, code, message, feedback)
+    if found != name:
+        repairs = tuple(replace(r, before=name) for r in repairs) or (
+            Repair.make("tool_name_style", "/name", name, found, note=f"tool name {name!r} read as {found!r}"),
+        )
+    return found, repairs, None
 
 
 def _arguments_text(raw: Any, tool: Tool, policy: Policy) -> tuple[str | None, tuple[Repair, ...], str | None]:
