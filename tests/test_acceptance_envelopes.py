@@ -67,13 +67,14 @@ SEVERAL = refused(AmbiguousMatchError, "ambiguous_tool_calls")
 STRICT_MISSING = refused(SchemaMismatchError, "missing")
 UNWRAP = "unwrap_tool_call"
 READ = "read_tool_call"
+STYLE = "tool_name_style"  # GetWeather's tool is called get_weather: the same name in another style, recorded
 
 TOOL_CALLS = [
     row(
         "an OpenAI completion calling the target's tool",
         W,
         completion(fn("get_weather", OSLO)),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row("an OpenAI completion calling another tool", W, completion(fn("delete_account", OSLO)), MISMATCH),
     row("two calls for one target", W, completion(fn("get_weather", OSLO), fn("get_weather", ROME)), SEVERAL),
@@ -81,7 +82,7 @@ TOOL_CALLS = [
         "two calls for a list target",
         list[W],
         completion(fn("get_weather", OSLO), fn("get_weather", ROME)),
-        got([W(**OSLO), W(**ROME)], READ),
+        got([W(**OSLO), W(**ROME)], READ, STYLE),
     ),
     row(
         "a list target with one call to another tool",
@@ -90,16 +91,16 @@ TOOL_CALLS = [
         MISMATCH,
     ),
     row(
-        "a function item whose name is in another style",
+        "a function item named exactly as the tool",
         W,
-        json.dumps(fn("GetWeather", OSLO)),
+        json.dumps(fn("GetWeather", OSLO)),  # (GetWeather is the tool's own name: nothing to record)
         got(W(**OSLO), READ),
     ),
     row(
         "arguments as an object",
         W,
         json.dumps(fn("get_weather", OSLO, encoded=False)),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row(
         # a call written as bare JSON, named exactly after the target's tool: read by the tools layer, strict too
@@ -111,13 +112,17 @@ TOOL_CALLS = [
     ),
     row("a bare function object for another tool", W, json.dumps({"name": "get_time", "arguments": OSLO}), MISMATCH),
     row(
-        "a functions. prefix", W, json.dumps(fn("functions.get_weather", OSLO)), got(W(**OSLO), UNWRAP), STRICT_MISSING
+        "a functions. prefix",
+        W,
+        json.dumps(fn("functions.get_weather", OSLO)),
+        got(W(**OSLO), READ, "tool_name_prefix"),
+        MISMATCH,
     ),
     row(
         "an Anthropic message with tool_use",
         W,
         anthropic(("get_weather", OSLO)),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row("an Anthropic message calling another tool", W, anthropic(("lookup", OSLO)), MISMATCH),
     row(
@@ -154,13 +159,13 @@ TOOL_CALLS = [
         "a message with tool_calls",
         W,
         json.dumps({"role": "assistant", "tool_calls": [fn("get_weather", OSLO)]}),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row(
         "a list of call items",
         W,
         json.dumps([fn("get_weather", OSLO)]),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row(
         "a Responses-API function_call item",
@@ -172,7 +177,7 @@ TOOL_CALLS = [
                 ]
             }
         ),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row(
         "a Responses-API call to another tool",
@@ -190,7 +195,7 @@ TOOL_CALLS = [
                 "function_call": {"name": "get_weather", "arguments": json.dumps(OSLO)},
             }
         ),
-        got(W(**OSLO), READ),
+        got(W(**OSLO), READ, STYLE),
     ),
     row(
         "a legacy function_call to another tool",
@@ -223,7 +228,7 @@ TOOL_CALLS = [
         "a tool call in a fence after prose",
         W,
         "Calling the tool:\n```json\n" + json.dumps(fn("get_weather", OSLO)) + "\n```",
-        got(W(**OSLO), "extract_fence", READ),
+        got(W(**OSLO), "extract_fence", READ, STYLE),
     ),
     row(
         "a tool call in a fence, to another tool",
@@ -356,11 +361,10 @@ def test_a_call_to_another_tool_names_both() -> None:
 
 
 def test_the_unwrap_records_the_envelope_and_the_arguments() -> None:
-    # a call named exactly after the tool is read losslessly; behind a prefix the unwrap is a guess
-    for name, lossless in (("get_weather", True), ("functions.get_weather", False)):
+    # the call is read losslessly, its name recorded by the one matcher: another style is lossless, a prefix a guess
+    for name, rename, lossless in (("get_weather", STYLE, True), ("functions.get_weather", "tool_name_prefix", False)):
         text = completion(fn(name, OSLO))
         result = PARSERS["lenient"].parse_result(text, GetWeather)
-        (repair,) = result.repairs
-        assert repair.before == json.loads(text)
-        assert repair.after == OSLO
-        assert repair.lossless is lossless
+        read, renamed = result.repairs
+        assert (read.kind, read.before, read.after, read.lossless) == (READ, json.loads(text), OSLO, True)
+        assert (renamed.kind, renamed.before, renamed.after, renamed.lossless) == (rename, name, "GetWeather", lossless)

@@ -47,7 +47,7 @@ from resilient_parse.tools.names import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
     NAME_KEYS,
-    how_named,
+    match_tool,
     same_tool,
     tool_name,
 )
@@ -428,26 +428,23 @@ def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ct
     if is_call_shaped(model, ctx):
         return _as_call(value, calls, model, many, path, ctx)
     expected = tool_name(model)
-    wrong = [c for c in calls if not same_tool(c.name, expected)]
-    if wrong:
-        names = ", ".join(repr(c.name) for c in wrong)
-        message = f"the output calls {names}, not {expected!r} (the target's tool); refusing to unwrap it"
-        return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=wrong[0].name))
+    renamed: list[Repair] = []
+    for name in dict.fromkeys(c.name for c in calls):  # by the one matcher: exact, another style, or a guess
+        try:
+            renamed.extend(match_tool(name, (expected,), ctx.policy, path)[1])
+        except ParseError as exc:
+            return Coercion(error=exc.details[0])
     if len(calls) > 1 and not many:
         where = ", ".join(c.where or "(root)" for c in calls)
         message = f"{len(calls)} calls to {expected!r} (at {where}) for one target; the text does not say which"
         return Coercion(error=ErrorDetail(path=path, kind="ambiguous_tool_calls", message=message, got=len(calls)))
     inner = [c.arguments for c in calls] if many else calls[0].arguments
     _check_text_agrees(said, inner, model, many, ctx)
-    # a call named exactly after the tool (in any case or style) is read as it stands; behind a prefix, a guess
-    exact = all(how_named(c.name, expected) in ("exact", "style") for c in calls)
-    kind = "read_tool_call" if exact else "unwrap_tool_call"
-    if not ctx.policy.allows(kind):
-        return None
     note = f"the arguments of the call to {calls[0].name!r} at {calls[0].where or '(root)'}"
     if many:
         note = f"the arguments of {len(calls)} calls to {expected!r}"
-    return Coercion(inner, (Repair.make(kind, path, value, inner, confidence=0.95, note=note),))
+    read = Repair.make("read_tool_call", path, value, inner, confidence=0.95, note=note)
+    return Coercion(inner, (read, *renamed))
 
 
 def cut_off(value: Any) -> bool:
