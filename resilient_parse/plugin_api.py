@@ -55,10 +55,10 @@ from resilient_parse.stages.extract import (
 )
 from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
+from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.formats import (
     IMPLIED_INPUT_KIND,
     NOT_ANSWERS,
-    RawCall,
     Reading,
     extract_calls,
     load_json,

@@ -4,18 +4,10 @@ A model that answers through tool calling (OpenAI `tool_calls`, Anthropic `tool_
 `AIMessage.tool_calls`) puts the object in the call's arguments and says which object it is by the tool's name.
 `read_tool_calls` reads those arguments through the whole parsing pipeline against the argument model the name
 picks: one model, a union of models (`None` among them allowed, picked by name), or `list[...]` of either for
-parallel calls. Names are matched exactly; a case/separator variant (`get_weather` for `GetWeather`), or a typo
-— exactly one edit (a letter inserted, deleted or substituted, or two neighbours swapped) inside one word of at
-least 5 ASCII letters, never its first letter or its last, an insert/delete/substitution never in its first two,
-no digit involved, every other word identical (`get_wether`, `SendEmial`, `GetWaether`) — is a lossy repair
-(recorded, refused in strict). Anything else is another name: `Unsubscribe`/`Subscribe`, `UnloadFile`/
-`UploadFile`, `ReadFiles`/`ReadFile`, `Step2`/`Step1`, `Get天Weather`/`GetWeather` (letters of every script count).
-A name that names no tool of the target — or names exactly another tool that was sent (`SetUser` is never
-`GetUser`) — is an error listing the expected tools; two tools (target's or sent) equally close is ambiguous.
-When the tools sent are not known (no `sent_names`: a plain function as the llm that declared none), a slip that
-can make another word is no typo either: only a vowel slipped (`GetWether`, `GetWeathar`) or two letters swapped
-(`SendEmial`) is one; a consonant inserted, deleted or substituted (`ChargeCard`/`ChangeCard`,
-`CloseTicket`/`CloneTicket`, `RemoveUser`/`RemoteUser`, `UnlockUser`/`UnblockUser`) is another tool's name.
+parallel calls. A call's name is matched to a tool by the one matcher of every path (`tools.names.match_tool`):
+exactly, in another case or style, behind a namespace prefix or by one typo (lossy guesses, refused in strict),
+never onto another tool that was sent (`sent_names`); anything else is an error listing the expected tools.
+The call itself is `tools.calls.ToolCall`.
 
 The tools a request sends are `tool_defs`; the messages that answer a bad call are `tool_followups`.
 """
@@ -44,69 +36,12 @@ from resilient_parse.errors import (
     ParseError,
     SchemaMismatchError,
     TruncatedOutputError,
-    UnrecoverableSyntaxError,
 )
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.repairs import Repair
+from resilient_parse.tools.calls import ToolCall
 from resilient_parse.tools.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
 from resilient_parse.tools.names import match_tool, shown_name, wrong_tool
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One call the model made: the tool's name and its argument text exactly as the model wrote it.
-
-    `arguments` is OpenAI's `function.arguments` as sent (possibly broken JSON); an already-decoded object
-    (Anthropic's `tool_use.input`, LangChain's `args`) is kept as its JSON text (`ToolCall.decoded`). `id` is the
-    provider's call id (needed to answer the call); `index` the call's position in the reply; `kind` "custom" for
-    an OpenAI custom (free-form) tool's call, whose `custom.input` text is the arguments and which a re-ask
-    replays as a custom call.
-    """
-
-    name: str
-    arguments: str
-    id: str | None = None
-    index: int = 0
-    kind: typing.Literal["function", "custom"] = "function"  # "custom": an OpenAI free-form tool's call
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("function", "custom"):
-            raise ConfigurationError(f"ToolCall.kind must be 'function' or 'custom', not {self.kind!r}")
-        if not isinstance(self.name, str):
-            raise ConfigurationError(f"ToolCall.name must be a str, not {type(self.name).__name__}")
-        if not isinstance(self.arguments, str):
-            raise ConfigurationError(
-                f"ToolCall.arguments must be the argument text (a str), not {type(self.arguments).__name__}; "
-                "use ToolCall.decoded(name, obj) for an already-decoded object"
-            )
-        if self.id is not None and not isinstance(self.id, str):
-            raise ConfigurationError(f"ToolCall.id must be a str or None, not {type(self.id).__name__}")
-        if not isinstance(self.index, int) or isinstance(self.index, bool) or self.index < 0:
-            raise ConfigurationError(f"ToolCall.index must be an int >= 0, not {self.index!r}")
-
-    @classmethod
-    def decoded(cls, name: str, arguments: Any, *, id: str | None = None, index: int = 0) -> ToolCall:
-        """A call whose arguments the SDK already decoded (Anthropic's `tool_use.input`, LangChain's `args`): kept as
-        their JSON text. Whatever was decoded is encoded back as it is — a str is a JSON string, not argument text,
-        so a double-encoded input meets the same refusal as OpenAI's double encoding; argument text as the model
-        wrote it is `ToolCall(name, text)`. `UnrecoverableSyntaxError` (kind too_deep) when the arguments nest too
-        deeply to write."""
-        try:
-            text = json.dumps(arguments, ensure_ascii=False)
-        except (TypeError, ValueError) as exc:
-            raise ConfigurationError(f"the arguments of tool call {name!r} are not JSON data: {exc}") from exc
-        except RecursionError:  # nested deeper than JSON text can be written: refused as the same text would be
-            raise UnrecoverableSyntaxError(
-                f"the arguments of tool call {shown_name(name)} are nested too deeply to read",
-                [ErrorDetail(path="", kind="too_deep", message="the decoded arguments nest too deeply")],
-            ) from None
-        return cls(name=name, arguments=text, id=id, index=index)
-
-    @property
-    def call_id(self) -> str:
-        """The id to answer the call with: the provider's, or one made from the index when it gave none."""
-        return self.id or f"call_{self.index}"
-
 
 # -- which targets tool calls can answer --------------------------------------------------------------------------
 

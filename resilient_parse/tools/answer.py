@@ -42,13 +42,14 @@ from resilient_parse.errors import (
 )
 from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView, normalise_key
+from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.envelopes import (
     disagreeing_text_error,
     envelope_error,
     refusal_beside_calls,
     said_beside_calls,
 )
-from resilient_parse.tools.formats import Parser, RawCall, may_be_made, react_action_in, read_calls
+from resilient_parse.tools.formats import Parser, may_be_made, react_action_in, read_calls
 from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
 from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, match_tool, tool_name
 from resilient_parse.tools.spans import json_spans

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -43,6 +42,7 @@ from resilient_parse.stages.extract import scan_spans, split_reasoning
 from resilient_parse.stages.feedback import excerpt
 from resilient_parse.text.cues import refusal_between
 from resilient_parse.text.lexicon import lexicon
+from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.names import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
@@ -57,15 +57,6 @@ _ENVELOPE_KINDS = frozenset(
     {"function", "tool_use", "function_call", "tool_call", "custom", "custom_tool_call", "message", "tool", "call"}
 )
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "input", "id", "type", "call_id"})
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One call found in an envelope: the tool's name, its arguments (decoded), and where they are."""
-
-    name: str
-    arguments: Any
-    where: str
 
 
 # -- what a reply says beside its calls -----------------------------------------------------------------------
@@ -338,7 +329,7 @@ def _unoptional(view: TypeView) -> TypeView:
 # -- tool calls ------------------------------------------------------------------------------------------------
 
 
-def find_calls(value: Any, max_depth: int) -> list[ToolCall] | None:
+def find_calls(value: Any, max_depth: int) -> list[RawCall] | None:
     """The tool calls an envelope holds, in order, or None when `value` is not a tool-call envelope."""
     if isinstance(value, list):
         items = [_call(item, f"/{i}", max_depth) for i, item in enumerate(value)]
@@ -359,10 +350,10 @@ def find_calls(value: Any, max_depth: int) -> list[ToolCall] | None:
     return _message_calls(value, "", max_depth)
 
 
-def _message_calls(message: dict[str, Any], where: str, max_depth: int) -> list[ToolCall] | None:
+def _message_calls(message: dict[str, Any], where: str, max_depth: int) -> list[RawCall] | None:
     """Calls in an OpenAI message (`tool_calls`, `function_call`), an Anthropic message (`tool_use` blocks) or a
     Responses-API output (`function_call` items)."""
-    found: list[ToolCall] = []
+    found: list[RawCall] = []
     for key in ("tool_calls", "content", "output"):
         items = message.get(key)
         if not isinstance(items, list):
@@ -383,7 +374,7 @@ def _message_calls(message: dict[str, Any], where: str, max_depth: int) -> list[
     return found or None
 
 
-def _call(item: Any, where: str, max_depth: int) -> ToolCall | None:
+def _call(item: Any, where: str, max_depth: int) -> RawCall | None:
     """One call item: `{"type": "function", "function": {...}}`, `{"type": "tool_use", "name", "input"}`,
     `{"type": "function_call", "name", "arguments"}` or a bare `{"name", "arguments"}` function object."""
     if not isinstance(item, dict):
@@ -403,7 +394,7 @@ def _call(item: Any, where: str, max_depth: int) -> ToolCall | None:
     if isinstance(arguments, str):
         decoded = decode_json_string(arguments, max_depth) if arguments.strip() else {}
         arguments = decoded if decoded is not None else arguments
-    return ToolCall(name, arguments, f"{where}/{key}")
+    return RawCall(name, arguments, "envelope", where=f"{where}/{key}")
 
 
 def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
@@ -413,7 +404,7 @@ def is_call_shaped(model: ModelView, ctx: CallContext) -> bool:
     )
 
 
-def _from_calls(value: Any, calls: list[ToolCall], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+def _from_calls(value: Any, calls: list[RawCall], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
     many = isinstance(view, ListView)
     model = view.item if isinstance(view, ListView) else view
     if not isinstance(model, ModelView):
@@ -534,7 +525,7 @@ def _dumped(value: Any) -> str:
 
 
 def _as_call(
-    value: Any, calls: list[ToolCall], model: ModelView, many: bool, path: str, ctx: CallContext
+    value: Any, calls: list[RawCall], model: ModelView, many: bool, path: str, ctx: CallContext
 ) -> Coercion | None:
     """A call-shaped target (`{"action": …, "arguments": …}`) takes the call's name and arguments as its fields.
     Left to `shapes` when it can do it (an alias table maps `name`, or the arguments are themselves the target)."""

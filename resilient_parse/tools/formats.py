@@ -46,6 +46,7 @@ from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
 from resilient_parse.text.clauses import folded
+from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, STRONG_NAME_KEYS, how_named
 from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
@@ -111,31 +112,6 @@ class Parser(Protocol):
     policy: Policy
 
     def parse_result(self, text: str, target: Any) -> Any: ...
-
-
-@dataclass(frozen=True)
-class RawCall:
-    """A call as written: the name and arguments before they are matched to a tool, where it was found (and in
-    which region: "answer", or "reasoning"/"reasoning_cut" for a draft; what the words before it call it, as the
-    core labels candidates: "example", "designated" …), and the repairs it took to read it.
-    `arguments` is a dict, a string (JSON or not), or None (none given). `error` says why the call cannot be read;
-    `opaque` marks an unreadable call in a form only this module reads (a ReAct line, a Python call), which no
-    JSON candidate stands for; `ambiguous` names the tools of two readings the text leaves open; `envelope` is
-    the JSON value it was read from (a provider's message or completion says more beside its calls)."""
-
-    name: Any
-    arguments: Any
-    format: str
-    id: str | None = None
-    offset: int = 0
-    repairs: tuple[Repair, ...] = ()
-    error: str | None = None
-    region: str = ANSWER
-    label: str = ""
-    opaque: bool = False
-    ambiguous: tuple[str, ...] = ()
-    envelope: Any = field(default=None, compare=False, repr=False)  # the JSON value the call was read from
-    named_by: str = ""  # the key a plain JSON call names its tool under ("name", "action" …)
 
 
 class _Ahead:
