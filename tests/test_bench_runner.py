@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from resilient_parse.bench.corpus.models import ToolCall
+from resilient_parse.bench.corpus.models import DeleteFile, GetWeather, ReadFile, ToolCall
 from resilient_parse.bench.corpus_loader import Case, load_corpus
-from resilient_parse.bench.peers import System, select
+from resilient_parse.bench.peers import System, select, tool_calls
 from resilient_parse.bench.report import render
 from resilient_parse.bench.runner import (
     CaseResult,
@@ -185,6 +185,41 @@ def test_select_expands_resilient_parse_to_both_modes_and_filters_by_mode() -> N
     assert [s.name for s in select("resilient_parse,json", mode="strict")] == ["resilient_parse:strict", "json"]
     with pytest.raises(ValueError, match="unknown system 'jsonn'"):
         select("jsonn")
+
+
+# -- tool calls in text: the peers' wrapper --------------------------------------------------------------------------
+
+TOOLS = "resilient_parse.bench.corpus.models:AgentTools"
+HERMES_CALLS = (
+    '<tool_call>{"name": "delete_file", "arguments": {"path": "/a"}}</tool_call>\n'
+    '<tool_call>{"name": "functions.read_file", "arguments": {"path": "/b"}}</tool_call>'
+)
+
+
+def test_the_peers_tool_call_wrapper_picks_each_tool_by_its_name() -> None:
+    read = tool_calls(json.loads)
+    tools = ReadFile | DeleteFile | GetWeather
+    assert read(HERMES_CALLS, list[tools]) == [DeleteFile(path="/a"), ReadFile(path="/b")]
+    assert read(HERMES_CALLS, tools) == DeleteFile(path="/a")  # one tool: the first call, as `tool_calls[0]`
+    kimi = '<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|>'
+    assert read(kimi, tools) == GetWeather(city="Oslo")
+    assert read('[{"read_file": {"path": "/b"}}]', list[tools]) == [ReadFile(path="/b")]  # keyed by the tool's name
+    with pytest.raises(ValueError, match="no tool named 'drop_all'"):
+        read('<tool_call>{"name": "drop_all", "arguments": {"path": "/"}}</tool_call>', tools)
+    with pytest.raises(json.JSONDecodeError):  # a loader that cannot read the arguments fails as it does alone
+        read("<tool_call>{'name': 'read_file', 'arguments': {'path': '/b'}}</tool_call>", tools)
+
+
+def test_peers_read_tool_text_cases_through_the_wrapper_and_others_as_before(tmp_path: Path) -> None:
+    calls = [{"kind": "delete_file", "path": "/a"}, {"kind": "read_file", "path": "/b"}]
+    cases = corpus(
+        tmp_path,
+        {**case("tools", HERMES_CALLS, calls, "tool_text"), "target": f"list[{TOOLS}]"},
+        {**case("other", HERMES_CALLS, None, "fences"), "target": f"list[{TOOLS}]"},  # json.loads alone: no
+    )
+    [peer] = select("json")
+    outcomes = {r.case_id: r.outcome for r in run_system(peer, cases, timeout=10)}
+    assert outcomes == {"tools": "correct", "other": "correct_reject"}
 
 
 # -- reports -------------------------------------------------------------------------------------------------------

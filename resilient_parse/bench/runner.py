@@ -37,7 +37,7 @@ from typing import Any
 from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, CorpusError, canonical, load_corpus, target_for
 from resilient_parse.bench.headline import OTHER, group_of, headline
 from resilient_parse.bench.peer_suites import PeerSuiteError, format_section, load_suites, peer_nothing
-from resilient_parse.bench.peers import SYSTEMS, Adapter, System, select, short_name
+from resilient_parse.bench.peers import SYSTEMS, TOOL_TEXT, Adapter, System, select, short_name
 
 OUTCOMES = ("correct", "correct_reject", "wrong", "false_accept", "rejected")
 _START_TIMEOUT = 120.0
@@ -144,7 +144,8 @@ def by_category(results: Iterable[CaseResult]) -> dict[str, dict[str, dict[str, 
 
 # -- the worker process -------------------------------------------------------------------------------------------
 
-Payload = tuple[str, str, "dict[str, str] | None"]
+Payload = tuple[str, str, "dict[str, str] | None", str]
+"""A case as the worker needs it: its text, target, aliases and category (a peer reads tool_text its own way)."""
 
 
 def _describe(exc: BaseException) -> str:
@@ -159,12 +160,20 @@ def _worker(conn: Connection, system_ref: System | str, payloads: Sequence[Paylo
 
     try:
         system = BY_NAME[system_ref] if isinstance(system_ref, str) else system_ref
-        adapters: dict[tuple[tuple[str, str], ...], Adapter] = {(): system.build(None)}
-        for spec in dict.fromkeys(spec for _, spec, _ in payloads):  # warm-up: build each target's validators
+        adapters: dict[tuple[bool, tuple[tuple[str, str], ...]], Adapter] = {}
+
+        def adapter_for(aliases: dict[str, str] | None, category: str) -> Adapter:
+            """The system's adapter for a case's aliases and category (`System.build`), built once."""
+            key = (category == TOOL_TEXT, tuple(sorted(aliases.items())) if aliases else ())
+            if key not in adapters:
+                adapters[key] = system.build(aliases, category)
+            return adapters[key]
+
+        for spec in dict.fromkeys(spec for _, spec, _, _ in payloads):  # warm-up: build each target's validators
             target = target_for(spec)
             for probe in ("{}", "[]"):
                 with contextlib.suppress(Exception):
-                    adapters[()](probe, target)
+                    adapter_for(None, "")(probe, target)
     except BaseException as exc:
         conn.send(("failed", _describe(exc)))
         return
@@ -176,12 +185,9 @@ def _worker(conn: Connection, system_ref: System | str, payloads: Sequence[Paylo
             return
         if index is None:
             return
-        text, spec, aliases = payloads[index]
-        key = tuple(sorted(aliases.items())) if aliases else ()
+        text, spec, aliases, category = payloads[index]
         try:
-            adapter = adapters.get(key)
-            if adapter is None:
-                adapter = adapters[key] = system.build(aliases)
+            adapter = adapter_for(aliases, category)
             target = target_for(spec)
         except BaseException as exc:
             conn.send((index, False, f"adapter: {_describe(exc)}", 0.0))
@@ -314,7 +320,9 @@ def run_system(
 ) -> list[CaseResult]:
     """Every case the system is scored on, through a worker process with a per-case timeout."""
     scored = [c for c in cases if c.applies_to(system.mode)]
-    payloads: list[Payload] = [(c.input, c.target_spec, dict(c.aliases) if c.aliases else None) for c in scored]
+    payloads: list[Payload] = [
+        (c.input, c.target_spec, dict(c.aliases) if c.aliases else None, c.category) for c in scored
+    ]
     worker = _WorkerHandle(system, payloads)
     results: list[CaseResult] = []
     try:
@@ -420,7 +428,14 @@ def figures(
         "headline": headline([*results], [s.name for s in ran], aliased, keyed),
         "aliased_cases": aliased,
         "systems": [
-            {"name": s.name, "description": s.description, "version": s.version(), "mode": s.mode} for s in ran
+            {
+                "name": s.name,
+                "description": s.description,
+                "version": s.version(),
+                "mode": s.mode,
+                "tool_text": s.tool_text is not None,  # a peer given a tool-call wrapper for that category
+            }
+            for s in ran
         ],
         "skipped": list(skipped),
         "summary": {s.name: summarize(r for r in results if r.system == s.name) for s in ran},
@@ -470,7 +485,11 @@ def format_tables(fig: Mapping[str, Any], wide: bool = False) -> str:
     lines.append(f"{fig['cases']} cases in {fig['categories_count']} categories ({corpus})")
     if fig.get("bundled"):
         lines.append("The bundled corpus is our own (written by the resilient_parse authors).")
-    lines += ["Every system, ours in both modes, is graded against the same `expected`.", ""]
+    lines.append("Every system, ours in both modes, is graded against the same `expected`.")
+    if TOOL_TEXT in fig["categories"] and any(s.get("tool_text") for s in fig["systems"]):
+        note = f"On {TOOL_TEXT}, peers read the calls through the wrapper a user writes (peers.tool_calls)."
+        lines += textwrap.wrap(note, 80)
+    lines.append("")
 
     head = f"{'system':<24}{'cases':>6}{'correct':>9}{'wrong':>8}{'false-acc':>10}{'rejected':>10}{'recovered':>11}"
     if wide:
