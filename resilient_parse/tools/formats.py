@@ -374,13 +374,7 @@ def _named_body(body: str, offset: int, parser: Parser) -> RawCall | None:
         return None
     rest = body[newline + 1 :].strip()
     if rest.startswith(("{", "[")):
-        try:
-            value, repairs = load_json(rest, parser)
-        except ParseError as exc:
-            return RawCall(
-                name, None, "glm", None, offset, (), f"the glm call's arguments are not readable: {exc.message}"
-            )
-        return RawCall(name, value, "glm", None, offset, repairs)
+        return _call_with_json(name, rest, "glm", offset, parser)
     if not rest or rest.startswith("<arg_key>"):
         pairs: dict[str, Any] = {}
         for key, value in _ARG_PAIR.findall(rest):
@@ -526,7 +520,9 @@ def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
 
 
 def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Parser) -> RawCall:
-    """A call named outside its JSON: the arguments read (repaired as the policy allows), or why they cannot be."""
+    """A call named outside its JSON: the arguments read (repaired as the policy allows), or why they cannot be.
+    An object that cannot be read as free-form data (cut off, say) is left as text for the tool's own model to
+    read: only the tool's fields say whether a cut object lost members (the call's name is already known)."""
     if not name or _DOTTED_NAME.fullmatch(name) is None:
         return _not_a_call(fmt, offset, f"the {fmt} call names no tool")
     if not arguments:
@@ -534,6 +530,8 @@ def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Pa
     try:
         value, repairs = load_json(arguments, parser)
     except ParseError as exc:
+        if arguments.startswith("{"):
+            return RawCall(name, arguments, fmt, None, offset)
         return RawCall(name, None, fmt, None, offset, (), f"the {fmt} call's arguments are not readable: {exc.message}")
     return RawCall(name, value, fmt, None, offset, repairs)
 
