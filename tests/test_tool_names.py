@@ -19,6 +19,7 @@ from resilient_parse import (
     SchemaMismatchError,
     TruncatedOutputError,
     parse,
+    parse_result,
 )
 from resilient_parse.correction import FunctionAdapter, OpenAIAdapter, correct, correct_result
 from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls
@@ -49,6 +50,7 @@ OTHER_TOOL_CALLS = [
     {"result": {"tool": "delete_all", "input": ARGS}},
     {"response": {"data": {"action": "delete_all", "inputs": ARGS}}},
     {"result": [{"command": "delete_all", "args": ARGS}]},
+    {"functions.delete_all": ARGS},  # a key behind a namespace prefix names a tool: never a wrapper
 ]
 
 
@@ -240,3 +242,16 @@ def test_with_no_tools_declared_a_vowel_slip_or_a_swap_is_still_a_typo(called: s
     assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
     with pytest.raises(SchemaMismatchError):
         read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="strict", entrypoints=False))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_targets_tool_keyed_behind_a_namespace_is_its_call(mode: str) -> None:
+    # `{"functions.get_weather": {…}}` is a call to the target's tool: read behind the prefix, a guess strict refuses
+    text = json.dumps({"functions.get_weather": ARGS})
+    if mode == "strict":
+        with pytest.raises(SchemaMismatchError):
+            parse(text, GetWeather, mode=mode)
+        return
+    result = parse_result(text, GetWeather, mode=mode)
+    assert result.value == GetWeather(**ARGS)
+    assert [r.kind for r in result.repairs] == ["read_tool_call", "tool_name_prefix"]

@@ -47,6 +47,7 @@ from resilient_parse.tools.names import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
     NAME_KEYS,
+    NAMESPACE_PREFIXES,
     match_tool,
     same_tool,
     tool_name,
@@ -239,8 +240,27 @@ def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext)
     if calls is not None:
         return _from_calls(value, calls, view, path, ctx)
     if isinstance(value, dict):
+        keyed = _namespaced_call(value, view, path, ctx)
+        if keyed is not None:
+            return keyed
         return _named_other_tool(value, view, path, ctx) or _deep_wrapper(value, view, path, ctx)
     return None
+
+
+def _namespaced_call(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
+    """`{"functions.get_weather": {…}}`: a lone key with a namespace prefix names a tool, never a wrapper — the
+    arguments when it is the target's tool (by the one matcher), else a call to another tool, refused."""
+    if len(value) != 1 or not isinstance(view, ModelView) or is_call_shaped(view, ctx):
+        return None
+    ((key, inner),) = value.items()
+    if not key.startswith(NAMESPACE_PREFIXES) or not isinstance(inner, dict):
+        return None
+    try:
+        renamed = match_tool(key, (tool_name(view),), ctx.policy, path)[1]
+    except ParseError as exc:
+        return Coercion(error=exc.details[0])
+    note = f"the arguments of the call to {key!r}"
+    return Coercion(inner, (Repair.make("read_tool_call", path, value, inner, confidence=0.95, note=note), *renamed))
 
 
 def _other_tool_named(value: dict[str, Any], expected: str) -> tuple[str, str] | None:
