@@ -59,9 +59,20 @@ KINDS = _kinds(
     RepairKind("bare_key", "syntax", True, 0.2, "quoted an unquoted object key"),
     RepairKind("single_quotes", "syntax", True, 0.2, "turned a single-quoted string into a JSON string"),
     RepairKind("control_character", "syntax", True, 0.2, "escaped a raw newline/tab/control character in a string"),
-    RepairKind("invalid_escape", "syntax", True, 0.3, "kept an invalid backslash escape as literal text"),
+    RepairKind("invalid_escape", "syntax", True, 0.3, "kept an invalid backslash escape (\\d, \\U) as literal text"),
+    RepairKind(
+        "ambiguous_escape", "syntax", False, 0.5, "kept as text an escape other languages read as a character (\\x41)"
+    ),
+    RepairKind("escaped_apostrophe", "syntax", True, 0.1, "read \\' (no JSON escape) as the apostrophe it is"),
+    RepairKind("line_continuation", "syntax", True, 0.1, "joined a line continued by a backslash inside a string"),
     RepairKind("fullwidth_punctuation", "syntax", True, 0.2, "read full-width or curly punctuation as JSON syntax"),
-    RepairKind("invisible_character", "syntax", True, 0.1, "dropped a BOM, non-breaking or zero-width space"),
+    RepairKind(
+        "invisible_character",
+        "syntax",
+        True,
+        0.1,
+        "dropped white space JSON lacks (BOM, form feed, non-breaking space …)",
+    ),
     RepairKind("number_format", "syntax", True, 0.2, "normalised a number like .5, 5. or +5"),
     RepairKind("missing_colon", "syntax", True, 0.3, "inserted a missing ':' between a key and its value"),
     RepairKind("python_tuple", "syntax", True, 0.2, "read a Python tuple (…) as a list"),

@@ -5,6 +5,7 @@ document with any lossless mutations reads back as the document, with exactly th
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections import Counter
@@ -710,10 +711,35 @@ def test_an_elision_after_a_comment_where_a_key_should_be_is_an_elision(mode: st
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_backslash_before_a_raw_line_break_stays_a_backslash_and_a_line_break(mode: str) -> None:
-    got, made = loaded('{"s": "first\\\nsecond"}', mode)
-    assert got == {"s": "first\\\nsecond"}
-    assert made == [("control_character", "/s"), ("invalid_escape", "/s")]
+@pytest.mark.parametrize("quote", ['"', "'"])
+@pytest.mark.parametrize("line_break", ["\n", "\r\n", "\r", "\u2028"])
+def test_a_backslash_before_a_raw_line_break_continues_the_line(mode: str, quote: str, line_break: str) -> None:
+    # JSON5, JavaScript and Python read it alike: the backslash and the line break both go (lossless)
+    got, made = loaded(f'{{"s": {quote}first \\{line_break}second{quote}}}', mode)
+    assert got == {"s": "first second"}
+    assert ("line_continuation", "/s") in made and ("invalid_escape", "/s") not in made
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [("\\d+", "\\d+"), ("C:\\Users\\ana", "C:\\Users\\ana"), ("it\\'s", "it's")],
+)
+def test_an_escape_json_lacks_is_kept_as_text_when_no_language_reads_it_as_a_character(
+    mode: str, written: str, read: str
+) -> None:
+    got, _ = loaded(f'{{"s": "{written}"}}', mode)
+    assert got == {"s": read}
+
+
+@pytest.mark.parametrize("written", ["\\x41", "a\\0b", "\\u12", "\\U0001F600", "\\N{BULLET}"])
+def test_an_escape_other_languages_read_as_a_character_is_a_guess(written: str) -> None:
+    # `\x41` is "A" to Python and JSON5 and four characters kept as text: two readings, refused in strict
+    text = f'{{"s": "{written}"}}'
+    with pytest.raises(ParseError):
+        PARSERS["strict"].parse(text, Any)
+    got, made = loaded(text, "lenient")
+    assert got == {"s": written} and ("ambiguous_escape", "/s") in made
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -999,3 +1025,32 @@ def test_a_lone_slash_that_ends_the_text_inside_containers_is_a_comment_cut_off(
     with pytest.raises(UnrecoverableSyntaxError) as caught:
         Parser(mode, entrypoints=False).parse(text, Any)
     assert caught.value.details[0].kind == "comment_at_end"
+
+
+# -- JSON5 as the reader's yardstick (json5/json5-tests' valid files that the reader missed) ---------------------
+
+JSON5_ROWS = [
+    ("+Infinity", math.inf),
+    ("[+0xC8, -0xC8, +0x0]", [200, -200, 0]),
+    ('{"a": +Infinity}', {"a": math.inf}),
+    ("// a comment ended by CR\r{\r  a: 1 // and another\r}", {"a": 1}),
+    ("/* a JavaDoc comment\n * with asterisks\n */\ntrue", True),
+    ("null // nothing here", None),
+    ("// the answer\n5", 5),
+    ("{\n\x0c  a: true\x0b}", {"a": True}),
+    ('{\n  ümlåût: "ü", 名前: "x"\n}', {"ümlåût": "ü", "名前": "x"}),
+    ('{sig\\u03A3ma: "the sum"}', {"sigΣma": "the sum"}),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("text", "expected"), JSON5_ROWS)
+def test_json5_documents_read_as_json5_reads_them(mode: str, text: str, expected: Any) -> None:
+    assert PARSERS[mode].parse(text, Any) == expected
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_word_with_prose_after_it_is_not_a_lone_value(mode: str) -> None:
+    # only comments may follow a lone literal word: `true story …` is prose, not the value true
+    with pytest.raises(ParseError):
+        PARSERS[mode].parse("true story, we went there", Any)

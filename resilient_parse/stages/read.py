@@ -43,14 +43,23 @@ _LOOSE_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"?', re.DOTALL)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+")
 _LOOSE_NUMBER = re.compile(r"[+-]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][+-]?+[0-9]++)?+")
 _UNDERSCORED = re.compile(r"-?[0-9]++(?:_[0-9]++)++(?:\.[0-9]++(?:_[0-9]++)*+)?+")
-_HEX = re.compile(r"-?0[xX][0-9a-fA-F]++")
+_HEX = re.compile(r"[-+]?0[xX][0-9a-fA-F]++")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*+")
+# a bare key as JSON5 writes it: letters of any script, `$`, `_`, digits after the first, `\uXXXX` escapes
+_KEY_WORD = re.compile(r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})(?:[\w$]|\\u[0-9a-fA-F]{4})*+")
 _WS = re.compile(r"[ \t\r\n]++")
+_LINE_END = re.compile(r"[\r\n\u2028\u2029]")
 _SPACES = re.compile(r"[ \t]*+")
 _BARE_VALUE = re.compile(r"[^,:{}\[\]\"'\n#]*+")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 # a valid escape is consumed as a unit, so the `\U` of `"C:\\Users"` is never taken for a bad escape
-_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|\\')
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt]|\r\n|[\r\n\u2028\u2029])|\\')
+_LINE_BREAKS = frozenset("\r\n\u2028\u2029")
+# after a backslash, what other languages read as one character (a hex or octal byte, a short or long \u, a named
+# character): kept as text, such an escape has two readings (`\a` or `\v` as a bell or a vertical tab is not
+# plausible in a model's JSON: `C:\Users\ana` is a path)
+_READ_ELSEWHERE = re.compile(r"x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|N\{|u|[0-7]")
+_ESCAPE_KINDS = ("line_continuation", "escaped_apostrophe", "invalid_escape", "ambiguous_escape")
 _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*+)'")
 _DOUBLED = re.compile(r'""([^"\\\n]++)""')
@@ -71,7 +80,11 @@ _MONGO = re.compile(
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
 _FULLWIDTH = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]", "\uff1a": ":", "\uff0c": ",", "\u3001": ","}
-_INVISIBLE = frozenset("\u00a0\u3000\ufeff\u200b\u2028\u2029")
+# white space JSON lacks (JSON5 has it all): form feed, vertical tab, BOM, Unicode spaces and line separators
+_INVISIBLE = frozenset(
+    "\x0b\x0c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u202f\u205f\u3000\ufeff\u200b\u2028\u2029"
+)
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
 _SQ_CLOSERS = frozenset(",:}]\n")
 _AFTER_VALUE = frozenset(",}]:\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
@@ -206,31 +219,50 @@ def path_of(stack: list[Frame]) -> str:
 
 
 def fix_string(token: str) -> tuple[str, list[str]]:
-    """Escape raw control characters and invalid escapes inside a double-quoted string token."""
+    """Escape raw control characters and invalid escapes inside a double-quoted string token; a backslash right
+    before a line break is a line continuation (JSON5, JavaScript and Python alike: both go)."""
     kinds: list[str] = []
-    control = _CONTROL.search(token) is not None
     if "\\" in token:
-        # escapes first: a backslash before a raw line break is kept as a backslash, never glued to the `\\n`
-        # the line break becomes (which would read as the letter n)
-        fixed = _fix_escapes(token)
-        if fixed != token:
-            token = fixed
-            kinds.append("invalid_escape")
-    if control:
+        # escapes first: a backslash before a raw line break continues the line; any other invalid escape is kept
+        # as a backslash, never glued to the `\\n` a raw line break becomes (which would read as the letter n)
+        token, kinds = _fix_escapes(token)
+    if _CONTROL.search(token) is not None:
         token = _CONTROL.sub(lambda m: _CONTROL_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), token)
         kinds.insert(0, "control_character")
     return token, kinds
 
 
-def _fix_escapes(token: str) -> str:
-    """Keep an invalid backslash escape as literal text (`\\q` → backslash + q); `\\'` is an apostrophe."""
+def _fix_escapes(token: str) -> tuple[str, list[str]]:
+    """The token with each line continuation removed, `\\'` read as an apostrophe and each other escape JSON lacks
+    kept as literal text (`\\d` → backslash + d, as a regex or a Windows path means it), and the kinds of what it
+    took: `ambiguous_escape` too when such an escape is one other languages read as a character
+    (`_READ_ELSEWHERE`: `\\x41`, `\\0`, a short `\\u12`)."""
+    took: set[str] = set()
 
     def sub(m: re.Match[str]) -> str:
-        if len(m.group()) > 1:
-            return m.group()
-        return "" if token.startswith("'", m.end()) else "\\\\"
+        if len(m.group()) == 1:
+            if token.startswith("'", m.end()):
+                took.add("escaped_apostrophe")
+                return ""
+            took.add("invalid_escape")
+            if _READ_ELSEWHERE.match(token, m.end()) is not None:
+                took.add("ambiguous_escape")
+            return "\\\\"
+        if m.group()[1] in _LINE_BREAKS:
+            took.add("line_continuation")
+            return ""
+        return m.group()
 
-    return _ESCAPE.sub(sub, token)
+    fixed = _ESCAPE.sub(sub, token)
+    return fixed, [k for k in _ESCAPE_KINDS if k in took]
+
+
+def escape_kinds(original: str) -> list[str]:
+    """What the backslashes of a string as written take to read, for the strings whose JSON text is built from
+    their body (single quotes, backticks, a missing quote …): continuations and escapes kept as text."""
+    if "\\" not in original:
+        return []
+    return [k for k in _fix_escapes(original)[1] if k != "escaped_apostrophe"]
 
 
 def _quoted(body: str) -> str:
@@ -502,9 +534,18 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         out.append(raw)
         state = _COLON
 
+    def with_escapes(kinds: tuple[str, ...] | list[str], original: str, at: int) -> tuple[str, ...] | list[str]:
+        """The kinds, with what the string's escapes took when its JSON text was built from its body; an escape
+        other languages read as a character (`\\x41`, `\\0`) has two readings, so keeping it as text is a guess."""
+        if not any(kind in _ESCAPE_KINDS for kind in kinds):
+            kinds = [*kinds, *escape_kinds(original)]
+        if "ambiguous_escape" in kinds:
+            allowed("ambiguous_escape", "an escape JSON lacks that other languages read as a character", at)
+        return kinds
+
     def emit_value(fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> None:
         begin_value(at)
-        for kind in kinds:
+        for kind in with_escapes(kinds, original, at):
             add(kind, original, fixed, at)
         out.append(fixed)
         end_value(end)
@@ -513,7 +554,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         """A string token just read, as a key or a value; returns where reading goes on."""
         if expecting_key():
             emit_key(fixed, at)
-            for kind in kinds:
+            for kind in with_escapes(kinds, original, at):
                 add(kind, original, fixed, at)
             return end
         emit_value(fixed, at, end, kinds, original)
@@ -668,7 +709,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             end = n if close < 0 else close + 2
         elif text.startswith("//", at) or text[at] == "#" or (stack and _comment_at(text, at)):
             # (inside containers, a lone '/' that ends the text is the first character of a comment cut off)
-            close = text.find("\n", at)
+            line_end = _LINE_END.search(text, at)  # a line ends at LF, CR (old Mac files), or U+2028/U+2029
+            close = -1 if line_end is None else line_end.start()
             end = n if close < 0 else close
         else:
             raise fail("unexpected '/': a regular expression or a division is not JSON", at, "stray_slash")
@@ -693,6 +735,9 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             raise elided(at, text[at:end])
         if text.startswith("-Infinity", at):
             return word(at + 1, negative=True)
+        if text.startswith("+Infinity", at):
+            add("number_format", "+Infinity", "Infinity", at)  # JSON5's explicit sign: the same number
+            return word(at + 1)
         for pattern, kind in ((_HEX, "hex_number"), (_UNDERSCORED, "number_underscores"), (_LOOSE_NUMBER, "")):
             m = pattern.match(text, at)
             if m is None:
@@ -765,7 +810,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
         return end
 
     def word(at: int, negative: bool = False) -> int:
-        m = _WORD.match(text, at)
+        m = (_KEY_WORD if expecting_key() and not negative else _WORD).match(text, at)
         tok = m.group()  # type: ignore[union-attr]
         end = m.end()  # type: ignore[union-attr]
         start = at - 1 if negative else at
@@ -1202,7 +1247,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 continue
             pos = loose_number(at)
             continue
-        if c in _WORD_START:
+        if c in _WORD_START or (expecting_key() and (c.isalpha() or text.startswith("\\u", at))):
             pos = word(at)
             continue
         if c == "(":

@@ -405,6 +405,9 @@ def _glued_prose(text: str, cand: Candidate) -> bool:
 _VALUE_STARTS = frozenset("{[(\"'`\u2018\u201c\uff02-+.0123456789")
 # a lone word that is a value: a JSON, Python or JavaScript literal (`TRUE`, `Null` and other words are prose)
 _VALUE_WORDS = frozenset({"true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity"})
+_LEAD_WORD = re.compile(r"[A-Za-z]++")
+_SPACE_RUN = re.compile(r"\s++")
+_LINE_END = re.compile(r"[\r\n\u2028\u2029]")
 _MONGO_CALL = re.compile(r"(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\(")
 
 
@@ -439,13 +442,34 @@ def _one_value(stripped: str, ctx: CallContext) -> bool:
 
 def _starts_a_value(stripped: str) -> bool:
     """Whether a text starts the way one JSON value written loosely does, or is one literal word or a Mongo-shell
-    wrapper."""
-    return bool(stripped) and (
-        stripped[0] in _VALUE_STARTS
-        or stripped.startswith('\\"')  # JSON copied out of a JSON string, its quotes escaped
-        or stripped in _VALUE_WORDS
-        or _MONGO_CALL.match(stripped) is not None
+    wrapper — after any comments it opens with (`/* config */ null`, JSON5), and a word only with nothing but
+    comments after it (`null // none`)."""
+    head = stripped[_past_comments(stripped, 0) :]
+    if not head:
+        return False
+    word = _LEAD_WORD.match(head)
+    return (
+        head[0] in _VALUE_STARTS
+        or head.startswith('\\"')  # JSON copied out of a JSON string, its quotes escaped
+        or (word is not None and word.group() in _VALUE_WORDS and _past_comments(head, word.end()) == len(head))
+        or _MONGO_CALL.match(head) is not None
     )
+
+
+def _past_comments(text: str, at: int) -> int:
+    """Where the white space and `//` or `/* */` comments from `at` end (each skipped once: linear)."""
+    n = len(text)
+    while True:
+        space = _SPACE_RUN.match(text, at)
+        at = space.end() if space is not None else at
+        if text.startswith("/*", at):
+            close = text.find("*/", at + 2)
+            at = n if close < 0 else close + 2
+        elif text.startswith("//", at):
+            line_end = _LINE_END.search(text, at)
+            at = n if line_end is None else line_end.start()
+        else:
+            return at
 
 
 def explain_no_answer(text: str, found: Sequence[Candidate], ctx: CallContext) -> ParseError:
