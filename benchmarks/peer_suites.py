@@ -1,17 +1,20 @@
-"""How the reader fares on the peers' own test suites: json_repair's (Python) and jsonrepair's (JavaScript).
+"""How the reader fares on the peers' own test suites: json_repair's (Python) and jsonrepair's (JavaScript), and
+as its yardstick JSON5's (json5/json5-tests) and JSONTestSuite's (nst/JSONTestSuite).
 
 Usage:
-    python benchmarks/peer_suites.py --json-repair PATH --jsonrepair PATH [--show differ,raised] [--limit N]
+    python benchmarks/peer_suites.py [--json-repair PATH] [--jsonrepair PATH] [--json5-tests PATH]
+        [--json-test-suite PATH] [--show differ,raised] [--limit N]
 
-Each PATH is a local snapshot of the peer's repository (mangiucugna/json_repair, josdejong/jsonrepair). The test
-files are read at run time and never copied: for json_repair, the `assert repair_json(...) == ...` and
-`assert loads(...) == ...` lines of its tests/ (and `_assert_object_repairs(raw, expected)` calls); for
-jsonrepair, `assertRepair(text)`, `expect(jsonrepair(text)).toBe(expected)` and `expect(() => jsonrepair(text))
-.toThrow(...)` in src/index.test.ts. Each (input, expected) pair is run through `resilient_parse.parse(text,
-typing.Any)` in lenient and strict mode, and through json_repair / fast_json_repair when installed, and counted as
-match / differ / raised; our raises are classified by error kind, and the differences we make on purpose are
-listed with their reason. An expected "nothing" (json_repair's "" for text with no JSON; jsonrepair's throw) is
-matched by a raise.
+Each PATH is a local snapshot of the repository (mangiucugna/json_repair, josdejong/jsonrepair, json5/json5-tests,
+nst/JSONTestSuite). The test files are read at run time and never copied: for json5-tests and JSONTestSuite, each
+file is one document, valid or not by its name (`resilient_parse/bench/peer_suites.py` says how); for json_repair,
+the `assert repair_json(...) == ...` and `assert loads(...) == ...` lines of its tests/ (and
+`_assert_object_repairs(raw, expected)` calls); for jsonrepair, `assertRepair(text)`,
+`expect(jsonrepair(text)).toBe(expected)` and `expect(() => jsonrepair(text)) .toThrow(...)` in src/index.test.ts.
+Each (input, expected) pair is run through `resilient_parse.parse(text, typing.Any)` in lenient and strict mode, and
+through json_repair / fast_json_repair when installed, and counted as match / differ / raised; our raises are
+classified by error kind, and the differences we make on purpose are listed with their reason. An expected "nothing"
+(json_repair's "" for text with no JSON; jsonrepair's throw) is matched by a raise.
 """
 
 from __future__ import annotations
@@ -26,22 +29,17 @@ from pathlib import Path
 from typing import Any
 
 # the readers are the library's (`resilient-parse bench --peer-suites` reads the same suites the same way)
-from resilient_parse.bench.peer_suites import NOTHING, Pair, json_repair_pairs, jsonrepair_pairs
+from resilient_parse.bench.peer_suites import (
+    NOTHING,
+    Pair,
+    json5_tests_pairs,
+    json_repair_pairs,
+    json_test_suite_pairs,
+    jsonrepair_pairs,
+)
+from resilient_parse.bench.runner import same
 
 # -- running -------------------------------------------------------------------------------------------------------
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality that tells true from 1 (Python's == does not)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    return type(a) is type(b) and a == b
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,10 @@ GUARDED = "json-repair's reading"
 content, or turns structure into text)."""
 
 
+GRAMMAR_SUITES = frozenset({"json5-tests", "JSONTestSuite"})
+"""Suites of a grammar (a file is valid or not), not of a repairer: their invalid files are what we repair."""
+
+
 # the differences and refusals we make on purpose, each with its reason (checked on the pair, not by its text)
 def deliberate(pair: Pair, outcome: Outcome) -> str | None:
     text = pair.text
@@ -127,6 +129,8 @@ def deliberate(pair: Pair, outcome: Outcome) -> str | None:
             "content (a guard refused it): no honest reading",
         }
         return reasons.get(kind)
+    if outcome.verdict == "differ" and pair.expected is NOTHING and pair.suite in GRAMMAR_SUITES:
+        return "invalid in the suite's grammar, read with recorded repairs (strict refuses those that are guesses)"
     if outcome.verdict == "differ" and pair.expected is NOTHING:
         stripped = text.strip()
         if _is_json(text):
@@ -252,17 +256,29 @@ def iter_suites(args: argparse.Namespace) -> Iterator[tuple[str, list[Pair]]]:
         yield "json_repair (mangiucugna/json_repair tests/)", json_repair_pairs(Path(args.json_repair))
     if args.jsonrepair:
         yield "jsonrepair (josdejong/jsonrepair src/index.test.ts)", jsonrepair_pairs(Path(args.jsonrepair))
+    if args.json5_tests:
+        yield (
+            "json5-tests (json5/json5-tests: .json/.json5 valid, .js/.txt invalid)",
+            json5_tests_pairs(Path(args.json5_tests)),
+        )
+    if args.json_test_suite:
+        yield (
+            "JSONTestSuite (nst/JSONTestSuite test_parsing: y_ valid, n_ invalid)",
+            json_test_suite_pairs(Path(args.json_test_suite)),
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json-repair", help="path to a snapshot of mangiucugna/json_repair")
     ap.add_argument("--jsonrepair", help="path to a snapshot of josdejong/jsonrepair")
+    ap.add_argument("--json5-tests", help="path to a snapshot of json5/json5-tests")
+    ap.add_argument("--json-test-suite", help="path to a snapshot of nst/JSONTestSuite")
     ap.add_argument("--show", default="", help="also list: differ, raised (comma-separated)")
     ap.add_argument("--limit", type=int, default=400, help="how many raises to list with --show raised")
     args = ap.parse_args(argv)
-    if not args.json_repair and not args.jsonrepair:
-        ap.error("give at least one of --json-repair PATH, --jsonrepair PATH")
+    if not (args.json_repair or args.jsonrepair or args.json5_tests or args.json_test_suite):
+        ap.error("give at least one of --json-repair, --jsonrepair, --json5-tests, --json-test-suite PATH")
     show = set(filter(None, args.show.split(",")))
     for suite, cases in iter_suites(args):
         print(report(suite, cases, evaluate(cases), show, args.limit))

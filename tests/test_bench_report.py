@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from resilient_parse import ParseError, Parser
 from resilient_parse.bench.corpus.models import ToolCall
 from resilient_parse.bench.corpus_loader import DEFAULT_CORPUS, Case, load_corpus
 from resilient_parse.bench.headline import GROUPS, OTHER, SCHEMA, SYNTAX, group_of
@@ -180,3 +181,45 @@ def test_a_peer_answering_with_its_own_nothing_rejects(peers_dir: Path) -> None:
     text = format_section(section)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert str(peers_dir) in text and "jsonrepair: 3 cases; 1 expecting null left out" in text
+
+
+@pytest.fixture
+def grammar_suites(tmp_path: Path) -> Path:
+    json5_dir = tmp_path / "json5+json5-tests" / "objects"
+    json5_dir.mkdir(parents=True)
+    (json5_dir / "comment.json5").write_text("{a: 1, // the one\n b: +0x10,}", encoding="utf-8")
+    (json5_dir / "continued.json5").write_text("'line 1 \\\r\nline 2'", encoding="utf-8")
+    (json5_dir / "octal.txt").write_text("[010]", encoding="utf-8")
+    (json5_dir / "noctal.js").write_text("[08]", encoding="utf-8")
+    parsing = tmp_path / "nst+JSONTestSuite" / "test_parsing"
+    parsing.mkdir(parents=True)
+    (parsing / "y_array.json").write_text('[1, "\\u00e9"]', encoding="utf-8")
+    (parsing / "n_no_comma.json").write_text("[1 true]", encoding="utf-8")
+    (parsing / "n_invalid_utf8.json").write_bytes(b'["\xff"]')
+    (parsing / "i_huge.json").write_text("[1e999]", encoding="utf-8")
+    return tmp_path
+
+
+def test_json5s_and_json_test_suites_files_are_documents_valid_by_their_names(grammar_suites: Path) -> None:
+    cases, found = load_suites(grammar_suites)
+    assert found["json5-tests"]["cases"] == 4 and found["JSONTestSuite"]["cases"] == 3  # i_ files left out
+    by_id = {c.id.split(":")[1]: c.expected for c in cases}
+    assert by_id["objects/comment.json5"] == {"a": 1, "b": 16}  # the reference JSON5 reader's value
+    assert by_id["objects/continued.json5"] == "line 1 line 2"
+    assert by_id["objects/octal.txt"] is None and by_id["objects/noctal.js"] is None
+    assert by_id["y_array.json"] == [1, "é"] and by_id["n_no_comma.json"] is None
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_every_valid_file_reads_as_its_grammar_says_and_no_file_escapes_a_foreign_error(
+    grammar_suites: Path, mode: str
+) -> None:
+    parser = Parser(mode, entrypoints=False)
+    for case in load_suites(grammar_suites)[0]:
+        try:
+            got = parser.parse(case.input, Any)
+        except ParseError:
+            assert case.expected is None, case.id
+            continue
+        if case.expected is not None:
+            assert got == case.expected, case.id

@@ -4,7 +4,9 @@ DIR holds snapshots of the peers' repositories, one folder each, named owner+nam
 (its tests/: the `assert repair_json(...) == ...` and `assert loads(...) == ...` lines, and
 `_assert_object_repairs(raw, expected)` calls, read with `ast`) and `josdejong+jsonrepair` (src/index.test.ts:
 `assertRepair(text)`, `expect(jsonrepair(text)).toBe(expected)`, `expect(() => jsonrepair(text)).toThrow(...)`,
-read by a small JavaScript string-literal reader). The files are read at run time and never copied. Calls with
+read by a small JavaScript string-literal reader), and, as the reader's yardstick, `json5+json5-tests` (each file
+one document, valid or not by its extension) and `nst+JSONTestSuite` (test_parsing/: `y_` files valid, `n_`
+invalid). The files are read at run time and never copied. Calls with
 options that test other features (schemas, streaming, logging, strict) are left out.
 
 Each (input, expected) pair is a case with the target `typing.Any`, scored like a corpus case against the suite's
@@ -241,11 +243,54 @@ def _unique(pairs: list[Pair]) -> list[Pair]:
     return out
 
 
+# -- JSON5's and JSONTestSuite's files: one document per file ----------------------------------------------------
+
+
+def _file_text(path: Path) -> str:
+    """A test file's text: UTF-8, or (a file of invalid bytes, which JSONTestSuite holds on purpose) the bytes
+    kept as lone surrogates, which the parser refuses as invalid input."""
+    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+def json5_tests_pairs(root: Path) -> list[Pair]:
+    """json5/json5-tests: each `.json` and `.json5` file is a valid document, its value as the reference JSON5
+    reader (the `json5` package, of the bench extra) reads it; each `.js` (valid JavaScript, not JSON5) and `.txt`
+    file is invalid: nothing. The reference reader is imported only here."""
+    try:
+        import json5
+    except ImportError:
+        raise PeerSuiteError(
+            "the json5-tests suite needs the json5 package: pip install 'resilient-parse[bench]'"
+        ) from None
+    pairs: list[Pair] = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".json", ".json5", ".js", ".txt") or ".git" in path.parts:
+            continue
+        text = _file_text(path)
+        expected = json5.loads(text) if path.suffix in (".json", ".json5") else NOTHING
+        pairs.append(Pair("json5-tests", text, expected, str(path.relative_to(root))))
+    return pairs
+
+
+def json_test_suite_pairs(root: Path) -> list[Pair]:
+    """nst/JSONTestSuite's test_parsing/: each `y_` file is valid JSON, its value as `json.loads` reads it; each
+    `n_` file is invalid: nothing. The `i_` files, whose reading the JSON standard leaves to the parser, are
+    left out."""
+    pairs: list[Pair] = []
+    for path in sorted((root / "test_parsing").glob("[yn]_*.json")):
+        text = _file_text(path)
+        expected = json.loads(text) if path.name.startswith("y_") else NOTHING
+        pairs.append(Pair("JSONTestSuite", text, expected, path.name))
+    return pairs
+
+
 # -- the section ---------------------------------------------------------------------------------------------------
 
 SUITES: Mapping[str, tuple[str, Callable[[Path], list[Pair]]]] = {
     "mangiucugna+json_repair": ("json_repair", json_repair_pairs),
     "josdejong+jsonrepair": ("jsonrepair", jsonrepair_pairs),
+    "json5+json5-tests": ("json5-tests", json5_tests_pairs),
+    "nst+JSONTestSuite": ("JSONTestSuite", json_test_suite_pairs),
 }
 
 

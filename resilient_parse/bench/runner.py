@@ -70,7 +70,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        return a == b or (a != a and b != b)  # NaN (JSON5 writes it) is the same NaN
     return type(a) is type(b) and bool(a == b)
 
 
