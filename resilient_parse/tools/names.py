@@ -21,7 +21,7 @@ from resilient_parse.repairs import Repair
 from resilient_parse.schema import ModelView
 from resilient_parse.schema import normalise_key as _norm
 
-# -- the keys of a call -------------------------------------------------------------------------------------------
+# -- the keys of a call ------------------------------------------------------------------------------------------------
 
 TOOL_NAME_ATTRIBUTE = "__rp_tool_name__"
 NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "command", "recipient_name", "type")
@@ -47,7 +47,7 @@ ARGUMENT_KEYS = (
 """The keys a call's arguments are written under."""
 
 
-# -- the name a model's tool goes by ------------------------------------------------------------------------
+# -- the name a model's tool goes by -----------------------------------------------------------------------------------
 
 
 def tool_name(model: ModelView) -> str:
@@ -92,7 +92,7 @@ def how_named(written: str, expected: str) -> str | None:
     return None
 
 
-# -- slips of a name -------------------------------------------------------------------------------------------
+# -- slips of a name ---------------------------------------------------------------------------------------------------
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
@@ -214,7 +214,7 @@ def _closeness(called: _Name, tool: str, *, tools_known: bool = True) -> int | N
     return 1 if _is_typo(*differ[0], tools_known=tools_known) else None
 
 
-# -- the one matcher ----------------------------------------------------------------------------------------------
+# -- the one matcher ---------------------------------------------------------------------------------------------------
 
 
 def shown_name(name: str) -> str:
