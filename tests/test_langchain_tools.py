@@ -111,15 +111,15 @@ def test_parallel_calls_fill_a_list_of_a_union_in_the_providers_order() -> None:
 
 
 def test_a_tool_name_typo_is_repaired_in_lenient_and_refused_in_strict_with_feedback_for_the_model() -> None:
-    reply = AIMessage(content="", tool_calls=[_call("SendEmial", {"to": "x", "body": "y"})])
+    reply = AIMessage(content="", tool_calls=[_call("GetWether", {"city": "Oslo"})])
     lenient = ResilientOutputParser(target=GetWeather | SendEmail)
-    assert lenient.invoke(reply) == SendEmail(to="x", body="y")
+    assert lenient.invoke(reply) == GetWeather(city="Oslo")
     strict = ResilientOutputParser(target=GetWeather | SendEmail, parser=Parser(mode="strict", entrypoints=False))
     with pytest.raises(OutputParserException) as info:
         strict.invoke(reply)
     error = info.value
     assert isinstance(error, LangChainParseError) and error.send_to_llm
-    assert "SendEmial" in error.llm_output and "SendEmail" in error.observation
+    assert "GetWether" in error.llm_output and "GetWeather" in error.observation
 
 
 def test_a_wrong_tool_for_the_target_is_refused() -> None:

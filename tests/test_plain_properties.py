@@ -139,3 +139,19 @@ def test_a_lone_exact_value_is_the_only_reading_strict_allows(words: list[str], 
     assert STRICT.parse(words[0], target) == _member(target, words[0])
     with pytest.raises(ParseError):
         STRICT.parse_result(f"The answer is {words[0]}.", target)
+
+
+@given(number=st.floats(allow_nan=False, allow_infinity=False), mode=st.sampled_from(["strict", "lenient"]))
+@settings(max_examples=150)
+def test_a_number_in_scientific_notation_is_never_another_number(number: float, mode: str) -> None:
+    # `1e+22` once read as 22: the digits of an exponent are never a number of their own
+    parser = Parser(mode, entrypoints=False)
+    for text in (repr(number), f"The answer is {number!r}.", f"{number:e}"):
+        for target in (int, float, list[int], list[float]):
+            try:
+                got = parser.parse(text, target)
+            except ParseError:
+                continue
+            read = got[0] if isinstance(got, list) else got
+            if not isinstance(got, list) or len(got) == 1:
+                assert float(read) == float(text.removeprefix("The answer is ").rstrip(".")), (text, target, got)

@@ -187,7 +187,7 @@ def test_a_changed_prefix_ending_digit_or_script_is_another_tool_never_a_typo(le
         other: type[BaseModel] = create_model(tool, x=(int, 0))
         with pytest.raises(SchemaMismatchError, match="wrong tool"):
             read_tool_calls([ToolCall(called, '{"x": 1}')], other, lenient)
-    for called, tool in [("get_wether", "get_weather"), ("GetWaether", "GetWeather"), ("SendEmial", "SendEmail")]:
+    for called, tool in [("get_wether", "get_weather"), ("GetWeathar", "GetWeather"), ("SendMessege", "SendMessage")]:
         slipped: type[BaseModel] = create_model(tool, x=(int, 0))
         assert [r.kind for r in read_tool_calls([ToolCall(called, '{"x": 1}')], slipped, lenient).repairs] == [
             "enum_fuzzy"

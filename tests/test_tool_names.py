@@ -232,11 +232,11 @@ def test_with_no_tools_declared_a_consonant_slip_is_another_tools_name(called: s
     [
         ("GetWether", "GetWeather"),
         ("GetWeathar", "GetWeather"),
-        ("SendEmial", "SendEmail"),
-        ("ChnageCard", "ChangeCard"),
+        ("SendMessege", "SendMessage"),
+        ("ChangeAccaunt", "ChangeAccount"),
     ],
 )
-def test_with_no_tools_declared_a_vowel_slip_or_a_swap_is_still_a_typo(called: str, tool: str) -> None:
+def test_with_no_tools_declared_a_vowel_slip_in_a_longer_word_is_still_a_typo(called: str, tool: str) -> None:
     target: type[BaseModel] = create_model(tool, x=(int, 0))
     result = read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="lenient", entrypoints=False))
     assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
@@ -255,3 +255,43 @@ def test_the_targets_tool_keyed_behind_a_namespace_is_its_call(mode: str) -> Non
     result = parse_result(text, GetWeather, mode=mode)
     assert result.value == GetWeather(**ARGS)
     assert [r.kind for r in result.repairs] == ["read_tool_call", "tool_name_prefix"]
+
+
+@pytest.mark.parametrize(
+    ("called", "tool"),
+    [
+        ("SendEmial", "SendEmail"),  # two letters swapped: casual/causal, tried/tired are words too
+        ("ChnageCard", "ChangeCard"),
+        ("FlashCache", "FlushCache"),  # a vowel in a five-letter word: flash/flush, black/block, stock/stack
+        ("BlackUser", "BlockUser"),
+        ("CausalReply", "CasualReply"),
+    ],
+)
+def test_with_no_tools_declared_a_swap_or_a_short_words_vowel_is_another_tool(called: str, tool: str) -> None:
+    target: type[BaseModel] = create_model(tool, x=(int, 0))
+    lenient = Parser(mode="lenient", entrypoints=False)
+    with pytest.raises(SchemaMismatchError):
+        read_tool_calls([ToolCall(called, '{"x": 1}')], target, lenient)
+    # with the tools that were sent declared, a slip that lands on none of them is the target's name
+    result = read_tool_calls([ToolCall(called, '{"x": 1}')], target, lenient, sent_names={tool, "Other"})
+    assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
+
+
+def test_a_sent_spelling_of_the_targets_tool_is_that_tool_and_no_rival() -> None:
+    # the tool was sent as get_weather (its model GetWeather); the model calls it by the name it was sent under
+    lenient = Parser(mode="lenient", entrypoints=False)
+    call = [ToolCall("get_weather", '{"city": "Oslo"}')]
+    assert read_tool_calls(call, GetWeather, lenient, sent_names={"get_weather"}).value == GetWeather(city="Oslo")
+    typo = [ToolCall("GetWether", '{"city": "Oslo"}')]
+    assert read_tool_calls(typo, GetWeather, lenient, sent_names={"get_weather"}).value == GetWeather(city="Oslo")
+
+
+def test_a_chain_of_namespaces_is_no_name_and_costs_one_pass() -> None:
+    # `tool.tool.…x` once recursed once per prefix (quadratic, then a RecursionError): one namespace is read past
+    for mode in MODES:
+        with pytest.raises(SchemaMismatchError):
+            read_tool_calls([ToolCall("tool." * 2000 + "GetWeather", '{"city": "x"}')], GetWeather, Parser(mode))
+    result = read_tool_calls([ToolCall("Functions.GetWeather", json.dumps(ARGS))], GetWeather, Parser("lenient"))
+    assert [r.kind for r in result.repairs] == ["tool_name_prefix"]
+    with pytest.raises(SchemaMismatchError):  # a lookalike letter is never an ASCII name's other case
+        read_tool_calls([ToolCall("\u212aillProcess", "{}")], create_model("KillProcess"), Parser("strict"))

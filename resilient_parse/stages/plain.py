@@ -140,8 +140,9 @@ _SEPARATOR = re.compile("[:\uff1a]")
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 _ANSWER_END = "\"')]*_`\u201d\u2019"
 
-# numbers: the whole run of digits and the separators between them ("0,5", "1.234,56"), so no reading stops at one
-_DIGIT_RUN = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+|[\u00a0\u202f\u2009]\d{3}(?!\d))*")
+# numbers: the whole run of digits and the separators between them ("0,5", "1.234,56"), and an exponent ("1e+22":
+# its digits are never a number of their own), so no reading stops at one
+_DIGIT_RUN = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+|[\u00a0\u202f\u2009]\d{3}(?!\d))*(?:[eE][+-]?\d+)?")
 _SPACE_GROUPS = re.compile(r"[1-9]\d{0,2}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?")
 """Thousands grouped by a no-break or thin space ("1 000", "12 500,5"): one number in any language, whose one
 other separator is its decimal mark."""

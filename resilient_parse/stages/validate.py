@@ -133,9 +133,9 @@ def refuse_unreadable(exc: ValidationError, tree: Any, json_text: str) -> None:
     (InvalidInputError); nesting past Pydantic's depth is over a limit (UnrecoverableSyntaxError, "too_deep", as
     the reader says past Policy.max_depth). Neither is the target's fault, so neither is a schema mismatch."""
     for error in exc.errors(include_url=False, include_context=False, include_input=False):
-        if error["type"] != "json_invalid":
+        if error["type"] not in ("json_invalid", "string_unicode"):  # (a raw lone surrogate: text UTF-8 cannot hold)
             continue
-        message = str(error["msg"])
+        message = "surrogate" if error["type"] == "string_unicode" else str(error["msg"])
         if "recursion limit" in message:
             text = f"nesting over {PYDANTIC_MAX_DEPTH} levels deep, more than the validator (Pydantic) reads"
             raise UnrecoverableSyntaxError(
@@ -144,7 +144,7 @@ def refuse_unreadable(exc: ValidationError, tree: Any, json_text: str) -> None:
         if "surrogate" in message or "hex escape" in message:
             path = _surrogate_path(tree)
             where = path or "(root)"
-            text = f"a lone surrogate escape at {where}: half of a UTF-16 pair, not a character"
+            text = f"a lone surrogate at {where}: half of a UTF-16 pair, not a character"
             raise InvalidInputError(
                 text, [ErrorDetail(path=path, kind="lone_surrogate", message=text)], candidate=json_text
             ) from None

@@ -458,6 +458,11 @@ def _from_calls(value: Any, calls: list[RawCall], view: TypeView, path: str, ctx
     return Coercion(inner, (read, *renamed))
 
 
+def _says_cut(reason: Any) -> bool:
+    """Whether a finish reason as the reply wrote it (any JSON value: a list is no reason) is a cut (`CUT_OFF`)."""
+    return isinstance(reason, str) and reason in CUT_OFF
+
+
 def cut_off(value: Any) -> bool:
     """Whether an envelope says the output length limit cut it (`CUT_OFF`): a choice's `finish_reason`, a
     message's `stop_reason`, a Responses-API output's `incomplete_details.reason` (or `status: "incomplete"`)."""
@@ -465,11 +470,11 @@ def cut_off(value: Any) -> bool:
         return False
     choices = value.get("choices")
     if isinstance(choices, list):
-        return any(isinstance(c, dict) and c.get("finish_reason") in CUT_OFF for c in choices)
-    if value.get("stop_reason") in CUT_OFF or value.get("finish_reason") in CUT_OFF:
+        return any(isinstance(c, dict) and _says_cut(c.get("finish_reason")) for c in choices)
+    if _says_cut(value.get("stop_reason")) or _says_cut(value.get("finish_reason")):
         return True
     details = value.get("incomplete_details")
-    if isinstance(details, dict) and details.get("reason") in CUT_OFF:
+    if isinstance(details, dict) and _says_cut(details.get("reason")):
         return True
     return value.get("status") == "incomplete" and isinstance(value.get("output"), list)
 

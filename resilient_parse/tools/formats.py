@@ -425,7 +425,9 @@ def _function_tag(text: str, lo: int, hi: int, found: _Found, parser: Parser) ->
         pos = end
         found.take(m.start(), end)
         found.calls.append(
-            _call_with_json(m.group(1), text[m.end() : body_end].strip(), "functionary", m.start(), parser)
+            _call_with_json(
+                m.group(1), text[m.end() : body_end].strip(), "functionary", m.start(), parser, cut=close is None
+            )
         )
 
 
@@ -460,7 +462,9 @@ def _functionary_v2(text: str, lo: int, hi: int, found: _Found, parser: Parser) 
             found.calls.append(_not_a_call("functionary", m.start(), "the recipient names no tool before <|content|>"))
             continue
         arguments = text[named.end() : body_end].strip()
-        found.calls.append(_call_with_json(named.group(1), arguments, "functionary", m.start(), parser))
+        found.calls.append(
+            _call_with_json(named.group(1), arguments, "functionary", m.start(), parser, cut=body_end >= hi)
+        )
 
 
 def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -483,7 +487,7 @@ def _kimi(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
             found.calls.append(_not_a_call("kimi", start, "the kimi call names no tool before its arguments"))
             continue
         arguments = text[sep + len(_KIMI_ARGUMENTS) : body_end].strip()
-        found.calls.append(_call_with_json(named.group(1), arguments, "kimi", start, parser))
+        found.calls.append(_call_with_json(named.group(1), arguments, "kimi", start, parser, cut=body_end >= hi))
 
 
 def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -516,13 +520,14 @@ def _harmony(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None
             found.calls.append(RawCall(None, None, "harmony", None, to.start(), (), error, ambiguous=tuple(names)))
             continue
         arguments = text[body_start:body_end].strip()
-        found.calls.append(_call_with_json(to.group(1), arguments, "harmony", to.start(), parser))
+        found.calls.append(_call_with_json(to.group(1), arguments, "harmony", to.start(), parser, cut=body_end >= hi))
 
 
-def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Parser) -> RawCall:
+def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Parser, *, cut: bool = False) -> RawCall:
     """A call named outside its JSON: the arguments read (repaired as the policy allows), or why they cannot be.
-    An object that cannot be read as free-form data (cut off, say) is left as text for the tool's own model to
-    read: only the tool's fields say whether a cut object lost members (the call's name is already known)."""
+    When the text ends inside the call (`cut`), an object that cannot be read as free-form data is left as text for
+    the tool's own model to read: only the tool's fields say whether a cut object lost members (the call's name is
+    already known). A call its own end mark closes holds what it holds: never read as cut."""
     if not name or _DOTTED_NAME.fullmatch(name) is None:
         return _not_a_call(fmt, offset, f"the {fmt} call names no tool")
     if not arguments:
@@ -530,7 +535,7 @@ def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Pa
     try:
         value, repairs = load_json(arguments, parser)
     except ParseError as exc:
-        if arguments.startswith("{"):
+        if cut and arguments.startswith("{"):
             return RawCall(name, arguments, fmt, None, offset)
         return RawCall(name, None, fmt, None, offset, (), f"the {fmt} call's arguments are not readable: {exc.message}")
     return RawCall(name, value, fmt, None, offset, repairs)

@@ -5,7 +5,8 @@ tool goes by, and the one matcher from a written name to a tool.
 the toolcalls plugin's registry ask: exactly; then in another case or style (`GetWeather` for `get_weather`,
 lossless); then behind a namespace prefix (`functions.get_weather`, lossy); then, where the policy allows guesses,
 one typo in one word (`_is_typo`) — never onto a name that is itself a tool that was sent, never when another sent
-tool is as close, and, when nothing says which tools were sent, only a slip that keeps the word's consonants.
+tool is as close, and, when nothing says which tools were sent, only a vowel slipped in a word of six letters or
+more (any other slip makes another word as often as a typo).
 """
 
 from __future__ import annotations
@@ -74,8 +75,10 @@ def same_tool(written: str, expected: str) -> bool:
     return how_named(written, expected) is not None
 
 
-NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.")
-"""The namespaces models write before a tool's name (`functions.get_weather`): reading past one is a guess."""
+NAMESPACE_PREFIXES = ("functions.", "function.", "tools.", "tool.", "default_api.")
+"""The namespaces models write before a tool's name (`functions.get_weather`; Gemini's `default_api.`), in any
+case: reading past one is a guess."""
+_LONGEST_PREFIX = max(map(len, NAMESPACE_PREFIXES))
 
 
 def how_named(written: str, expected: str) -> str | None:
@@ -84,18 +87,26 @@ def how_named(written: str, expected: str) -> str | None:
     of every path: text envelopes, tool calls in text, native calls and the toolcalls plugin's registry."""
     if written == expected:
         return "exact"
-    if _norm(written) == _norm(expected):
+    if _same_style(written, expected):
         return "style"
-    prefix = next((p for p in NAMESPACE_PREFIXES if written.startswith(p)), None)
-    if prefix is not None and how_named(written[len(prefix) :], expected) in ("exact", "style"):
+    folded = written[:_LONGEST_PREFIX].casefold()
+    prefix = next((p for p in NAMESPACE_PREFIXES if folded.startswith(p)), None)  # one namespace, never a chain
+    if prefix is not None and (written[len(prefix) :] == expected or _same_style(written[len(prefix) :], expected)):
         return "prefix"
     return None
+
+
+def _same_style(written: str, expected: str) -> bool:
+    """The same name in another case or style. A letter outside ASCII is never an ASCII one's other case (the
+    Kelvin sign `\u212a` lowercases to `k`: `\u212aill_process` is no spelling of `kill_process`)."""
+    return (written.isascii() or not expected.isascii()) and _norm(written) == _norm(expected)
 
 
 # -- slips of a name ---------------------------------------------------------------------------------------------------
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
+_MIN_UNKNOWN_WORD = 6  # with the sent tools unknown, a vowel slip in a five-letter word is as often another word
 _SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
 _VOWELS = frozenset("aeiou")  # a slipped vowel keeps a word's consonants, which carry its meaning
 
@@ -169,10 +180,12 @@ def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
     Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long: the first letters and the last are
     where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the word's meaning, and a digit changed is
     another step or version (`Step1`/`Step2`), never a slip. Without `tools_known` (nothing says which tools
-    exist, so `said` may be another tool's real name) the slip must also keep the word's consonants — a vowel
-    inserted, deleted or substituted, or two letters swapped: a consonant changed makes another word as often as a
-    slip (`charge`/`change`, `close`/`clone`, `remove`/`remote`, `unlock`/`unblock`)."""
-    if len(meant) < _MIN_FUZZY_WORD or not (_ascii_letters(said) and _ascii_letters(meant)):
+    exist, so `said` may be another tool's real name) only a vowel inserted, deleted or substituted in a word of
+    at least `_MIN_UNKNOWN_WORD` letters is one: a consonant changed makes another word as often as a slip
+    (`charge`/`change`, `close`/`clone`, `remove`/`remote`, `unlock`/`unblock`), and so do a vowel in a short
+    word (`flash`/`flush`, `black`/`block`) and two letters swapped (`casual`/`causal`, `tried`/`tired`)."""
+    shortest = _MIN_FUZZY_WORD if tools_known else _MIN_UNKNOWN_WORD
+    if len(meant) < shortest or not (_ascii_letters(said) and _ascii_letters(meant)):
         return False
     if said == meant or said[0] != meant[0] or said[-1] != meant[-1]:
         return False
@@ -182,7 +195,7 @@ def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
         if p + s == size - 1:  # one letter substituted, at index p
             keeps_meaning = tools_known or (said[p] in _VOWELS and meant[p] in _VOWELS)
             return 2 <= p <= size - 2 and keeps_meaning
-        if p + s == size - 2:  # two neighbouring letters swapped, at p and p + 1
+        if p + s == size - 2 and tools_known:  # two neighbouring letters swapped, at p and p + 1
             return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
         return False
     longer, shorter = (said, meant) if len(said) > len(meant) else (meant, said)
@@ -250,9 +263,10 @@ def match_tool(
     does not allow), `AmbiguousMatchError` when the name is as close to two tools."""
     if written in tools:
         return written, ()
-    if written in sent:
-        raise wrong_tool(written, path, tools, "another tool that was sent, not one of the target's")
     named = [(n, how) for n in tools if (how := how_named(written, n)) is not None]
+    if written in sent and not any(how == "style" and n not in sent for n, how in named):
+        # (a name sent in the style of a target's tool that was not sent under its own name is that tool's)
+        raise wrong_tool(written, path, tools, "another tool that was sent, not one of the target's")
     if len(named) == 1:  # another case or style is the same name (lossless); behind a prefix, a guess
         name, how = named[0]
         kind = f"tool_name_{how}"
@@ -269,7 +283,14 @@ def match_tool(
         raise wrong_tool(written, path, tools)
     best = min(d for d, _ in scored)
     variants = [n for d, n in scored if d == best]
-    rivals = [n for n in sent if n not in tools and (d := _closeness(called, n)) is not None and d <= best]
+    rivals = [
+        n
+        for n in sent
+        if n not in tools
+        and not any(_same_style(n, t) and t not in sent for t in tools)  # the target's tool, sent so spelt
+        and (d := _closeness(called, n)) is not None
+        and d <= best
+    ]
     if len(variants) > 1 or rivals:
         close = [*variants, *sorted(rivals)]
         expected = ", ".join(repr(n) for n in tools)
