@@ -51,6 +51,9 @@ OTHER_TOOL_CALLS = [
     {"response": {"data": {"action": "delete_all", "inputs": ARGS}}},
     {"result": [{"command": "delete_all", "args": ARGS}]},
     {"functions.delete_all": ARGS},  # a key behind a namespace prefix names a tool: never a wrapper
+    {"functions.delete_all": json.dumps(ARGS)},  # (its arguments as JSON text)
+    {"Functions.delete_all": ARGS},  # (a namespace in any case)
+    {"default_api.delete_all": ARGS},  # (Gemini's namespace)
 ]
 
 
@@ -295,3 +298,27 @@ def test_a_chain_of_namespaces_is_no_name_and_costs_one_pass() -> None:
     assert [r.kind for r in result.repairs] == ["tool_name_prefix"]
     with pytest.raises(SchemaMismatchError):  # a lookalike letter is never an ASCII name's other case
         read_tool_calls([ToolCall("\u212aillProcess", "{}")], create_model("KillProcess"), Parser("strict"))
+
+
+class SendEmail(BaseModel):
+    to: str
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", [GetWeather, GetWeather | SendEmail, list[GetWeather]], ids=["one", "union", "list"])
+def test_a_name_line_is_a_call_when_it_names_a_function_and_a_label_when_it_is_a_word(mode: str, target: Any) -> None:
+    # GLM writes a tool's name on a line before the arguments: another tool's name there is never the target's call
+    with pytest.raises(SchemaMismatchError, match="delete_all"):
+        parse('delete_all\n{"city": "Oslo"}', target, mode=mode)
+    called = parse('get_weather\n{"city": "Oslo"}', target, mode=mode)
+    assert called == ([GetWeather(city="Oslo")] if target == list[GetWeather] else GetWeather(city="Oslo"))
+    if target != list[GetWeather]:  # a lone word before the JSON is a label or a language tag, not a tool's name
+        for label in ("Answer", "json", "JSON", "Result"):
+            assert parse(f'{label}\n{{"city": "Oslo"}}', target, mode=mode) == GetWeather(city="Oslo")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", [list[GetWeather], list[GetWeather | SendEmail]], ids=["list", "list of union"])
+def test_another_tools_calls_keyed_behind_a_namespace_are_never_a_list_targets_items(mode: str, target: Any) -> None:
+    with pytest.raises(SchemaMismatchError, match="delete_all"):
+        parse(json.dumps({"functions.delete_all": [ARGS]}), target, mode=mode)

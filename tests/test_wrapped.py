@@ -160,9 +160,12 @@ LABELLING = [
     "Optıon:",
     "ſample:",
     "ALTERNATİVELY:",
-    # a call the text makes in prose (ReAct, a name line): the value may be its arguments, and the calls decide
+    # a call the text makes in prose (ReAct, a function's name on a line): the value may be its arguments, and the
+    # calls decide (a lone word on a line, `delete`, is a label: `json`, `Answer`)
     "Action: delete\n",
-    "delete\n",
+    "delete_file\n",
+    "deleteFile\n",
+    "tools.delete\n",
 ]
 
 

@@ -49,7 +49,7 @@ from resilient_parse.tools.envelopes import (
     refusal_beside_calls,
     said_beside_calls,
 )
-from resilient_parse.tools.formats import Parser, may_be_made, react_action_in, read_calls
+from resilient_parse.tools.formats import Parser, may_be_made, opens_with_a_name_line, react_action_in, read_calls
 from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
 from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, match_tool, tool_name
 from resilient_parse.tools.spans import json_spans
@@ -130,7 +130,8 @@ def _call_shaped(model: ModelView) -> bool:
 
 def engages(text: str, target: ToolTarget) -> bool:
     """Whether to read the text's calls first: the target has several tools, the text writes call markup, a ReAct
-    `Action:` line or a tool's name as a key (`{"get_weather": {…}}`), opens like a Python call (`get_weather(…`,
+    `Action:` line, a tool's name as a key (`{"get_weather": {…}}`) or on a line of its own before its arguments
+    (GLM), opens like a Python call (`get_weather(…`,
     `[get_weather(…`), or writes a bare call `{"name": …, "arguments": …}` (a provider's message or completion,
     with its text and signals beside the calls, stays with the envelope stage, which also compares that text with
     the call for one tool)."""
@@ -138,7 +139,7 @@ def engages(text: str, target: ToolTarget) -> bool:
         return True
     if ("<" in text or "[TOOL_CALLS]" in text or ">>>" in text) and any(mark in text for mark in MARKUP):
         return True
-    if react_action_in(text):
+    if react_action_in(text) or opens_with_a_name_line(text, names=target.names):
         return True
     # a bare call, or a tool's name as a key (`{"get_weather": {…}}`, `formats.keyed_calls`)
     bare = any(key in text for key in _BARE_CALL_KEYS) or any(name in text for name in target.quoted_names)

@@ -248,17 +248,26 @@ def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext)
 
 
 def _namespaced_call(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    """`{"functions.get_weather": {…}}`: a lone key with a namespace prefix names a tool, never a wrapper — the
-    arguments when it is the target's tool (by the one matcher), else a call to another tool, refused."""
-    if len(value) != 1 or not isinstance(view, ModelView) or is_call_shaped(view, ctx):
+    """`{"functions.get_weather": {…}}`: a lone key with a namespace prefix names a tool, never a wrapper — its
+    arguments (an object, its JSON text, or for a list target a list of them) when it is the target's tool (by the
+    one matcher), else a call to another tool, refused."""
+    item = view.item if isinstance(view, ListView) else view
+    models = item.options if isinstance(item, UnionView) else (item,)
+    if len(value) != 1 or not all(isinstance(m, ModelView) and not is_call_shaped(m, ctx) for m in models):
         return None
     ((key, inner),) = value.items()
-    if not key.startswith(NAMESPACE_PREFIXES) or not isinstance(inner, dict):
+    if not key[: len(max(NAMESPACE_PREFIXES, key=len))].casefold().startswith(NAMESPACE_PREFIXES):
+        return None
+    if isinstance(inner, str):
+        inner = decode_json_string(inner, ctx.policy.max_depth)
+    if not isinstance(inner, dict | list):
         return None
     try:
-        renamed = match_tool(key, (tool_name(view),), ctx.policy, path)[1]
+        renamed = match_tool(key, tuple(tool_name(m) for m in models if isinstance(m, ModelView)), ctx.policy, path)[1]
     except ParseError as exc:
         return Coercion(error=exc.details[0])
+    if len(models) > 1:
+        return None  # one of a union's tools: its arguments are read by name on the tool path, not by shape here
     note = f"the arguments of the call to {key!r}"
     return Coercion(inner, (Repair.make("read_tool_call", path, value, inner, confidence=0.95, note=note), *renamed))
 

@@ -94,7 +94,10 @@ _MISTRAL_NAMED = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.\-]*)[ \t\r\n]*\[ARGS\]")
 _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
-_NAME_LINE = re.compile(r"[ \t\r]*+[A-Za-z_][\w.\-]*+[ \t\r]*+")  # a line that is a tool's name alone
+_NAME_LINE = re.compile(r"[ \t\r]*+([A-Za-z_][\w.\-]*+)[ \t\r]*+")  # a line that is a tool's name alone
+# a function's name as written in code: words joined by `_`, `.` or `-` (`get_weather`), or camelCase (`getWeather`,
+# `GetWeather`); a lone word (`Answer`, `json`, `JSON`) on a line before JSON is a label or a language tag
+_FUNCTION_MARK = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9][_.\-][A-Za-z0-9]")  # fixed width: one linear search
 # a ReAct line starts a line, or follows a tag (`<think>Action: …`)
 _REACT_ACTION = re.compile(r"(?:^|(?<=>))[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
@@ -624,10 +627,19 @@ def call_in_prose(prose: str, text: str, start: int) -> bool:
     """Whether the prose beside one JSON value, which opens at `start`, makes a call a format reads in prose, so
     the value may be that call's arguments: a ReAct `Action:` line, or a tool's name on the line that opens the
     text (GLM's name line)."""
-    if react_action_in(prose):
-        return True
-    newline = text.find("\n", 0, start)
-    return newline > 0 and _NAME_LINE.fullmatch(text, 0, newline) is not None
+    return react_action_in(prose) or opens_with_a_name_line(text, start)
+
+
+def opens_with_a_name_line(text: str, before: int | None = None, names: tuple[str, ...] = ()) -> bool:
+    """Whether the text's first line (ending before `before`) is a tool's name alone, as GLM writes one before its
+    arguments: a function's name as code writes it (`_FUNCTION_MARK`), or one of `names` in any style."""
+    newline = text.find("\n", 0, len(text) if before is None else before)
+    line = _NAME_LINE.fullmatch(text, 0, newline) if newline > 0 else None
+    return line is not None and _names_a_function(line.group(1), names)
+
+
+def _names_a_function(name: str, names: tuple[str, ...]) -> bool:
+    return _FUNCTION_MARK.search(name) is not None or any(how_named(name, n) for n in names)
 
 
 def _react(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -760,7 +772,12 @@ def _name_line(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> No
     body = raw.strip()
     if body[:1].isalpha() and "\n" in body:
         call = _named_body(body, lo + len(raw) - len(raw.lstrip()), parser)
-        if call is not None and call.arguments is not None and not isinstance(call.arguments, str):
+        if (
+            call is not None
+            and call.arguments is not None
+            and not isinstance(call.arguments, str)
+            and _names_a_function(str(call.name), found.names)
+        ):
             found.take(lo, hi)
             found.calls.append(call)
 
