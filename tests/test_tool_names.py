@@ -195,7 +195,7 @@ def test_a_function_llm_declares_its_tools_and_a_call_to_another_is_a_wrong_tool
 
 
 def test_a_declared_tools_typo_is_still_repaired_and_tools_go_only_to_plain_functions() -> None:
-    slip = "ChanfeCard"  # a consonant slip: repaired only when the declared tools say no such tool exists
+    slip = "CahngeCard"  # two letters swapped: repaired only when the declared tools say no such tool exists
     result = correct_result(lambda m: _response(slip), ASK, ChangeCard, tools=[ChangeCard, ChargeCard])
     assert result.value == ChangeCard(card_id="c-9")
     with pytest.raises(ParseError):
@@ -322,3 +322,51 @@ def test_a_name_line_is_a_call_when_it_names_a_function_and_a_label_when_it_is_a
 def test_another_tools_calls_keyed_behind_a_namespace_are_never_a_list_targets_items(mode: str, target: Any) -> None:
     with pytest.raises(SchemaMismatchError, match="delete_all"):
         parse(json.dumps({"functions.delete_all": [ARGS]}), target, mode=mode)
+
+
+def test_a_consonant_changed_is_another_action_even_with_the_tools_declared() -> None:
+    # charge_card and change_card are both real actions: knowing the tools sent does not say which was meant
+    with pytest.raises(ParseError):
+        correct(lambda m: _response("ChanfeCard"), ASK, ChangeCard, max_corrections=0, tools=[ChangeCard, ChargeCard])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", [GetWeather, GetWeather | SendEmail], ids=["one", "union"])
+def test_a_flat_call_under_a_tool_key_is_read_by_the_one_matcher(mode: str, target: Any) -> None:
+    # `{"tool": name, …its arguments beside it}`, and a call's arguments under any key of the vocabulary
+    assert parse('{"tool": "get_weather", "city": "Oslo"}', target, mode=mode) == GetWeather(city="Oslo")
+    with pytest.raises(SchemaMismatchError, match="delete_all"):
+        parse('{"tool": "delete_all", "city": "Oslo"}', GetWeather | SendEmail, mode=mode)
+    typo = '{"tool": "get_wether", "input": {"city": "Oslo"}}'
+    if mode == "strict":
+        with pytest.raises(SchemaMismatchError):
+            parse(typo, target, mode=mode)
+    else:
+        result = parse_result(typo, target, mode=mode)
+        assert result.value == GetWeather(city="Oslo") and "enum_fuzzy" in [r.kind for r in result.repairs]
+
+
+def test_every_path_names_a_tool_by_the_one_matcher() -> None:
+    from rp_toolcalls import ToolRegistry
+
+    registry = ToolRegistry()
+
+    @registry.tool()
+    def get_weather(city: str) -> str:
+        return city
+
+    parsed = registry.parse('[{"get_weather": {"city": "Oslo"}}]', parser=Parser(entrypoints=False))
+    assert [(c.tool, c.ok) for c in parsed] == [("get_weather", True)]  # keyed calls, as the core reads them
+    text = 'Action: get_weather\n{"name": "GetWeather", "arguments": {"city": "Oslo"}}'  # one tool, two styles
+    assert parse(text, GetWeather) == GetWeather(city="Oslo")
+    from dataclasses import dataclass
+
+    from resilient_parse.correction.tool_calls import check_tool_name
+
+    @dataclass
+    class get_forecast:
+        city: str
+
+    check_tool_name(ToolCall("GetForecast", "{}"), get_forecast | int)  # another style: the same tool
+    with pytest.raises(SchemaMismatchError):  # behind a prefix: a guess this check cannot record
+        check_tool_name(ToolCall("functions.get_forecast", "{}"), get_forecast | int)

@@ -38,10 +38,11 @@ from resilient_parse.errors import (
     TruncatedOutputError,
 )
 from resilient_parse.parser import Parser, ParseResult
+from resilient_parse.policy import STRICT
 from resilient_parse.repairs import Repair
 from resilient_parse.tools.calls import ToolCall
 from resilient_parse.tools.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
-from resilient_parse.tools.names import match_tool, shown_name, wrong_tool
+from resilient_parse.tools.names import match_tool, shown_name
 
 # -- which targets tool calls can answer --------------------------------------------------------------------------
 
@@ -128,14 +129,19 @@ def _class_name(tp: Any) -> str | None:
 def check_tool_name(call: ToolCall, target: Any, parser: Parser | None = None) -> None:
     """A call read as the answer to a target that is not a tool target (a dataclass, a TypedDict, `Model | int`)
     must name one of the classes the target is made of; a target naming none (`dict[str, int]`) takes any call.
-    With `parser`, a refusal is reported to its observers as a failed parse."""
+    The one matcher decides, as far as a lossless reading goes (exactly, or in another case or style): this check
+    records no repair, so no guess is made here. With `parser`, a refusal is reported to its observers as a failed
+    parse."""
     started = time.perf_counter()
     names = [n for n in map(_class_name, _members(target)) if n is not None]
-    if names and call.name not in names:
-        error = wrong_tool(call.name, "", names)
+    if not names:
+        return
+    try:
+        match_tool(call.name, names, STRICT, "")
+    except ParseError as error:
         if parser is not None:
             _tell_failed(parser, target, None, error, started, len(call.arguments))
-        raise error
+        raise
 
 
 # -- reading calls ------------------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ from resilient_parse.tools.spans import json_spans
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
 _PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}  # a validator per tool model, for the checks beside the calls
-_BARE_CALL_KEYS = ('"arguments"', '"parameters"', '"params"', '"args"')
+_BARE_CALL_KEYS = tuple(f'"{key}"' for key in ARGUMENT_KEYS)  # a call's arguments, under any key of the vocabulary
 _PROVIDER_KEYS = ('"choices"', '"tool_calls"', '"content"', '"function"', '"function_call"', '"output"', '"type"')
 MARKUP = (
     "<tool_call>",

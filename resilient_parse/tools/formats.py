@@ -52,6 +52,7 @@ from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 
 IMPLIED_INPUT_KIND = "react_implied_input"
+_CALL_ID_KEYS = frozenset({"id", "call_id", "type"})  # what a call writes beside its name that is no argument
 """The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
 _NOT_CALLS = ("final answer", "finish", "none")
 
@@ -298,6 +299,8 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
         return []  # {"name": "Ada"} is data, not a call
     call_id = value.get("id") if isinstance(value.get("id"), str) else None
     arguments = value.get(arg_key) if arg_key is not None else None
+    if arg_key is None:  # a flat call, `{"tool": "get_weather", "city": "Oslo"}`: the other members are its arguments
+        arguments = {k: v for k, v in value.items() if k != name_key and k not in _CALL_ID_KEYS} or None
     if fmt == "json" and name_key == "name" and value.get("parameters") is not None and arg_key == "parameters":
         fmt = "llama"
     return [RawCall(value[name_key], arguments, fmt, call_id, offset, repairs, named_by=name_key)]
@@ -707,7 +710,7 @@ def _react_bare(name: str, text: str, start: int, line_end: int, block_end: int,
         return
     inner = calls_in_value(value, "json", s, repairs)
     others = sorted(
-        {str(c.name) for c in inner if not (isinstance(c.name, str) and c.name.casefold() == name.casefold())}
+        {str(c.name) for c in inner if not (isinstance(c.name, str) and how_named(c.name, name) in ("exact", "style"))}
     )
     if inner and not others:
         found.take(start, line_end)  # the JSON calls the same tool: one call, the JSON's (read as plain JSON)
@@ -874,8 +877,9 @@ def may_be_made(call: RawCall, reading: Reading) -> bool:
     return reading.refusal_at < 0 or call.label == "designated"
 
 
-def extract_calls(text: str, parser: Parser) -> list[RawCall]:
+def extract_calls(text: str, parser: Parser, names: tuple[str, ...] = ()) -> list[RawCall]:
     """Every tool call the text gives as a call to make, in the order they appear (`may_be_made`): a draft inside
-    reasoning, an example, a rejected option or a call beside a refusal is not one."""
-    reading = read_calls(text, parser)
+    reasoning, an example, a rejected option or a call beside a refusal is not one. `names`: the tools a call may
+    name by key alone (`[{"get_weather": {…}}]`, `keyed_calls`)."""
+    reading = read_calls(text, parser, names)
     return [c for c in reading.calls if may_be_made(c, reading)]

@@ -4,9 +4,10 @@ tool goes by, and the one matcher from a written name to a tool.
 `match_tool` is what text envelopes, calls in text, native calls (the correction loop, LangChain, streaming) and
 the toolcalls plugin's registry ask: exactly; then in another case or style (`GetWeather` for `get_weather`,
 lossless); then behind a namespace prefix (`functions.get_weather`, lossy); then, where the policy allows guesses,
-one typo in one word (`_is_typo`) — never onto a name that is itself a tool that was sent, never when another sent
-tool is as close, and, when nothing says which tools were sent, only a vowel slipped in a word of six letters or
-more (any other slip makes another word as often as a typo).
+one typo in one word (`_is_typo`: a vowel slipped, or two letters swapped; never a consonant changed) — never
+onto a name that is itself a tool that was sent, never when another sent tool is as close, and, when nothing says
+which tools were sent, only a vowel slipped in a word of six letters or more (any other slip makes another word
+as often as a typo).
 """
 
 from __future__ import annotations
@@ -175,15 +176,16 @@ def _common_suffix(a: str, b: str) -> int:
 
 
 def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
-    """Whether `said` is `meant` with exactly one slip: a letter inserted, deleted or substituted at or after the
-    third letter and before the last, or two neighbouring letters swapped (never the first letter, never the last).
-    Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long: the first letters and the last are
-    where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the word's meaning, and a digit changed is
-    another step or version (`Step1`/`Step2`), never a slip. Without `tools_known` (nothing says which tools
-    exist, so `said` may be another tool's real name) only a vowel inserted, deleted or substituted in a word of
-    at least `_MIN_UNKNOWN_WORD` letters is one: a consonant changed makes another word as often as a slip
-    (`charge`/`change`, `close`/`clone`, `remove`/`remote`, `unlock`/`unblock`), and so do a vowel in a short
-    word (`flash`/`flush`, `black`/`block`) and two letters swapped (`casual`/`causal`, `tried`/`tired`)."""
+    """Whether `said` is `meant` with exactly one slip that keeps the word's consonants: a vowel inserted, deleted
+    or substituted at or after the third letter and before the last, or (when the sent tools are known) two
+    neighbouring letters swapped, never the first letter, never the last. Both words are ASCII letters only:
+    the first letters and the last are where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the
+    word's meaning, and a digit changed is another step or version (`Step1`/`Step2`), never a slip. A consonant
+    changed makes another word as often as a slip (`charge`/`change`, `close`/`clone`, `remove`/`remote`,
+    `unlock`/`unblock`), known tools or not: a model that writes one may mean another action. With the sent
+    tools unknown, `said` may be another tool's real name: only a vowel slip in a word of at least
+    `_MIN_UNKNOWN_WORD` letters is one (a vowel in a short word, `flash`/`flush`, and a swap, `casual`/`causal`,
+    make words too)."""
     shortest = _MIN_FUZZY_WORD if tools_known else _MIN_UNKNOWN_WORD
     if len(meant) < shortest or not (_ascii_letters(said) and _ascii_letters(meant)):
         return False
@@ -193,8 +195,7 @@ def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
     if len(said) == len(meant):
         size = len(meant)
         if p + s == size - 1:  # one letter substituted, at index p
-            keeps_meaning = tools_known or (said[p] in _VOWELS and meant[p] in _VOWELS)
-            return 2 <= p <= size - 2 and keeps_meaning
+            return 2 <= p <= size - 2 and said[p] in _VOWELS and meant[p] in _VOWELS
         if p + s == size - 2 and tools_known:  # two neighbouring letters swapped, at p and p + 1
             return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
         return False
@@ -204,7 +205,7 @@ def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
     # the extra letter of `longer` can sit at any index in [len(shorter) - s, p]: one of them must be inside (they
     # are all the same letter: a run of it)
     at = max(len(shorter) - s, 2)
-    return at <= min(p, len(longer) - 2) and (tools_known or longer[at] in _VOWELS)
+    return at <= min(p, len(longer) - 2) and longer[at] in _VOWELS
 
 
 def _ascii_letters(word: str) -> bool:

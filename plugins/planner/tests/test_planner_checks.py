@@ -105,17 +105,21 @@ def test_anything_else_is_not_a_step_reference(written: object) -> None:
     assert normalise_step_ref(written) is None
 
 
-def test_a_tool_one_edit_away_from_exactly_one_tool_is_that_tool() -> None:
+def test_a_tool_one_slip_away_from_exactly_one_tool_is_that_tool() -> None:
     tools = ["web_search", "read_file", "write_file"]
-    assert match_tool("web_serch", tools) == "web_search"  # deletion
-    assert match_tool("wbe_search", tools) == "web_search"  # transposition
+    assert match_tool("web_serch", tools) == "web_search"  # a vowel deleted
+    assert match_tool("web_saerch", tools) == "web_search"  # two letters swapped
     assert match_tool("Web_Search", tools) == "web_search"  # case
+    assert match_tool("functions.web_search", tools) == "web_search"  # a namespace
 
 
 def test_a_tool_near_two_tools_or_far_from_all_is_never_guessed() -> None:
-    tools = ["read_file", "read_fil3", "write_file"]
-    assert match_tool("read_fila", tools) is None  # one edit from two tools
+    tools = ["get_weather", "get_weathor", "write_file"]
+    assert match_tool("get_weathar", tools) is None  # one slip from two tools
     assert match_tool("send_email", tools) is None  # from none
+    # a consonant changed is another action, even with every tool known: the one matcher of every path
+    for written, tool in [("change_card", "charge_card"), ("remote_file", "remove_file"), ("set_user", "get_user")]:
+        assert match_tool(written, [tool]) is None
 
 
 def test_bad_configuration_is_a_configuration_error() -> None:

@@ -151,9 +151,9 @@ def test_an_unknown_tool_is_never_invented() -> None:
 
 
 def test_a_tool_hint_one_typo_from_two_tools_is_refused_as_ambiguous() -> None:
-    plugin = PlannerPlugin(PlannerConfig(tools=frozenset({"read_file", "read_fil3"})))
+    plugin = PlannerPlugin(PlannerConfig(tools=frozenset({"get_weather", "get_weathor"})))
     with pytest.raises(ParseError) as info:
-        Parser(plugins=[plugin]).parse(tool_plan("read_fila"), plugin.plan_model)
+        Parser(plugins=[plugin]).parse(tool_plan("get_weathar"), plugin.plan_model)
     assert info.value.errors[0]["kind"] == "ambiguous_tool"
 
 

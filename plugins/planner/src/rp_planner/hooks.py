@@ -13,8 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair
+from resilient_parse import AmbiguousMatchError, CallContext, Coercion, ErrorDetail, ParseError, Repair
 from resilient_parse.plugin_api import (
+    LENIENT,
     ChoiceView,
     DictView,
     ListView,
@@ -26,10 +27,11 @@ from resilient_parse.plugin_api import (
     iter_views,
     split_pointer,
 )
+from resilient_parse.plugin_api import match_tool as core_match_tool
 from rp_planner.checks import check_plan
 from rp_planner.config import PlannerConfig
 from rp_planner.models import PlanStep, TaskPlan
-from rp_planner.references import match_tool, near_tools, normalise_step_ref, split_step_refs
+from rp_planner.references import match_tool, normalise_step_ref, split_step_refs
 
 REPAIR_KIND = "semantic_fix"
 _MAX_DEPTH = 64
@@ -138,8 +140,8 @@ def coerce_value(value: Any, expected: TypeView, path: str, ctx: CallContext, co
 
 
 def repair_tools(value: Any, config: PlannerConfig) -> tuple[Any, list[Repair]] | None:
-    """Tool hints one edit from exactly one whitelisted tool, in a plain `TaskPlan` (where the tool field is any
-    string): fixed on a copy and recorded."""
+    """Tool hints that name exactly one whitelisted tool by the core's name matcher (`references.match_tool`), in a
+    plain `TaskPlan` (where the tool field is any string): fixed on a copy and recorded."""
     tools = config.tools
     if not tools or not isinstance(value, TaskPlan):
         return None
@@ -151,7 +153,7 @@ def repair_tools(value: Any, config: PlannerConfig) -> tuple[Any, list[Repair]] 
         match = match_tool(step.tool, tools)
         if match is None:
             continue  # none or several near tools: the validator reports it with the choices
-        note = f"tool hint {step.tool!r} is one edit from the registered tool {match!r}"
+        note = f"tool hint {step.tool!r} read as the registered tool {match!r}"
         repairs.append(Repair.make(REPAIR_KIND, f"/steps/{i}/tool", step.tool, match, note=note))
         steps[i] = step.model_copy(update={"tool": match})
     if not repairs:
@@ -189,14 +191,16 @@ def tool_hint(value: Any, expected: TypeView, path: str, ctx: CallContext, confi
     if not allowed or not isinstance(value, str):
         return None
     names = ", ".join(allowed)
-    match = match_tool(value, allowed)
-    if match is not None and ctx.policy.allows(REPAIR_KIND):
-        note = f"tool hint {value!r} is one edit from the registered tool {match!r}"
-        return Coercion(value=match, repairs=(Repair.make(REPAIR_KIND, path, value, match, note=note),))
-    near = near_tools(value, allowed)
-    if len(near) > 1:
-        message = f"tool {value!r} could be any of {', '.join(near)}; name one of: {names}"
+    try:
+        match = core_match_tool(value.strip(), allowed, LENIENT, path, sent=allowed)[0]
+    except AmbiguousMatchError as exc:
+        message = f"{exc.message}; name one of: {names}"
         return Coercion(error=ErrorDetail(path, "ambiguous_tool", message, got=value))
+    except ParseError:
+        match = None
+    if match is not None and ctx.policy.allows(REPAIR_KIND):
+        note = f"tool hint {value!r} read as the registered tool {match!r}"
+        return Coercion(value=match, repairs=(Repair.make(REPAIR_KIND, path, value, match, note=note),))
     hint = f"did you mean {match}? " if match is not None else ""
     message = f"tool {value!r} is not available; {hint}use one of: {names}"
     return Coercion(error=ErrorDetail(path, "tool_not_allowed", message, got=value))

@@ -43,7 +43,6 @@ _MOVED = {  # names this module imported or defined before the hooks' work moved
     "TaskPlan": _MODELS,
     "plan_model": _MODELS,
     "match_tool": "rp_planner.references",
-    "near_tools": "rp_planner.references",
     "normalise_step_ref": "rp_planner.references",
     "split_step_refs": "rp_planner.references",
 }

@@ -1,11 +1,15 @@
 """Honest repairs of references inside a plan: a step reference written another way ("s2", "step 2", "Step-2", 2)
-is "S2"; a tool hint one typo away from exactly one registered tool is that tool. Nothing else is guessed: no step
-or tool is ever invented, and two equally close tools are a refusal."""
+is "S2"; a tool hint that names exactly one registered tool by the core's name matcher is that tool. Nothing else
+is guessed: no step or tool is ever invented, and two equally close tools are a refusal."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from resilient_parse import ParseError
+from resilient_parse.plugin_api import LENIENT
+from resilient_parse.plugin_api import match_tool as core_match_tool
 
 _STEP_REF = re.compile(r"^\s*(?:s|step)\s*[-_#.:]?\s*0*([1-9][0-9]*)\s*$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"^\s*#?0*([1-9][0-9]*)\s*$")
@@ -33,30 +37,15 @@ def normalise_step_ref(value: object) -> tuple[str, float] | None:
 
 
 def match_tool(name: str, tools: Iterable[str]) -> str | None:
-    """The registered tool `name` means: itself, a case-insensitive match, or the only tool one edit (insert,
-    delete, substitute, swap) away. None when there is no such tool or more than one."""
-    tools = list(tools)
-    if name in tools:
-        return name
-    folded = name.casefold().strip()
-    same = [t for t in tools if t.casefold() == folded]
-    if len(same) == 1:
-        return same[0]
-    if same:
+    """The whitelisted tool `name` means, by the core's one matcher (`plugin_api.match_tool`) with the whitelist
+    as the tools that exist: itself, another case or style, behind a namespace, or one typo (a vowel slipped, two
+    letters swapped) — never a consonant changed (`change_card` is no `charge_card`). None when there is no such
+    tool, or two are as close."""
+    listed = tuple(tools)
+    try:
+        return core_match_tool(name.strip(), listed, LENIENT, "", sent=listed)[0]
+    except ParseError:
         return None
-    near = _within_one_edit(folded, tools)
-    return near[0] if len(near) == 1 else None
-
-
-def near_tools(name: str, tools: Iterable[str]) -> list[str]:
-    """All tools within one edit of `name` (case-insensitive), for error messages about ambiguity."""
-    return sorted(_within_one_edit(name.casefold().strip(), tools))
-
-
-def _within_one_edit(folded: str, tools: Iterable[str]) -> list[str]:
-    from rapidfuzz.distance import OSA  # imported on first use: loading the plugin stays cheap
-
-    return [t for t in tools if OSA.distance(folded, t.casefold(), score_cutoff=1) <= 1]
 
 
 def split_step_refs(value: str) -> tuple[list[str], float] | None:

@@ -120,7 +120,7 @@ def _invalid(tool: Tool, message: str, details: tuple[ErrorDetail, ...]) -> Tool
 def parse_calls(text: str, registry: ToolSet, parser: Parser) -> list[ParsedCall]:
     """Every call in `text`, each matched to a registered tool and its arguments validated (or an error)."""
     out: list[ParsedCall] = []
-    for i, raw in enumerate(extract_calls(text, parser)):
+    for i, raw in enumerate(extract_calls(text, parser, tuple(registry.names))):
         out.append(parse_call(i, raw, registry, parser))
     return out
 
