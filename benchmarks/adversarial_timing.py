@@ -254,6 +254,12 @@ CASES += (
     Case("tools_recipient_lines", lambda n: ">>>city\n" * n, 5_000, list[City | Zone], max_chars=120_000),
     Case("tools_content_tags_unclosed", lambda n: "<|recipient|>city\n<|content|>{" * n, 1_000, list[City | Zone]),
     Case("tools_kimi_begins_unclosed", lambda n: "<|tool_call_begin|>functions.city:0" * n, 5_000, list[City | Zone]),
+    Case(  # a cut call's object handed to its tool's model must not be read for calls again, once per nested call
+        "tools_kimi_cut_strings",
+        lambda n: '<|tool_call_begin|>functions.city:0<|tool_call_argument_begin|>{"city": "' * n,
+        1_000,
+        City,
+    ),
     Case("tools_marks_in_strings_of_an_open_list", lambda n: '[{"a": "<tool_call>"}, ' * n, 2_000, list[City | Zone]),
     Case("tools_harmony_messages", lambda n: "to=functions.city<|message|>" * n, 5_000, list[City | Zone]),
     Case("tools_harmony_headers", lambda n: " to=x" * n + "<|message|>{}" * n, 2_500, list[City | Zone]),

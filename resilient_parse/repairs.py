@@ -64,7 +64,9 @@ KINDS = _kinds(
         "ambiguous_escape", "syntax", False, 0.5, "kept as text an escape other languages read as a character (\\x41)"
     ),
     RepairKind("escaped_apostrophe", "syntax", True, 0.1, "read \\' (no JSON escape) as the apostrophe it is"),
-    RepairKind("line_continuation", "syntax", True, 0.1, "joined a line continued by a backslash inside a string"),
+    RepairKind(
+        "line_continuation", "syntax", False, 0.4, "joined a line a backslash continues (JSON5), not a kept backslash"
+    ),
     RepairKind("fullwidth_punctuation", "syntax", True, 0.2, "read full-width or curly punctuation as JSON syntax"),
     RepairKind(
         "invisible_character",

@@ -112,9 +112,13 @@ def test_parallel_calls_fill_a_list_of_a_union_in_the_providers_order() -> None:
 
 def test_a_tool_name_typo_is_repaired_in_lenient_and_refused_in_strict_with_feedback_for_the_model() -> None:
     reply = AIMessage(content="", tool_calls=[_call("GetWether", {"city": "Oslo"})])
-    lenient = ResilientOutputParser(target=GetWeather | SendEmail)
+    with pytest.raises(LangChainParseError):  # the bound tools unknown: the slip may be another tool's real name
+        ResilientOutputParser(target=GetWeather | SendEmail).invoke(reply)
+    lenient = ResilientOutputParser(target=GetWeather | SendEmail, tools=[GetWeather, SendEmail])
     assert lenient.invoke(reply) == GetWeather(city="Oslo")
-    strict = ResilientOutputParser(target=GetWeather | SendEmail, parser=Parser(mode="strict", entrypoints=False))
+    strict = ResilientOutputParser(
+        target=GetWeather | SendEmail, tools=[GetWeather, SendEmail], parser=Parser(mode="strict", entrypoints=False)
+    )
     with pytest.raises(OutputParserException) as info:
         strict.invoke(reply)
     error = info.value
@@ -267,7 +271,8 @@ def test_streamed_chunks_with_a_new_id_at_the_same_index_are_another_call_never_
 def test_a_call_to_another_bound_tool_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
     other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
     reply = AIMessage(content="", tool_calls=[_call("GetWeathar", {"city": "Oslo"})])
-    assert ResilientOutputParser(target=GetWeather).invoke(reply) == GetWeather(city="Oslo")  # one edit off
+    guessed = ResilientOutputParser(target=GetWeather, tools=[GetWeather])
+    assert guessed.invoke(reply) == GetWeather(city="Oslo")  # one vowel off, the one tool bound
     bound = ResilientOutputParser(target=GetWeather, tools=[GetWeather, other])
     with pytest.raises(LangChainParseError) as info:
         bound.invoke(reply)

@@ -52,7 +52,6 @@ ROWS = [
     Row("the name in another style", [("GetWeather", '{"city": "Oslo"}')], [W]),
     Row("a namespace prefix", [("functions.get_weather", '{"city": "Oslo"}')], [W], strict=None),
     Row("a trailing comma in the arguments", [("get_weather", '{"city": "Oslo",}')], [W]),
-    Row("a typo in one word (one matcher on every path)", [("get_wether", '{"city": "Oslo"}')], [W], strict=None),
     Row("a first letter changed is another name", [("set_weather", '{"city": "Oslo"}')], None),
     Row("a typo and a prefix at once is two guesses too many", [("functions.get_wether", '{"city": "Oslo"}')], None),
     Row("a tool outside the target", [OSLO, ("drop_table", '{"name": "users"}')], None),

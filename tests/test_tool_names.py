@@ -234,17 +234,15 @@ def test_with_no_tools_declared_a_consonant_slip_is_another_tools_name(called: s
     ("called", "tool"),
     [
         ("GetWether", "GetWeather"),
-        ("GetWeathar", "GetWeather"),
         ("SendMessege", "SendMessage"),
-        ("ChangeAccaunt", "ChangeAccount"),
+        ("get_stats", "get_status"),  # a slip may be another tool's real name: get_stats, list_cases, decide
+        ("list_cases", "list_causes"),
     ],
 )
-def test_with_no_tools_declared_a_vowel_slip_in_a_longer_word_is_still_a_typo(called: str, tool: str) -> None:
+def test_with_no_tools_declared_no_slip_is_read_as_a_typo(called: str, tool: str) -> None:
     target: type[BaseModel] = create_model(tool, x=(int, 0))
-    result = read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="lenient", entrypoints=False))
-    assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
     with pytest.raises(SchemaMismatchError):
-        read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="strict", entrypoints=False))
+        read_tool_calls([ToolCall(called, '{"x": 1}')], target, Parser(mode="lenient", entrypoints=False))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -275,7 +273,7 @@ def test_with_no_tools_declared_a_swap_or_a_short_words_vowel_is_another_tool(ca
     lenient = Parser(mode="lenient", entrypoints=False)
     with pytest.raises(SchemaMismatchError):
         read_tool_calls([ToolCall(called, '{"x": 1}')], target, lenient)
-    # with the tools that were sent declared, a slip that lands on none of them is the target's name
+    # with the tools that were sent declared, a vowel slip or a swap that lands on none of them is the target's name
     result = read_tool_calls([ToolCall(called, '{"x": 1}')], target, lenient, sent_names={tool, "Other"})
     assert [r.kind for r in result.repairs] == ["enum_fuzzy"]
 
@@ -313,7 +311,7 @@ def test_a_name_line_is_a_call_when_it_names_a_function_and_a_label_when_it_is_a
     called = parse('get_weather\n{"city": "Oslo"}', target, mode=mode)
     assert called == ([GetWeather(city="Oslo")] if target == list[GetWeather] else GetWeather(city="Oslo"))
     if target != list[GetWeather]:  # a lone word before the JSON is a label or a language tag, not a tool's name
-        for label in ("Answer", "json", "JSON", "Result"):
+        for label in ("Answer", "json", "JSON", "Result", "config.json", "v1.2", "gpt-4o", "en-US", "JavaScript"):
             assert parse(f'{label}\n{{"city": "Oslo"}}', target, mode=mode) == GetWeather(city="Oslo")
 
 
@@ -337,13 +335,9 @@ def test_a_flat_call_under_a_tool_key_is_read_by_the_one_matcher(mode: str, targ
     assert parse('{"tool": "get_weather", "city": "Oslo"}', target, mode=mode) == GetWeather(city="Oslo")
     with pytest.raises(SchemaMismatchError, match="delete_all"):
         parse('{"tool": "delete_all", "city": "Oslo"}', GetWeather | SendEmail, mode=mode)
-    typo = '{"tool": "get_wether", "input": {"city": "Oslo"}}'
-    if mode == "strict":
-        with pytest.raises(SchemaMismatchError):
-            parse(typo, target, mode=mode)
-    else:
-        result = parse_result(typo, target, mode=mode)
-        assert result.value == GetWeather(city="Oslo") and "enum_fuzzy" in [r.kind for r in result.repairs]
+    other = '{"tool": "get_wether", "input": {"city": "Oslo"}}'  # (no tools sent known: another tool's name)
+    with pytest.raises(SchemaMismatchError, match="get_wether"):
+        parse(other, target, mode=mode)
 
 
 def test_every_path_names_a_tool_by_the_one_matcher() -> None:

@@ -161,11 +161,10 @@ LABELLING = [
     "ſample:",
     "ALTERNATİVELY:",
     # a call the text makes in prose (ReAct, a function's name on a line): the value may be its arguments, and the
-    # calls decide (a lone word on a line, `delete`, is a label: `json`, `Answer`)
+    # calls decide (a lone word on a line, `delete`, `config.json` or `JavaScript`, is a label)
     "Action: delete\n",
     "delete_file\n",
-    "deleteFile\n",
-    "tools.delete\n",
+    "tools.delete_file\n",
 ]
 
 

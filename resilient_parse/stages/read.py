@@ -46,6 +46,7 @@ _UNDERSCORED = re.compile(r"-?[0-9]++(?:_[0-9]++)++(?:\.[0-9]++(?:_[0-9]++)*+)?+
 _HEX = re.compile(r"[-+]?0[xX][0-9a-fA-F]++")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*+")
 # a bare key as JSON5 writes it: letters of any script, `$`, `_`, digits after the first, `\uXXXX` escapes
+_KEY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 _KEY_WORD = re.compile(r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})(?:[\w$]|\\u[0-9a-fA-F]{4})*+")
 _WS = re.compile(r"[ \t\r\n]++")
 _LINE_END = re.compile(r"[\r\n\u2028\u2029]")
@@ -56,9 +57,9 @@ _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt]|\r\n|[\r\n\u2028\u2029])|\\')
 _LINE_BREAKS = frozenset("\r\n\u2028\u2029")
 # after a backslash, what other languages read as one character (a hex or octal byte, a short or long \u, a named
-# character): kept as text, such an escape has two readings (`\a` or `\v` as a bell or a vertical tab is not
-# plausible in a model's JSON: `C:\Users\ana` is a path)
-_READ_ELSEWHERE = re.compile(r"x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|N\{|u|[0-7]")
+# character; `\users` or `\utils` is no escape anywhere): kept as text, such an escape has two readings (`\a` or
+# `\v` as a bell or a vertical tab is not plausible in a model's JSON: `C:\Users\ana` is a path)
+_READ_ELSEWHERE = re.compile(r"x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|N\{|u[0-9a-fA-F]|[0-7]")
 _ESCAPE_KINDS = ("line_continuation", "escaped_apostrophe", "invalid_escape", "ambiguous_escape")
 _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*+)'")
@@ -249,6 +250,9 @@ def _fix_escapes(token: str) -> tuple[str, list[str]]:
                 took.add("ambiguous_escape")
             return "\\\\"
         if m.group()[1] in _LINE_BREAKS:
+            if token.startswith(token[0], m.end()) and m.end() == len(token) - 1:
+                took.add("invalid_escape")  # `"C:\temp\⏎"`: a path's last backslash, then the string ends
+                return "\\\\" + m.group()[1:]
             took.add("line_continuation")
             return ""
         return m.group()
@@ -345,6 +349,11 @@ def _runs_on(text: str, end: int) -> bool:
     `-`, `:` or `/` and a digit (`10-20`, `12:30`, `1/3`). One character test in the usual case."""
     c = text[end]
     return c.isalnum() or c in "._" or (c in "-:/" and end + 1 < len(text) and text[end + 1].isdigit())
+
+
+def _word_char_at(text: str, i: int) -> bool:
+    """Whether a word goes on at `i` (`+InfinityX` is no number)."""
+    return i < len(text) and (text[i].isalnum() or text[i] in "_$")
 
 
 def _word_at(text: str, i: int) -> str:
@@ -537,10 +546,12 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     def with_escapes(kinds: tuple[str, ...] | list[str], original: str, at: int) -> tuple[str, ...] | list[str]:
         """The kinds, with what the string's escapes took when its JSON text was built from its body; an escape
         other languages read as a character (`\\x41`, `\\0`) has two readings, so keeping it as text is a guess."""
-        if not any(kind in _ESCAPE_KINDS for kind in kinds):
+        if not any(kind in _ESCAPE_KINDS for kind in kinds) and original[:1] != "\u201c":  # (“…” is taken raw)
             kinds = [*kinds, *escape_kinds(original)]
         if "ambiguous_escape" in kinds:
             allowed("ambiguous_escape", "an escape JSON lacks that other languages read as a character", at)
+        if "line_continuation" in kinds:
+            allowed("line_continuation", "a backslash before a line break: a continued line, or a backslash?", at)
         return kinds
 
     def emit_value(fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> None:
@@ -735,7 +746,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             raise elided(at, text[at:end])
         if text.startswith("-Infinity", at):
             return word(at + 1, negative=True)
-        if text.startswith("+Infinity", at):
+        if text.startswith("+Infinity", at) and not _word_char_at(text, at + 9):
             add("number_format", "+Infinity", "Infinity", at)  # JSON5's explicit sign: the same number
             return word(at + 1)
         for pattern, kind in ((_HEX, "hex_number"), (_UNDERSCORED, "number_underscores"), (_LOOSE_NUMBER, "")):
@@ -1247,7 +1258,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
                 continue
             pos = loose_number(at)
             continue
-        if c in _WORD_START or (expecting_key() and (c.isalpha() or text.startswith("\\u", at))):
+        if c in _WORD_START or (expecting_key() and (c.isalpha() or _KEY_ESCAPE.match(text, at) is not None)):
             pos = word(at)
             continue
         if c == "(":

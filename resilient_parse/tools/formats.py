@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from resilient_parse.errors import ErrorDetail, ParseError, UnrecoverableSyntaxError
+from resilient_parse.errors import ErrorDetail, ParseError, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.policy import Policy
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.extract import ANSWER, candidate_facts, split_reasoning
@@ -52,7 +52,6 @@ from resilient_parse.tools.pycall import python_call, python_calls
 from resilient_parse.tools.spans import json_spans, nesting_depth, strings_in_values
 
 IMPLIED_INPUT_KIND = "react_implied_input"
-_CALL_ID_KEYS = frozenset({"id", "call_id", "type"})  # what a call writes beside its name that is no argument
 """The repair that reads the JSON after a bare `Action: name` as its input (lossy: `Action Input:` was not written)."""
 _NOT_CALLS = ("final answer", "finish", "none")
 
@@ -96,9 +95,10 @@ _PYTHON_TAG = "<|python_tag|>"
 _PYTHON_END = re.compile(r"<\|(?:eom_id|eot_id|python_tag)\|>")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
 _NAME_LINE = re.compile(r"[ \t\r]*+([A-Za-z_][\w.\-]*+)[ \t\r]*+")  # a line that is a tool's name alone
-# a function's name as written in code: words joined by `_`, `.` or `-` (`get_weather`), or camelCase (`getWeather`,
-# `GetWeather`); a lone word (`Answer`, `json`, `JSON`) on a line before JSON is a label or a language tag
-_FUNCTION_MARK = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9][_.\-][A-Za-z0-9]")  # fixed width: one linear search
+# a function's name as only code writes it: words joined by `_` (`get_weather`); a lone word (`Answer`, `json`), a file
+# (`config.json`), a version (`v1.2`, `gpt-4o`) or a camelCase word of prose (`JavaScript`, `macOS`) on a line before
+# JSON is a label, unless it names one of the target's tools
+_FUNCTION_MARK = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]")  # fixed width: one linear search
 # a ReAct line starts a line, or follows a tag (`<think>Action: …`)
 _REACT_ACTION = re.compile(r"(?:^|(?<=>))[ \t]*\**Action\**[ \t]*:", re.MULTILINE | re.IGNORECASE)
 _REACT_INPUT = re.compile(r"^[ \t]*\**Action[ \t_]Input\**[ \t]*:[ \t]*", re.MULTILINE | re.IGNORECASE)
@@ -282,10 +282,15 @@ def _not_a_call(fmt: str, offset: int, error: str) -> RawCall:
 
 
 def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[Repair, ...]) -> list[RawCall]:
-    name_key = next((k for k in CALL_NAME_KEYS if isinstance(value.get(k), str)), None)
-    if name_key is None:
+    # in a flat call (no arguments key), a key that names a tool and nothing else (`tool`, `action` …) names the
+    # call: a `name` beside it is an argument (`{"tool": "delete_user", "name": "Ada"}`)
+    named = [k for k in CALL_NAME_KEYS if isinstance(value.get(k), str)]
+    strong = [k for k in named if k in STRONG_NAME_KEYS]
+    keys = strong if strong and not any(k in value for k in ARGUMENT_KEYS) else named
+    if not keys:
         return []
-    names = sorted({value[k] for k in CALL_NAME_KEYS if isinstance(value.get(k), str)})
+    name_key = keys[0]
+    names = sorted({value[k] for k in keys})
     if len(names) > 1 and (name_key in STRONG_NAME_KEYS or any(k in value for k in ARGUMENT_KEYS)):
         listed = " and ".join(repr(n) for n in names)
         return [
@@ -300,7 +305,7 @@ def _plain_call(value: Mapping[str, Any], fmt: str, offset: int, repairs: tuple[
     call_id = value.get("id") if isinstance(value.get("id"), str) else None
     arguments = value.get(arg_key) if arg_key is not None else None
     if arg_key is None:  # a flat call, `{"tool": "get_weather", "city": "Oslo"}`: the other members are its arguments
-        arguments = {k: v for k, v in value.items() if k != name_key and k not in _CALL_ID_KEYS} or None
+        arguments = {k: v for k, v in value.items() if k != name_key} or None  # (an `id` or `type` may be one)
     if fmt == "json" and name_key == "name" and value.get("parameters") is not None and arg_key == "parameters":
         fmt = "llama"
     return [RawCall(value[name_key], arguments, fmt, call_id, offset, repairs, named_by=name_key)]
@@ -541,10 +546,16 @@ def _call_with_json(name: str, arguments: str, fmt: str, offset: int, parser: Pa
     try:
         value, repairs = load_json(arguments, parser)
     except ParseError as exc:
-        if cut and arguments.startswith("{"):
-            return RawCall(name, arguments, fmt, None, offset)
+        if cut and isinstance(exc, TruncatedOutputError) and arguments.startswith("{") and not _marks_in(arguments):
+            return RawCall(name, arguments, fmt, None, offset)  # (an object cut, and no call markup to read again)
         return RawCall(name, None, fmt, None, offset, (), f"the {fmt} call's arguments are not readable: {exc.message}")
     return RawCall(name, value, fmt, None, offset, repairs)
+
+
+def _marks_in(text: str) -> bool:
+    """Whether a text holds what may open a call in one of the formats: read again as a tool's arguments, it would
+    be read for calls again (once per nested mark: quadratic)."""
+    return "<" in text or "[TOOL_CALLS]" in text or ">>>" in text or "\uff5c" in text
 
 
 def _mistral(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
@@ -635,7 +646,8 @@ def call_in_prose(prose: str, text: str, start: int) -> bool:
 
 def opens_with_a_name_line(text: str, before: int | None = None, names: tuple[str, ...] = ()) -> bool:
     """Whether the text's first line (ending before `before`) is a tool's name alone, as GLM writes one before its
-    arguments: a function's name as code writes it (`_FUNCTION_MARK`), or one of `names` in any style."""
+    arguments: a function's name as only code writes it (`_FUNCTION_MARK`), or one of `names` in any style (a
+    namespace before it too)."""
     newline = text.find("\n", 0, len(text) if before is None else before)
     line = _NAME_LINE.fullmatch(text, 0, newline) if newline > 0 else None
     return line is not None and _names_a_function(line.group(1), names)

@@ -4,10 +4,10 @@ tool goes by, and the one matcher from a written name to a tool.
 `match_tool` is what text envelopes, calls in text, native calls (the correction loop, LangChain, streaming) and
 the toolcalls plugin's registry ask: exactly; then in another case or style (`GetWeather` for `get_weather`,
 lossless); then behind a namespace prefix (`functions.get_weather`, lossy); then, where the policy allows guesses,
-one typo in one word (`_is_typo`: a vowel slipped, or two letters swapped; never a consonant changed) — never
-onto a name that is itself a tool that was sent, never when another sent tool is as close, and, when nothing says
-which tools were sent, only a vowel slipped in a word of six letters or more (any other slip makes another word
-as often as a typo).
+when the tools that were sent are known, one typo in one word (`_is_typo`: a vowel slipped, or two letters
+swapped; never a consonant changed) — never onto a name that is itself a tool that was sent, never when another
+sent tool is as close. When nothing says which tools were sent, no slip is read: `get_stats` may be another tool
+than `get_status`, `flash_cache` than `flush_cache`.
 """
 
 from __future__ import annotations
@@ -107,7 +107,6 @@ def _same_style(written: str, expected: str) -> bool:
 
 _MAX_FUZZY_NAME = 128  # a longer "name" is not a typo of a tool name: no fuzzy matching on hostile text
 _MIN_FUZZY_WORD = 5  # one edit away from a short word is another word (Get/Set, Last/List), not a typo
-_MIN_UNKNOWN_WORD = 6  # with the sent tools unknown, a vowel slip in a five-letter word is as often another word
 _SEPARATORS = re.compile(r"[\W_]+")  # what is no letter or digit of any script
 _VOWELS = frozenset("aeiou")  # a slipped vowel keeps a word's consonants, which carry its meaning
 
@@ -175,19 +174,15 @@ def _common_suffix(a: str, b: str) -> int:
     return i
 
 
-def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
+def _is_typo(said: str, meant: str) -> bool:
     """Whether `said` is `meant` with exactly one slip that keeps the word's consonants: a vowel inserted, deleted
-    or substituted at or after the third letter and before the last, or (when the sent tools are known) two
-    neighbouring letters swapped, never the first letter, never the last. Both words are ASCII letters only:
+    or substituted at or after the third letter and before the last, or two neighbouring letters swapped, never
+    the first letter, never the last. Both words are ASCII letters only, `meant` at least `_MIN_FUZZY_WORD` long:
     the first letters and the last are where prefixes (un-, de-, in-, re-) and endings (-s, -ed) change the
     word's meaning, and a digit changed is another step or version (`Step1`/`Step2`), never a slip. A consonant
     changed makes another word as often as a slip (`charge`/`change`, `close`/`clone`, `remove`/`remote`,
-    `unlock`/`unblock`), known tools or not: a model that writes one may mean another action. With the sent
-    tools unknown, `said` may be another tool's real name: only a vowel slip in a word of at least
-    `_MIN_UNKNOWN_WORD` letters is one (a vowel in a short word, `flash`/`flush`, and a swap, `casual`/`causal`,
-    make words too)."""
-    shortest = _MIN_FUZZY_WORD if tools_known else _MIN_UNKNOWN_WORD
-    if len(meant) < shortest or not (_ascii_letters(said) and _ascii_letters(meant)):
+    `unlock`/`unblock`): a model that writes one may mean another action."""
+    if len(meant) < _MIN_FUZZY_WORD or not (_ascii_letters(said) and _ascii_letters(meant)):
         return False
     if said == meant or said[0] != meant[0] or said[-1] != meant[-1]:
         return False
@@ -196,7 +191,7 @@ def _is_typo(said: str, meant: str, *, tools_known: bool = True) -> bool:
         size = len(meant)
         if p + s == size - 1:  # one letter substituted, at index p
             return 2 <= p <= size - 2 and said[p] in _VOWELS and meant[p] in _VOWELS
-        if p + s == size - 2 and tools_known:  # two neighbouring letters swapped, at p and p + 1
+        if p + s == size - 2:  # two neighbouring letters swapped, at p and p + 1
             return said[p] == meant[p + 1] and said[p + 1] == meant[p] and p >= 1 and p + 1 <= size - 2
         return False
     longer, shorter = (said, meant) if len(said) > len(meant) else (meant, said)
@@ -212,7 +207,7 @@ def _ascii_letters(word: str) -> bool:
     return word.isascii() and word.isalpha()
 
 
-def _closeness(called: _Name, tool: str, *, tools_known: bool = True) -> int | None:
+def _closeness(called: _Name, tool: str) -> int | None:
     """How far a called name is from a tool's name, when it can only be a slip of that name: 0 for a case or
     separator variant; 1 for a typo (`_is_typo`) in the one word that differs, every other word the same. None when
     it is another name: `SetUser` is not `GetUser` (a short word changed), `ReadFiles` not `ReadFile` (an ending),
@@ -225,7 +220,7 @@ def _closeness(called: _Name, tool: str, *, tools_known: bool = True) -> int | N
     differ = [(a, b) for a, b in zip(called.words, meant.words, strict=True) if a != b]
     if len(differ) != 1:
         return None
-    return 1 if _is_typo(*differ[0], tools_known=tools_known) else None
+    return 1 if _is_typo(*differ[0]) else None
 
 
 # -- the one matcher ---------------------------------------------------------------------------------------------------
@@ -259,9 +254,9 @@ def match_tool(
 ) -> tuple[str, tuple[Repair, ...]]:
     """The one of `tools` the written name names, with the repair that took (none when exact). `sent` are the
     tools the model was offered, when known: a name that is exactly another of them is that tool (a wrong tool,
-    never a typo), and no slip is repaired when one of them is as close as the target's; with none known, only a
-    slip that keeps the word's consonants is one. `SchemaMismatchError` for another tool (or a rename the policy
-    does not allow), `AmbiguousMatchError` when the name is as close to two tools."""
+    never a typo), and no slip is repaired when one of them is as close as the target's; with none known, no slip
+    is (it may be another tool's real name). `SchemaMismatchError` for another tool (or a rename the policy does
+    not allow), `AmbiguousMatchError` when the name is as close to two tools."""
     if written in tools:
         return written, ()
     named = [(n, how) for n in tools if (how := how_named(written, n)) is not None]
@@ -278,8 +273,10 @@ def match_tool(
     if len(written) > _MAX_FUZZY_NAME:
         raise wrong_tool(written, path, tools)
     called = _Name.of(written)  # once per call, not once per tool compared against
-    known = bool(sent)  # without the sent tools, a slip that can make another word is another tool's name
-    scored = [(d, n) for n in tools if (d := _closeness(called, n, tools_known=known)) is not None]
+    if not sent:  # a slip may make another tool's real name (`get_stats`/`get_status`): only the tools sent say not
+        scored = [(0, n) for n in tools if _closeness(called, n) == 0]
+    else:
+        scored = [(d, n) for n in tools if (d := _closeness(called, n)) is not None]
     if not scored:
         raise wrong_tool(written, path, tools)
     best = min(d for d, _ in scored)

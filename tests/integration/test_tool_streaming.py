@@ -54,8 +54,8 @@ def _create(server: SSEToolServer, tools: list[Any]) -> Any:
 
 
 def _updates(parser: Parser, script: list[Any], target: Any, tools: list[Any]) -> list[ToolStreamUpdate[Any]]:
-    with SSEToolServer([script]) as server:
-        return list(stream_tool_calls(parser, _create(server, tools), target))
+    with SSEToolServer([script]) as server:  # (the tools the request sent are told to the reader too)
+        return list(stream_tool_calls(parser, _create(server, tools), target, tools=tools))
 
 
 def test_partials_grow_per_call_and_the_final_update_holds_the_parsed_call(parser: Parser) -> None:
@@ -134,17 +134,20 @@ def test_a_call_of_another_tool_shows_no_partials_for_a_single_model_target(mode
 
 def test_a_misspelt_tool_name_shows_no_partials_for_a_single_model_target_and_the_final_read_settles_it() -> None:
     script = tool_call_stream([("GetWether", ['{"city": ', '"Oslo"}'])])
-    lenient = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather))
+    lenient = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather, tools=[GetWeather]))
     assert len(lenient) == 1 and lenient[0].value == GetWeather(city="Oslo")
     assert lenient[0].result is not None and [r.kind for r in lenient[0].result.repairs] == ["enum_fuzzy"]
     shown, error = _partials_then_error(Parser(mode="strict", entrypoints=False), script, GetWeather)
+    assert shown == [] and error.details[0].kind == "tool_name_mismatch"
+    # with the tools sent unknown, a slip may be another tool's real name: no guess, in either mode
+    shown, error = _partials_then_error(Parser(entrypoints=False), script, GetWeather)
     assert shown == [] and error.details[0].kind == "tool_name_mismatch"
 
 
 def test_a_call_to_another_tool_the_request_sent_is_a_wrong_tool_not_a_typo_of_the_target() -> None:
     other = {"type": "function", "function": {"name": "GetWeathar", "parameters": {"type": "object"}}}
     script = tool_call_stream([("GetWeathar", ['{"city": "Oslo"}'])])
-    guessed = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather))  # one edit off
+    guessed = list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather, tools=[GetWeather]))
     assert guessed[-1].result is not None and [r.kind for r in guessed[-1].result.repairs] == ["enum_fuzzy"]
     with pytest.raises(SchemaMismatchError) as info:
         list(stream_tool_calls(Parser(entrypoints=False), iter(script), GetWeather, tools=[GetWeather, other]))
