@@ -364,3 +364,12 @@ def test_every_path_names_a_tool_by_the_one_matcher() -> None:
     check_tool_name(ToolCall("GetForecast", "{}"), get_forecast | int)  # another style: the same tool
     with pytest.raises(SchemaMismatchError):  # behind a prefix: a guess this check cannot record
         check_tool_name(ToolCall("functions.get_forecast", "{}"), get_forecast | int)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_several_name_line_calls_in_a_row_are_each_their_own_call(mode: str) -> None:
+    target = list[GetWeather | SendEmail]
+    both = 'get_weather\n{"city": "Oslo"}\nsend_email\n{"to": "a@b.c"}'
+    assert parse(both, target, mode=mode) == [GetWeather(city="Oslo"), SendEmail(to="a@b.c")]
+    with pytest.raises(SchemaMismatchError, match="lookup_city"):  # never another tool's arguments joined by shape
+        parse('get_weather\n{"city": "Oslo"}\nlookup_city\n{"city": "Rome"}', target, mode=mode)

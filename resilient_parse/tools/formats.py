@@ -780,21 +780,47 @@ def _pythonic(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> Non
 
 
 def _name_line(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
-    """A region that is a tool's name on a line of its own and its arguments' JSON value, nothing else (GLM-4)."""
+    """A region that is tools' names, each on a line of its own before its arguments' JSON value, and nothing else
+    (GLM-4): one call, or several in a row, each named (`_names_a_function`)."""
     if found.stretches():
         return
     raw = text[lo:hi]
     body = raw.strip()
-    if body[:1].isalpha() and "\n" in body:
-        call = _named_body(body, lo + len(raw) - len(raw.lstrip()), parser)
-        if (
-            call is not None
-            and call.arguments is not None
-            and not isinstance(call.arguments, str)
-            and _names_a_function(str(call.name), found.names)
-        ):
-            found.take(lo, hi)
-            found.calls.append(call)
+    first = body[: body.find("\n")].strip() if "\n" in body else ""
+    if not first[:1].isalpha() or _NAME_LINE.fullmatch(first) is None or not _names_a_function(first, found.names):
+        return  # (the first line names no function: no value in the region is a name-line call)
+    spans = list(json_spans(text, lo, hi))
+    if len(spans) > 1:
+        _name_lines(text, lo, hi, spans, found, parser)
+        return
+    call = _named_body(body, lo + len(raw) - len(raw.lstrip()), parser)
+    if (
+        call is not None
+        and call.arguments is not None
+        and not isinstance(call.arguments, str)
+        and _names_a_function(str(call.name), found.names)
+    ):
+        found.take(lo, hi)
+        found.calls.append(call)
+
+
+def _name_lines(text: str, lo: int, hi: int, spans: list[tuple[int, int]], found: _Found, parser: Parser) -> None:
+    """Several name-line calls in a row: each value preceded by a line that names a function and nothing else
+    between them; anything else, and the region is not one (its values are read as plain JSON)."""
+    calls: list[RawCall] = []
+    previous = lo
+    for s, e in spans:
+        head = text[previous:s]
+        name = head.strip()
+        if "\n" not in head or _NAME_LINE.fullmatch(name) is None or not _names_a_function(name, found.names):
+            return
+        at = previous + head.index(name)
+        calls.append(_call_with_json(name, text[s:e], "glm", at, parser))
+        previous = e
+    if text[previous:hi].strip():
+        return
+    found.take(lo, hi)
+    found.calls.extend(calls)
 
 
 def _plain_json(text: str, lo: int, hi: int, found: _Found, parser: Parser) -> None:
