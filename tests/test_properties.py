@@ -263,7 +263,7 @@ def test_trace_explains_every_difference(mode: str, pair: tuple[S.Example, S.Mut
 
 
 @pytest.mark.slow
-@settings(max_examples=3_000)
+@settings(max_examples=2_000)
 @given(pair=S.mutations(S.LOSSLESS_KINDS + S.LOSSY_KINDS))
 def test_invariants_2_to_5_over_thousands_of_examples(pair: tuple[S.Example, S.Mutation]) -> None:
     ex, mut = pair
