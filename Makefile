@@ -1,4 +1,4 @@
-# Two commands on a fresh machine (Python >= 3.10 with pip and venv):
+# Two commands on a fresh machine (Python >= 3.11 with pip and venv):
 #   make bench   # the main job: recovery/speed report on the bundled default corpus
 #   make test    # ruff, mypy and the test suite (what CI runs)
 PYTHON ?= python3

@@ -18,13 +18,10 @@ computed by the same labeller, floors and refusal search, so its candidates and 
 from __future__ import annotations
 
 import re
-import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
-
-import regex  # type: ignore[import-untyped]
+from typing import NamedTuple
 
 from resilient_parse.context import Candidate
 from resilient_parse.repairs import Repair
@@ -80,10 +77,9 @@ def _group(inner: str) -> str:
 
 
 _GROUPS = _group(_ATOM + "|" + _group(_ATOM))
-# possessive quantifiers keep these linear; the stdlib engine reads them from Python 3.11 on
-_compile: Any = re.compile if sys.version_info >= (3, 11) else regex.compile
-_INSIDE_FAST: Any = _compile("(?:" + _ATOM + "|" + _GROUPS + ")*+")
-_INSIDE: Any = _compile(_ATOM + "*+")
+# possessive quantifiers keep these linear (the stdlib engine reads them from Python 3.11 on, the oldest supported)
+_INSIDE_FAST = re.compile("(?:" + _ATOM + "|" + _GROUPS + ")*+")
+_INSIDE = re.compile(_ATOM + "*+")
 # where a quote opens a single-quoted JSON string rather than being an apostrophe: right after `{ [ , :`
 _SQ_AFTER = frozenset("{[,:\uff5b\uff3b\uff0c\uff1a")
 # what ends a value on the line before a quote that opens the next one (`[1\n '}']`)
@@ -297,7 +293,7 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
                     # their own — read it bracket by bracket from here at once (what `scan_spans` would do after)
                     fast, inside, decode_floor = False, _INSIDE.match, at + 1
         else:
-            at = inside(text, pos, end).end()
+            at = inside(text, pos, end).end()  # type: ignore[union-attr]  # (a `*+` pattern always matches)
             if fast and at > pos and _ASCII_OPENER.search(text, pos, at) is not None:
                 swallowed = at
             if at >= end:
