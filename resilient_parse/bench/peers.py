@@ -254,39 +254,27 @@ class System:
         return self.factory(aliases)
 
 
+def _loader_peer(name: str, requires: str | None, loader: Callable[[], Loader]) -> System:
+    """A peer that reads text into JSON data with its `loads`, then validates; on `tool_text`, `tool_calls` around
+    the same loader."""
+    return System(
+        name,
+        f"{name}.loads + Pydantic validation",
+        requires,
+        lambda a: _loaded(loader()),
+        tool_text=lambda: tool_calls(loader()),
+    )
+
+
 SYSTEMS: tuple[System, ...] = (
     System("resilient_parse:strict", "ours, strict policy", "resilient_parse", lambda a: _ours("strict", a), "strict"),
     System(
         "resilient_parse:lenient", "ours, lenient policy", "resilient_parse", lambda a: _ours("lenient", a), "lenient"
     ),
-    System(
-        "json",
-        "json.loads + Pydantic validation",
-        None,
-        lambda a: _loaded(_json_loads()),
-        tool_text=lambda: tool_calls(_json_loads()),
-    ),
-    System(
-        "json_repair",
-        "json_repair.loads + Pydantic validation",
-        "json_repair",
-        lambda a: _loaded(_json_repair()),
-        tool_text=lambda: tool_calls(_json_repair()),
-    ),
-    System(
-        "dirtyjson",
-        "dirtyjson.loads + Pydantic validation",
-        "dirtyjson",
-        lambda a: _loaded(_dirtyjson()),
-        tool_text=lambda: tool_calls(_dirtyjson()),
-    ),
-    System(
-        "json5",
-        "json5.loads + Pydantic validation",
-        "json5",
-        lambda a: _loaded(_json5()),
-        tool_text=lambda: tool_calls(_json5()),
-    ),
+    _loader_peer("json", None, _json_loads),
+    _loader_peer("json_repair", "json_repair", _json_repair),
+    _loader_peer("dirtyjson", "dirtyjson", _dirtyjson),
+    _loader_peer("json5", "json5", _json5),
     System(
         "langchain",
         "LangChain PydanticOutputParser.parse",
