@@ -546,6 +546,8 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     def with_escapes(kinds: tuple[str, ...] | list[str], original: str, at: int) -> tuple[str, ...] | list[str]:
         """The kinds, with what the string's escapes took when its JSON text was built from its body; an escape
         other languages read as a character (`\\x41`, `\\0`) has two readings, so keeping it as text is a guess."""
+        if not kinds and original[:1] == '"':
+            return kinds  # a whole JSON string, or one `fix_string` read: its escapes are already accounted for
         if not any(kind in _ESCAPE_KINDS for kind in kinds) and original[:1] != "\u201c":  # (“…” is taken raw)
             kinds = [*kinds, *escape_kinds(original)]
         if "ambiguous_escape" in kinds:
