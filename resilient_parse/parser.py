@@ -52,7 +52,7 @@ from resilient_parse.schema import (
     schema_facts,
 )
 from resilient_parse.stages.read_duplicates import KeyCounter, has_duplicate_keys, key_counter, members_match
-from resilient_parse.stages.syntax import NOT_JSON, refuse_out_of_range
+from resilient_parse.stages.valid_json import NOT_JSON, refuse_out_of_range
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -745,7 +745,7 @@ class Parser:
         target allows that proof, else a second parse (`has_duplicate_keys`).
 
         A number past a float's range (`1e999999`) validates as infinity, a value the text never wrote: refused here
-        as the syntax stage refuses it (`syntax.refuse_out_of_range`, for targets that read floats at all, when the
+        as the syntax stage refuses it (`valid_json.refuse_out_of_range`, for targets that read floats at all, when the
         value holds an infinity or its shape has no `inf_probe`).
 
         A model that ignores extra keys would silently drop a stray key — `Arguments` beside an optional

@@ -27,8 +27,9 @@ from resilient_parse import (
     UnrecoverableSyntaxError,
 )
 from resilient_parse.repairs import KINDS
-from resilient_parse.stages.read import ReadFailure, read
+from resilient_parse.stages.read import read
 from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
+from resilient_parse.stages.read_failure import ReadFailure
 from resilient_parse.stages.syntax import load_json, lossy_kinds
 
 MODES = ("strict", "lenient")

@@ -713,7 +713,7 @@ def test_json_repair_still_reads_an_inner_quote_that_needs_no_new_separator() ->
 
 
 def test_decode_refuses_a_float_past_its_range_and_reads_everything_else_as_json_loads() -> None:
-    from resilient_parse.stages.syntax import decode, has_big_exponent
+    from resilient_parse.stages.valid_json import decode, has_big_exponent
 
     for text in ('[1e300, "1e999", 2E-400]', '{"a": 1.5e+99}', "[" + "9" * 400 + "]"):
         assert decode(text) == json.loads(text)
@@ -756,7 +756,7 @@ def test_valid_json_with_a_number_past_a_float_s_range_is_refused_not_read_as_in
 
 @pytest.mark.parametrize("mode", ["strict", "lenient"])
 def test_an_exponent_written_in_a_string_or_in_range_is_read_as_it_stands(mode: str) -> None:
-    from resilient_parse.stages.syntax import refuse_out_of_range
+    from resilient_parse.stages.valid_json import refuse_out_of_range
 
     parser = Parser(mode, entrypoints=False)
     text = '{"id": "4e567ab", "note": "1e999", "x": 1e300, "y": 2E-400}'

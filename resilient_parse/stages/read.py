@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from resilient_parse.errors import ErrorDetail, TruncatedOutputError, UnrecoverableSyntaxError
 from resilient_parse.repairs import Repair, escape_token
+from resilient_parse.stages.read_failure import ReadFailure
 from resilient_parse.stages.read_runs import (
     FLAT_OBJECT,
     ITEM_RUN,
@@ -106,26 +106,6 @@ _KEY_OR_END = 3  # just after '{'
 _COLON = 4
 _COMMA_OR_END = 5  # a value has just ended
 _DONE = 6  # the top-level value has ended
-
-
-class ReadFailure(Exception):
-    """The reader could not read the text within the repairs it may make: where, why, and what kind of failure."""
-
-    def __init__(self, message: str, offset: int, path: str, kind: str = "syntax", truncated: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
-        self.path = path
-        self.kind = kind
-        self.truncated = truncated
-
-
-def as_error(failure: ReadFailure) -> UnrecoverableSyntaxError:
-    """The library's error for a reader failure: its message, path, kind and offset."""
-    cls = TruncatedOutputError if failure.truncated else UnrecoverableSyntaxError
-    where = f" at {failure.path}" if failure.path else ""
-    detail = ErrorDetail(path=failure.path, kind=failure.kind, message=failure.message, offset=failure.offset)
-    return cls(f"{failure.message}{where} (offset {failure.offset})", [detail])
 
 
 @dataclass(eq=False, slots=True)

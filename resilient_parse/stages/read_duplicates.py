@@ -17,8 +17,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, json_safe
+from resilient_parse.errors import AmbiguousMatchError, ErrorDetail
 from resilient_parse.repairs import Repair, escape_token
+from resilient_parse.safe_text import json_safe
 
 _UNLOADED: Any = object()
 _jiter: Any = _UNLOADED  # jiter's from_json, imported on first use (a countable target never needs it), or None

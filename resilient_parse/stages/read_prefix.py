@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.read import Frame, ReadFailure, Reading, decode_key, fix_string, read
+from resilient_parse.stages.read import Frame, Reading, decode_key, fix_string, read
+from resilient_parse.stages.read_failure import ReadFailure
 
 PathPart = str | int
 KeepString = Callable[[list[PathPart]], bool]

@@ -8,34 +8,25 @@ from __future__ import annotations
 
 import functools
 import json
-import math
-import re
-from typing import Any
 
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.errors import UnrecoverableSyntaxError
 from resilient_parse.policy import Policy
 from resilient_parse.repairs import KINDS, Repair
-from resilient_parse.stages.read import ReadFailure, as_error, read
+from resilient_parse.stages.read import read
 from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
+from resilient_parse.stages.read_failure import ReadFailure, as_error
 from resilient_parse.stages.read_fallback import JSON_REPAIR_MAX_CHARS, bracket_depth, json_repair_fallback
 from resilient_parse.stages.read_truncation import settle_cut
+from resilient_parse.stages.valid_json import NOT_JSON, OutOfRange, decode, out_of_range
 
 __all__ = [
     "JSON_REPAIR_MAX_CHARS",
-    "NOT_JSON",
     "SyntaxFailure",
-    "decode",
-    "has_big_exponent",
     "load_json",
     "lossy_kinds",
-    "refuse_out_of_range",
     "repair_syntax",
 ]
-
-NOT_JSON = "syntax.not_json"
-"""The `CallContext.memo` key under which the parser notes a text it found certainly not JSON (Pydantic's
-`json_invalid`, of a kind json.loads refuses too), so `load_json` goes straight to the reader."""
 
 _JSON_SPACE = " \t\r\n"
 
@@ -79,73 +70,14 @@ def lossy_kinds(policy: Policy) -> frozenset[str]:
     return frozenset(k for k in _READER_LOSSY if policy.allows(k))
 
 
-# an exponent of three digits or more (`1e999999`): how a number a text writes lies past a float's range (but for
-# a float written with over 308 digits, which only the reader's token check sees). Two patterns with a literal
-# first character, which the regex engine searches for quickly (a character class first is four times slower).
-_BIG_EXPONENTS = (re.compile(r"e\+?0*+[1-9][0-9]{2}"), re.compile(r"E\+?0*+[1-9][0-9]{2}"))
-
-
-def has_big_exponent(text: str) -> bool:
-    """Whether the text writes an exponent of three digits or more anywhere (in a string too: a cheap, generous
-    test). Public so the parser's fast path can send such a text the slow way, where `load_json` refuses a number
-    past a float's range."""
-    return any(p.search(text) is not None for p in _BIG_EXPONENTS)
-
-
-class _OutOfRange(ValueError):
-    """A number the text writes that is past a float's range (it would read as infinity)."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__(token)
-        self.token = token
-
-
-def _finite(token: str) -> float:
-    value = float(token)
-    if math.isinf(value):
-        raise _OutOfRange(token)
-    return value
-
-
-def decode(text: str) -> Any:
-    """json.loads, refusing a number out of a float's range (`1e999999`) instead of reading it as infinity (a
-    value the text never wrote). Raises `ValueError` as json.loads does, `_OutOfRange` for such a number. Only a
-    text that decodes and has a big exponent is decoded a second time, each float checked."""
-    value = json.loads(text)
-    if has_big_exponent(text):
-        json.loads(text, parse_float=_finite)
-    return value
-
-
-def _out_of_range(exc: _OutOfRange, text: str) -> UnrecoverableSyntaxError:
-    at = text.find(exc.token)
-    message = f"the number {exc.token[:40]!r} is out of a float's range: read as a float it would be infinity"
-    return as_error(ReadFailure(message, max(at, 0), "", "number_out_of_range"))
-
-
-def refuse_out_of_range(text: str) -> None:
-    """Raise `UnrecoverableSyntaxError` (number_out_of_range) when valid JSON text writes a number past a float's
-    range (`1e999999`, which float() and Pydantic make infinity), as `load_json` does. For the parser's fast path:
-    a cheap, generous test first (`has_big_exponent`, behind a test for the letter), then the exact one — a second
-    C-speed parse with each float checked — only for the texts that write such an exponent somewhere."""
-    if ("e" not in text and "E" not in text) or not has_big_exponent(text):
-        return
-    try:
-        json.loads(text, parse_float=_finite)
-    except _OutOfRange as exc:
-        raise _out_of_range(exc, text) from None
-    except (ValueError, RecursionError):
-        return
-
-
 def load_json(text: str, ctx: CallContext) -> LoadResult:
     """The built-in loader: json.loads, then the reader (and its truncation rules), then (lenient) json-repair.
     json.loads is skipped for a text the parser already found certainly not JSON (`NOT_JSON` in `ctx.memo`)."""
     if not _known_not_json(text, ctx.memo.get(NOT_JSON)):
         try:
             return _checked(decode(text), text, [])
-        except _OutOfRange as exc:
-            raise _out_of_range(exc, text) from None
+        except OutOfRange as exc:
+            raise out_of_range(exc, text) from None
         except RecursionError:
             depth = bracket_depth(text)
             if depth > ctx.policy.max_depth:
@@ -181,8 +113,8 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
     fixed = reading.json_text
     try:
         tree = decode(fixed)
-    except _OutOfRange as exc:  # a stretch of valid members the reader copied whole holds one
-        raise _out_of_range(exc, text) from None
+    except OutOfRange as exc:  # a stretch of valid members the reader copied whole holds one
+        raise out_of_range(exc, text) from None
     except (ValueError, RecursionError) as exc:  # pragma: no cover - the reader writes valid JSON
         raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None
     return _checked(tree, fixed, reading.repairs)
