@@ -58,6 +58,11 @@ EOF
 "$python" -m venv "$tmp/venv" >>"$log" 2>&1 || fail "creating a virtual environment"
 "$tmp/venv/bin/python" -m pip install -q "$wheel" >>"$log" 2>&1 || fail "installing the wheel"
 
+# a plain install is light: numpy and jsonpatch are optional extras (`fast`, `patch`)
+light='import importlib.util as u, sys; f = [m for m in ("numpy", "jsonpatch") if u.find_spec(m)]
+sys.exit(f"installed: {f}" if f else 0)'
+"$tmp/venv/bin/python" -c "$light" >>"$log" 2>&1 || fail "a plain install of the wheel pulled in numpy or jsonpatch (above)"
+
 mkdir "$tmp/work"
 out="$tmp/bench.txt"
 (cd "$tmp/work" && env -u PYTHONPATH "$tmp/venv/bin/resilient-parse" bench --no-progress --timeout 10) \
@@ -65,5 +70,5 @@ out="$tmp/bench.txt"
 grep -q "^resilient_parse:strict " "$out" && grep -q "^resilient_parse:lenient " "$out" \
     || { cat "$out" >>"$log"; fail "the bench printed no table with our two modes"; }
 
-echo "check_wheel: $(basename "$wheel") holds only resilient_parse + dist-info;" \
+echo "check_wheel: $(basename "$wheel") holds only resilient_parse + dist-info, needs no numpy;" \
     "bench from a fresh venv outside the checkout: $(head -n 1 "$out")"

@@ -6,10 +6,13 @@
 `correct` / `acorrect` return the object; `correct_result` / `acorrect_result` return a `CorrectionResult` with
 every attempt. With tool calling, build the adapter with `tools=[Model, ...]`: the answer is read from the calls'
 arguments (`read_tool_calls`) and a re-ask answers the calls in the API's own shape. The LangChain output parser
-lives in `resilient_parse.correction.langchain` (optional extra).
+lives in `resilient_parse.correction.langchain` (optional extra). The JSON Patch feedback plugin
+(`resilient_parse.correction.json_patch`) needs the `patch` extra: its names load on first use.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from resilient_parse.correction.adapters import (
     AnthropicAdapter,
@@ -21,12 +24,26 @@ from resilient_parse.correction.adapters import (
     is_quota_error,
 )
 from resilient_parse.correction.dropin import corrected, parsed
-from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import acorrect, acorrect_result, correct, correct_result, estimate_tokens
 from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedError
 from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls
 from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools, tool_name
 from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
+
+if TYPE_CHECKING:
+    from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
+
+_PATCH_NAMES = frozenset({"JsonPatchFeedback", "PatchFailedError", "PatchLimits", "apply_patch"})
+
+
+def __getattr__(name: str) -> object:
+    """The JSON Patch plugin's names, imported on first use: `jsonpatch` is an optional extra."""
+    if name not in _PATCH_NAMES:
+        raise AttributeError(f"module 'resilient_parse.correction' has no attribute {name!r}")
+    from resilient_parse.correction import json_patch
+
+    return getattr(json_patch, name)
+
 
 __all__ = [
     "AnthropicAdapter",

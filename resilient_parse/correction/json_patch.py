@@ -21,13 +21,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import jsonpatch
-import jsonpointer
+try:
+    import jsonpatch
+    import jsonpointer
+except ImportError:  # pragma: no cover - exercised in a subprocess by tests/test_light_install.py
+    raise ImportError(
+        "the JSON Patch feedback plugin needs the `patch` extra: pip install 'resilient-parse[patch]'"
+    ) from None
 
 from resilient_parse.context import CallContext
-from resilient_parse.errors import ErrorDetail, ParseError, escape_surrogates
+from resilient_parse.errors import ErrorDetail, ParseError
+from resilient_parse.feedback import condense, excerpt, schema_for_paths
 from resilient_parse.hookspecs import hookimpl
-from resilient_parse.stages.feedback import condense, excerpt, schema_for_paths
+from resilient_parse.safe_text import escape_surrogates
 
 MARKER = "Answer with an RFC 6902 JSON Patch"
 _NOT_PATCHABLE = frozenset({"syntax", "truncated", "no_candidate", "empty", "refusal", "schema_echo", "too_deep"})

@@ -55,13 +55,26 @@ class SyntaxStage:
         return load_json(text, ctx)
 
 
+COMMON_ALIASES = {
+    "tool": "action",
+    "tool_name": "action",
+    "args": "arguments",
+    "params": "arguments",
+    "parameters": "arguments",
+    "deps": "dependencies",
+    "depends_on": "dependencies",
+}
+"""Spellings models use for common agent fields. Applies only where the target field exists and the key is
+unknown, only under policies that accept plugin aliases (not strict); block the plugin "rp.common_aliases" to
+turn it off."""
+
+
 class CommonAliases:
-    """`rp_register_aliases`: the keys models commonly write for common fields (`stages/align.py`)."""
+    """`rp_register_aliases`: the keys models commonly write for common fields (`COMMON_ALIASES`), data here so a
+    parser is built without loading the aligner."""
 
     @hookimpl
     def rp_register_aliases(self, register: RegisterAliases, policy: Policy) -> None:
-        from resilient_parse.stages.align import COMMON_ALIASES
-
         register(COMMON_ALIASES)
 
 
@@ -91,11 +104,11 @@ class CoerceStage:
 
 class FeedbackStage:
     """`rp_build_feedback`: condensed errors, the previous output and the failing paths' schema
-    (`stages/feedback.py`)."""
+    (`feedback.py`)."""
 
     @hookimpl(trylast=True)
     def rp_build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str:
-        from resilient_parse.stages.feedback import format_feedback
+        from resilient_parse.feedback import format_feedback
 
         return format_feedback(failure, candidate, ctx.target)
 

@@ -31,7 +31,7 @@ stand in for them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from resilient_parse.conform import spelling_of
@@ -40,7 +40,6 @@ from resilient_parse.schema import ModelView, normalise_key
 from resilient_parse.text.lexicon import lexicon
 
 __all__ = [
-    "COMMON_ALIASES",
     "MEANING_WORDS",
     "alias_proposals",
     "given_field_evidence",
@@ -415,13 +414,11 @@ def _fuzzy_cutoff(threshold: float, margin: float) -> float:
 def _score_spellings(norms: Sequence[str], model: ModelView, cutoff: float) -> list[Scored]:
     """For each of `norms`, the spellings of the model scoring at least `cutoff` (see `Scored`).
 
-    A cheaper bound first, for a whole block of keys against every spelling in one rapidfuzz `cdist` call in C:
-    OSA similarity never exceeds LCSseq's (every edit, a swap included, shortens the longest common subsequence
-    by at most one), so a spelling below the cutoff there is below it here. OSA then scores only the survivors.
-    (Scoring key by key, `process.extract` spent most of its time handing the same spellings to C again.)"""
-    import numpy as np
-    from rapidfuzz import process
-    from rapidfuzz.distance import OSA, LCSseq
+    A cheaper bound first: OSA similarity never exceeds LCSseq's (every edit, a swap included, shortens the
+    longest common subsequence by at most one), so a spelling below the cutoff there is below it here. OSA then
+    scores only the survivors. With numpy installed the bound is one rapidfuzz `cdist` call in C per block of keys
+    (scoring key by key hands the same spellings to C again); without it, key by key — the same verdicts."""
+    from rapidfuzz.distance import OSA
 
     choices = model.spelling_list
     osa = OSA.normalized_similarity
@@ -429,15 +426,8 @@ def _score_spellings(norms: Sequence[str], model: ModelView, cutoff: float) -> l
     step = max(1, _SCORE_CELLS // len(choices))
     for first in range(0, len(norms), step):
         block = norms[first : first + step]
-        if cutoff > 0:
-            bound = process.cdist(
-                block, choices, scorer=LCSseq.normalized_similarity, score_cutoff=cutoff, dtype=np.float64
-            )
-            rows, cols = np.nonzero(bound >= cutoff)
-        else:
-            rows, cols = np.nonzero(np.ones((len(block), len(choices)), dtype=bool))
         found: list[Scored] = [[] for _ in block]
-        for row, col in zip(rows.tolist(), cols.tolist()):
+        for row, col in _bound_survivors(block, choices, cutoff):
             score = osa(block[row], choices[col], score_cutoff=cutoff)
             if score >= cutoff:
                 found[row].append((score, col))
@@ -445,6 +435,27 @@ def _score_spellings(norms: Sequence[str], model: ModelView, cutoff: float) -> l
             scored.sort(key=_score, reverse=True)  # stable: equal scores stay in spelling order
         out.extend(found)
     return out
+
+
+def _bound_survivors(block: Sequence[str], choices: Sequence[str], cutoff: float) -> Iterator[tuple[int, int]]:
+    """(key, spelling) index pairs whose LCSseq similarity reaches `cutoff` (every pair when it is 0), key by key
+    and in spelling order within a key."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import LCSseq
+
+    if cutoff <= 0:
+        yield from ((row, col) for row in range(len(block)) for col in range(len(choices)))
+        return
+    try:
+        import numpy as np
+    except ImportError:  # numpy is an optional extra: the same bound, one key at a time
+        for row, key in enumerate(block):
+            near = process.extract(key, choices, scorer=LCSseq.normalized_similarity, limit=None, score_cutoff=cutoff)
+            yield from ((row, col) for col in sorted(at for _, _, at in near))
+        return
+    bound = process.cdist(block, choices, scorer=LCSseq.normalized_similarity, score_cutoff=cutoff, dtype=np.float64)
+    rows, cols = np.nonzero(bound >= cutoff)
+    yield from zip(rows.tolist(), cols.tolist())
 
 
 def _score(item: tuple[float, int]) -> float:
@@ -544,17 +555,3 @@ def _settled_proposals(
     elif aliased:
         return aliased
     return None
-
-
-COMMON_ALIASES = {
-    "tool": "action",
-    "tool_name": "action",
-    "args": "arguments",
-    "params": "arguments",
-    "parameters": "arguments",
-    "deps": "dependencies",
-    "depends_on": "dependencies",
-}
-"""Spellings models use for common agent fields. Applies only where the target field exists and the key is
-unknown, only under policies that accept plugin aliases (not strict); block the plugin "rp.common_aliases" to
-turn it off."""
