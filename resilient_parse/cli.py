@@ -30,10 +30,11 @@ from typing import Any, NoReturn
 
 from pydantic import TypeAdapter
 
-from resilient_parse.errors import ConfigurationError, ParseError, json_safe
+from resilient_parse.errors import ConfigurationError, ParseError
 from resilient_parse.parser import Parser
 from resilient_parse.policy import resolve_policy
 from resilient_parse.repairs import Repair
+from resilient_parse.safe_text import json_safe
 from resilient_parse.targets import TargetError, is_schema_file, load_target
 
 PROG = "resilient-parse"

@@ -6,61 +6,18 @@ say which stage gave up. `ConfigurationError` is for mistakes in how the library
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
+
+from resilient_parse.feedback import format_feedback
+from resilient_parse.safe_text import escape_surrogates, json_safe, shorten, utf8_safe
 
 if TYPE_CHECKING:  # for annotations only: the correction loop's record of a model call
     from resilient_parse.correction.types import Attempt
 
 _MISSING: Any = object()
-_MAX_GOT_CHARS = 200
 _MAX_CAUSE_CHARS = 500
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
-def escape_surrogates(text: str) -> str:
-    """`text` with every lone surrogate (a `\\ud800` escape the model wrote) spelled as that escape, so whatever we
-    render always encodes as UTF-8. Inside a JSON string literal the escape reads back as the same value."""
-    return text if text.isascii() else _LONE_SURROGATE.sub(_escape, text)
-
-
-def utf8_safe(value: Any) -> Any:
-    """A fresh copy of a rendered structure (dicts, lists, tuples, strings) with `escape_surrogates` applied to every
-    string, keys included. Meant for the small dicts `to_dict()` builds, never for a model's whole tree."""
-    if isinstance(value, str):
-        return escape_surrogates(value)
-    if isinstance(value, dict):
-        return {utf8_safe(k): utf8_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [utf8_safe(v) for v in value]
-    return value
-
-
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def json_safe(value: Any, *, limit: int = _MAX_GOT_CHARS) -> Any:
-    """A fresh, UTF-8-safe copy of `value` if it is small and JSON-serialisable, else a short printable stand-in.
-    Too deep to encode counts as not serialisable: rendering an error must never fail."""
-    try:
-        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
-        try:
-            text = repr(value)
-        except RecursionError:
-            text = f"<{type(value).__name__}>"
-        return escape_surrogates(_shorten(text, limit))
-    if len(encoded) <= limit:
-        return utf8_safe(value)
-    return escape_surrogates(_shorten(encoded, limit))
 
 
 @dataclass(frozen=True)
@@ -86,7 +43,7 @@ class ErrorDetail:
         if self.offset is not None:
             out["offset"] = self.offset
         if self.cause is not None:
-            out["cause"] = _shorten(self.cause, _MAX_CAUSE_CHARS)
+            out["cause"] = shorten(self.cause, _MAX_CAUSE_CHARS)
         return utf8_safe(out)  # type: ignore[no-any-return]
 
     @property
@@ -183,8 +140,6 @@ class ParseError(Exception):
 
     def feedback(self) -> str:
         """The message to send back to the model so it can fix its answer."""
-        from resilient_parse.stages.feedback import format_feedback
-
         return format_feedback(self, self.candidate)
 
     def __str__(self) -> str:

@@ -25,6 +25,7 @@ from resilient_parse.context import (
     ValueRepairer,
 )
 from resilient_parse.errors import ErrorDetail
+from resilient_parse.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.hookspecs import HOOK_NAMES, hookimpl
 from resilient_parse.policy import LENIENT, STRICT, Policy
 from resilient_parse.repairs import KINDS, Repair, RepairKind, escape_token, pointer, split_pointer
@@ -53,7 +54,6 @@ from resilient_parse.stages.extract import (
     candidate_facts,
     split_reasoning,
 )
-from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.stages.validate import details_from_validation_error
 from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.formats import (

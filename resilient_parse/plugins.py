@@ -24,8 +24,9 @@ from resilient_parse.context import (
     SemanticValidator,
     ValueRepairer,
 )
-from resilient_parse.errors import ParseError, PluginError, escape_surrogates
+from resilient_parse.errors import ParseError, PluginError
 from resilient_parse.policy import Policy
+from resilient_parse.safe_text import escape_surrogates
 from resilient_parse.schema import FieldView, ModelView, TypeView
 from resilient_parse.stages import builtin_plugins as stage_plugins
 from resilient_parse.tools import EnvelopeStage
@@ -197,7 +198,7 @@ class PluginHost:
     def build_feedback(self, failure: ParseError, candidate: str | None, ctx: CallContext) -> str:
         text = self.pm.hook.rp_build_feedback(failure=failure, candidate=candidate, ctx=ctx)
         if not isinstance(text, str):
-            from resilient_parse.stages.feedback import format_feedback
+            from resilient_parse.feedback import format_feedback
 
             return format_feedback(failure, candidate)
         return escape_surrogates(text)  # a plugin's message is sent as UTF-8 too

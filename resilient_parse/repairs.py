@@ -19,7 +19,7 @@ from itertools import repeat
 from types import MappingProxyType
 from typing import Any
 
-from resilient_parse.errors import escape_surrogates, json_safe, utf8_safe
+from resilient_parse.safe_text import escape_surrogates, json_safe, utf8_safe
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_
 from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
 from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools
-from resilient_parse.errors import escape_surrogates, json_safe, utf8_safe
-from resilient_parse.stages.feedback import MAX_LINE_CHARS, condense, format_feedback, schema_for_paths
+from resilient_parse.feedback import MAX_LINE_CHARS, condense, format_feedback, schema_for_paths
+from resilient_parse.safe_text import escape_surrogates, json_safe, utf8_safe
 from resilient_parse.stages.validate import run_semantic_checks
 
 MODES = ["strict", "lenient"]
@@ -577,7 +577,7 @@ def test_rendered_values_are_fresh_and_utf8_safe() -> None:
 
 
 def test_a_schema_shown_by_a_plugin_drops_values_and_keeps_the_shape() -> None:
-    from resilient_parse.stages.feedback import schema_shape
+    from resilient_parse.feedback import schema_shape
 
     shape = json.dumps(schema_shape(Transfer.model_json_schema()))
     assert SECRET_DEFAULT not in shape and "tok-NESTED-SECRET" not in shape and "example-SECRET" not in shape

@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from resilient_parse import ErrorDetail, ParseError, Parser, SchemaMismatchError, SemanticCheckError
-from resilient_parse.stages.feedback import condense, format_feedback, schema_for_paths
+from resilient_parse.feedback import condense, format_feedback, schema_for_paths
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from resilient_parse.batch.records import EncodedRecord, RecordResult
-from resilient_parse.errors import escape_surrogates
+from resilient_parse.safe_text import escape_surrogates
 
 
 class BatchFileError(ValueError):

@@ -24,8 +24,9 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic_core import to_jsonable_python
 
-from resilient_parse.errors import ConfigurationError, ParseError, escape_surrogates, utf8_safe
+from resilient_parse.errors import ConfigurationError, ParseError
 from resilient_parse.repairs import Repair
+from resilient_parse.safe_text import escape_surrogates, utf8_safe
 
 Outcome = Literal["recovered", "repaired", "refused", "invalid", "timeout", "crashed"]
 OUTCOMES: tuple[Outcome, ...] = ("recovered", "repaired", "refused", "invalid", "timeout", "crashed")

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from resilient_parse.batch.records import INVALID, OUTCOMES, RecordResult, Tally, tally
-from resilient_parse.errors import escape_surrogates
+from resilient_parse.safe_text import escape_surrogates
 
 WIDTH = 80
 _TOP = 8

@@ -71,8 +71,8 @@ from resilient_parse.errors import (
     ParseError,
     RefusalError,
 )
+from resilient_parse.feedback import schema_shape
 from resilient_parse.parser import Parser
-from resilient_parse.stages.feedback import schema_shape
 from resilient_parse.tools.envelopes import STOPPED_REFUSING
 
 T = TypeVar("T")

@@ -76,11 +76,11 @@ from resilient_parse.errors import (
     QuotaExhaustedError,
     RefusalError,
     UnrecoverableSyntaxError,
-    escape_surrogates,
 )
+from resilient_parse.feedback import excerpt, schema_shape
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
-from resilient_parse.stages.feedback import excerpt, schema_shape
+from resilient_parse.safe_text import escape_surrogates
 from resilient_parse.tools.envelopes import CUT_OFF
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from resilient_parse.errors import ConfigurationError
-from resilient_parse.stages.feedback import schema_shape
+from resilient_parse.feedback import schema_shape
 from resilient_parse.tools.names import model_tool_name
 
 ToolSpec = type[BaseModel] | Mapping[str, Any]

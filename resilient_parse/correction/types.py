@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from resilient_parse.correction.tool_calls import ToolCall
-from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, utf8_safe
+from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError
 from resilient_parse.repairs import Repair
+from resilient_parse.safe_text import utf8_safe
 
 T = TypeVar("T")
 

@@ -33,13 +33,13 @@ from pydantic import TypeAdapter, ValidationError
 from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError, RefusalError, TruncatedOutputError
+from resilient_parse.feedback import excerpt
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm
 from resilient_parse.stages.coerce.embedded import decode_json_string
 from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
 from resilient_parse.stages.extract import scan_spans, split_reasoning
-from resilient_parse.stages.feedback import excerpt
 from resilient_parse.text.cues import refusal_between
 from resilient_parse.text.lexicon import lexicon
 from resilient_parse.tools.calls import RawCall

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
-from resilient_parse.errors import ErrorDetail, ParseError, escape_surrogates
 from resilient_parse.repairs import split_pointer
+from resilient_parse.safe_text import escape_surrogates
+
+if TYPE_CHECKING:  # the error types, for annotations: the errors module asks this one for `ParseError.feedback()`
+    from resilient_parse.errors import ErrorDetail, ParseError
 
 MAX_ERRORS = 10
 MAX_GOT_CHARS = 60
