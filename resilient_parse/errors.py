@@ -1,7 +1,29 @@
 """The error taxonomy: every failure is data (path, kind, message, got) that serves logs, APIs and models alike.
 
-Only these types leave the library. `ParseError` is the base of everything a *parse* can end in; its subclasses
-say which stage gave up. `ConfigurationError` is for mistakes in how the library was called or set up.
+Only these types leave the library::
+
+    ValueError
+    └── ConfigurationError          the library was called or set up wrongly (bad target, unknown mode)
+        └── PluginError             a plugin could not be loaded or implements an unknown hook
+    ResilientParseError             a failure told as data: details (path, kind, message), candidate, repairs
+    ├── ParseError                  a parse ended without an honest object; its kinds say which stage gave up
+    │   ├── InvalidInputError       not text we can read
+    │   ├── InputTooLargeError      past the policy's size limit
+    │   ├── NoCandidateError        nothing in the text is an answer
+    │   │   └── RefusalError        the text is a refusal
+    │   ├── UnrecoverableSyntaxError
+    │   │   └── TruncatedOutputError
+    │   ├── SchemaMismatchError     read, but not the target's shape
+    │   ├── AmbiguousMatchError     two readings are plausible
+    │   └── SemanticCheckError      a semantic validator said no
+    └── CorrectionError             the correction loop stopped without an object (`attempts` holds each call)
+        ├── CorrectionsExhaustedError   asked again as often as allowed
+        ├── BudgetExhaustedError        the token budget or deadline ran out
+        ├── ModelRefusedError           the model refused; asking again burns tokens
+        └── QuotaExhaustedError         the provider says the quota is gone
+
+A loop error is not a `ParseError`: the text of one reply did not fail, the conversation did. Catch
+`ResilientParseError` for both.
 """
 
 from __future__ import annotations
@@ -82,14 +104,14 @@ class PluginError(ConfigurationError):
     """A plugin could not be loaded or implements a hook that does not exist."""
 
 
-class ParseError(Exception):
-    """The text could not be turned into the target honestly.
+class ResilientParseError(Exception):
+    """A failure told as data: the root of `ParseError` and `CorrectionError`.
 
     `errors` is a list of JSON-serialisable dicts with at least `path`, `kind` and `message`; `details` holds the
     same as `ErrorDetail` objects. `candidate` is the best JSON text we got to (repaired), when there was one.
     """
 
-    kind = "parse_error"
+    kind = "error"
 
     def __init__(
         self,
@@ -154,6 +176,12 @@ class ParseError(Exception):
         return escape_surrogates("\n".join(lines))
 
 
+class ParseError(ResilientParseError):
+    """The text could not be turned into the target honestly."""
+
+    kind = "parse_error"
+
+
 class InvalidInputError(ParseError):
     """The input was not text we can read (not a str, invalid UTF-8 bytes, a lone surrogate escape: `\\ud800`)."""
 
@@ -214,28 +242,35 @@ class SemanticCheckError(ParseError):
     kind = "semantic"
 
 
-class CorrectionsExhaustedError(ParseError):
+class CorrectionError(ResilientParseError):
+    """The correction loop stopped without a valid object; `attempts` records every model call."""
+
+    kind = "correction_error"
+    attempts: tuple[Attempt, ...]
+
+
+class CorrectionsExhaustedError(CorrectionError):
     """The correction loop asked the model again as often as allowed and still has no valid object."""
 
     kind = "corrections_exhausted"
     attempts: tuple[Attempt, ...]
 
 
-class BudgetExhaustedError(ParseError):
+class BudgetExhaustedError(CorrectionError):
     """The correction loop stopped because its token budget or deadline ran out."""
 
     kind = "budget_exhausted"
     attempts: tuple[Attempt, ...]
 
 
-class ModelRefusedError(ParseError):
+class ModelRefusedError(CorrectionError):
     """The model refused during the correction loop; asking again would burn tokens for nothing."""
 
     kind = "model_refused"
     attempts: tuple[Attempt, ...]
 
 
-class QuotaExhaustedError(ParseError):
+class QuotaExhaustedError(CorrectionError):
     """The LLM provider says the quota is exhausted: stop now."""
 
     kind = "quota_exhausted"

@@ -21,8 +21,8 @@ from pydantic import TypeAdapter
 from resilient_parse.repairs import split_pointer
 from resilient_parse.safe_text import escape_surrogates
 
-if TYPE_CHECKING:  # the error types, for annotations: the errors module asks this one for `ParseError.feedback()`
-    from resilient_parse.errors import ErrorDetail, ParseError
+if TYPE_CHECKING:  # the error types, for annotations: the errors module asks this one for `feedback()` of its errors
+    from resilient_parse.errors import ErrorDetail, ResilientParseError
 
 MAX_ERRORS = 10
 MAX_GOT_CHARS = 60
@@ -204,7 +204,7 @@ def _instruction(target: Any) -> str:
     return f"Reply with the complete corrected {what} only, no prose and no code fences."
 
 
-def format_feedback(failure: ParseError, candidate: str | None, target: Any = None) -> str:
+def format_feedback(failure: ResilientParseError, candidate: str | None, target: Any = None) -> str:
     """The built-in feedback: condensed errors, the previous output (when given), the schema of the failing paths,
     and one plain instruction as the last paragraph (plugins may insert blocks before it)."""
     lines = ["Your previous answer could not be used:"]

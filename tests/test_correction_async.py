@@ -10,17 +10,16 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import (
-    ConfigurationError,
+from resilient_parse import ConfigurationError, CorrectionError, ParseError, Parser, acorrect, correct
+from resilient_parse.correction import (
+    Attempt,
     CorrectionsExhaustedError,
     ModelRefusedError,
-    ParseError,
-    Parser,
     QuotaExhaustedError,
-    acorrect,
-    correct,
+    ScriptedLLM,
+    acorrect_result,
+    correct_result,
 )
-from resilient_parse.correction import Attempt, ScriptedLLM, acorrect_result, correct_result
 
 
 class Step(BaseModel):
@@ -62,7 +61,7 @@ def comparable(attempts: tuple[Attempt, ...]) -> list[Attempt]:
 def outcome(run: Any) -> tuple[str, Any, list[Attempt]]:
     try:
         result = run()
-    except ParseError as exc:
+    except CorrectionError as exc:
         return type(exc).__name__, exc.errors, comparable(exc.attempts)
     return result.outcome, result.value, comparable(result.attempts)
 

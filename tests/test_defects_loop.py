@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from resilient_parse import (
     ConfigurationError,
+    CorrectionError,
     ErrorDetail,
     ParseError,
     Parser,
@@ -86,7 +87,7 @@ def deep_patch_text(levels: int) -> str:
 def test_a_hostile_patch_is_a_parse_error_and_the_next_feedback(mode: str, driver: str, patch: str) -> None:
     parser = Parser(mode=mode, plugins=[JsonPatchFeedback()], entrypoints=False)
     llm = ScriptedLLM([FIRST, patch, FIRST])
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         run_loop(driver, llm, Plan, parser=parser, max_corrections=2)
     assert len(llm.calls) == 3
     assert "your last patch could not be applied" in llm.calls[2][-1]["content"]
@@ -97,7 +98,7 @@ def test_a_hostile_patch_is_a_parse_error_and_the_next_feedback(mode: str, drive
 def test_a_patch_too_deep_to_read_is_a_parse_error(mode: str, driver: str) -> None:
     parser = Parser(mode=mode, plugins=[JsonPatchFeedback()], entrypoints=False)
     llm = ScriptedLLM([FIRST, deep_patch_text(50_000)])
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         run_loop(driver, llm, Plan, parser=parser, max_corrections=1)
 
 
@@ -184,7 +185,7 @@ def test_the_patch_plugins_answer_rewrite_runs_inside_the_parse_guard() -> None:
 
     for plugin, kind in [(Broken(), "internal"), (TooDeep(), "too_deep")]:
         llm = ScriptedLLM(['{"goal": "g", "steps": []}'])
-        with pytest.raises(ParseError) as info:
+        with pytest.raises(CorrectionError) as info:
             correct(llm, ASK, Plan, parser=Parser(plugins=[plugin], entrypoints=False), max_corrections=0)
         assert info.value.details[0].kind == kind
 
@@ -228,7 +229,7 @@ def sent_to_model(llm: ScriptedLLM) -> str:
 @pytest.mark.parametrize("driver", DRIVERS)
 def test_a_validators_exception_text_and_the_defaults_never_reach_the_model(mode: str, driver: str) -> None:
     llm = ScriptedLLM(['{"to": "bob", "amount": 5}'] * 3)
-    with pytest.raises(ParseError) as info:
+    with pytest.raises(CorrectionError) as info:
         run_loop(driver, llm, Transfer, validators=[check_account], mode=mode)
     sent = sent_to_model(llm)
     for secret in (DSN, "hunter2", SECRET_DEFAULT, "tok-NESTED-SECRET", "example-SECRET-region", "ConnectionError"):
@@ -503,7 +504,7 @@ def test_a_huge_reply_is_not_echoed_back_whole(driver: str) -> None:
         sent.append(sum(len(str(m["content"])) for m in messages))
         return huge
 
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         run_loop(driver, big, ToolCall, max_corrections=1)
     assert len(sent) == 2
     assert sent[1] < MAX_ECHO_CHARS + 2_000

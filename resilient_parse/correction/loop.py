@@ -69,12 +69,14 @@ from resilient_parse.correction.types import (
 from resilient_parse.errors import (
     BudgetExhaustedError,
     ConfigurationError,
+    CorrectionError,
     CorrectionsExhaustedError,
     ErrorDetail,
     ModelRefusedError,
     ParseError,
     QuotaExhaustedError,
     RefusalError,
+    ResilientParseError,
     UnrecoverableSyntaxError,
 )
 from resilient_parse.feedback import excerpt, schema_shape
@@ -114,7 +116,7 @@ class _Call:
 @dataclass(frozen=True)
 class _Callback:
     fn: Callable[..., Any]
-    error: ParseError
+    error: CorrectionError
 
 
 @dataclass(frozen=True)
@@ -302,7 +304,7 @@ class _Loop:
         self.attempts: list[Attempt] = []
         self.spent = 0
         self.estimated = False
-        self.failure: ParseError | None = None  # the last answer's problems
+        self.failure: ResilientParseError | None = None  # the last answer's problems
         self.shown: str | None = None  # what we show the model as its previous answer
         self.feedback: str | None = None
         self.answered: Completion | None = None  # the reply the feedback answers (its tool calls are answered)
@@ -664,12 +666,12 @@ class _Loop:
         )
         return attempt, result
 
-    def _final_error(self) -> ParseError:
+    def _final_error(self) -> CorrectionError:
         failure = self.failure
         details: Sequence[ErrorDetail] = failure.details if failure else ()
         calls = len(self.attempts)
         used = f"{calls} call{'s' if calls != 1 else ''}, {self.spent} tokens"
-        cls: type[ParseError]
+        cls: type[CorrectionError]
         if self.stop_reason in ("token_budget", "deadline"):
             cls = BudgetExhaustedError
             what = "the token budget ran out" if self.stop_reason == "token_budget" else "the deadline passed"
@@ -683,7 +685,7 @@ class _Loop:
             message = f"no valid object after {used}: {why}"
         if failure is not None:
             message += f"; last problem: {failure.message}"
-        error: ParseError = cls(
+        error = cls(
             message,
             details,
             candidate=failure.candidate if failure else None,
@@ -694,7 +696,7 @@ class _Loop:
         error.stop_reason = self.stop_reason
         return error
 
-    def _default(self, value: Any, error: ParseError) -> CorrectionResult[Any]:
+    def _default(self, value: Any, error: CorrectionError) -> CorrectionResult[Any]:
         """A default from `on_exhausted`, validated against the target and recorded as an attempt."""
         try:
             checked = self.parser.plan(self.target).adapter.validate_python(value)
