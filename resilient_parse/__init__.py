@@ -1,35 +1,29 @@
 """resilient_parse: turn what a language model actually says into the typed object a program needs.
 
-from resilient_parse import parse, Parser, ParseError
-call = parse(llm_text, ToolCall)
+    from resilient_parse import parse
+    call = parse(llm_text, ToolCall)
+
+The top level holds what a caller of `parse`, `stream` and `correct` needs. The rest lives in namespaces:
+`resilient_parse.correction` (adapters, tool calls, the loop's errors), `resilient_parse.plugin_api` (what hooks
+see and return), `resilient_parse.streaming` and `resilient_parse.testing` (a scripted LLM).
 """
 
+import importlib
+import warnings
 from typing import TYPE_CHECKING
 
-from resilient_parse.api import default_parser, parse, parse_result
-from resilient_parse.context import (
-    AliasEntry,
-    CallContext,
-    Candidate,
-    Coercion,
-    Event,
-    KeyMapping,
-    LoadResult,
-)
+from resilient_parse.api import parse, parse_result
 from resilient_parse.errors import (
     AmbiguousMatchError,
-    BudgetExhaustedError,
     ConfigurationError,
-    CorrectionsExhaustedError,
+    CorrectionError,
     ErrorDetail,
     InputTooLargeError,
     InvalidInputError,
-    ModelRefusedError,
     NoCandidateError,
     ParseError,
-    PluginError,
-    QuotaExhaustedError,
     RefusalError,
+    ResilientParseError,
     SchemaMismatchError,
     SemanticCheckError,
     TruncatedOutputError,
@@ -41,101 +35,89 @@ from resilient_parse.policy import LENIENT, STRICT, Policy
 from resilient_parse.repairs import Repair
 
 if TYPE_CHECKING:  # the lazy exports below, visible to type checkers
-    from resilient_parse.correction import (
-        AnthropicAdapter,
-        CorrectionResult,
-        LiteLLMAdapter,
-        OpenAIAdapter,
-        ToolCall,
-        acorrect,
-        acorrect_result,
-        anthropic_tools,
-        correct,
-        correct_result,
-        openai_tools,
-        read_tool_calls,
-    )
-    from resilient_parse.streaming import StreamUpdate, partial_type
+    from resilient_parse.correction import CorrectionResult, acorrect, correct
+    from resilient_parse.stream_api import astream, stream
+    from resilient_parse.streaming import StreamUpdate
 
 __version__ = "0.1.0"
-
 
 _LAZY = {
     "correct": "resilient_parse.correction",
     "acorrect": "resilient_parse.correction",
-    "correct_result": "resilient_parse.correction",
-    "acorrect_result": "resilient_parse.correction",
     "CorrectionResult": "resilient_parse.correction",
-    "OpenAIAdapter": "resilient_parse.correction",
-    "AnthropicAdapter": "resilient_parse.correction",
-    "LiteLLMAdapter": "resilient_parse.correction",
-    "ToolCall": "resilient_parse.correction",
-    "read_tool_calls": "resilient_parse.correction",
-    "openai_tools": "resilient_parse.correction",
-    "anthropic_tools": "resilient_parse.correction",
+    "stream": "resilient_parse.stream_api",
+    "astream": "resilient_parse.stream_api",
     "StreamUpdate": "resilient_parse.streaming",
+}
+
+_MOVED = {
+    **dict.fromkeys(
+        (
+            "AnthropicAdapter",
+            "LiteLLMAdapter",
+            "OpenAIAdapter",
+            "ToolCall",
+            "read_tool_calls",
+            "openai_tools",
+            "anthropic_tools",
+            "correct_result",
+            "acorrect_result",
+            "CorrectionsExhaustedError",
+            "BudgetExhaustedError",
+            "ModelRefusedError",
+            "QuotaExhaustedError",
+        ),
+        "resilient_parse.correction",
+    ),
+    **dict.fromkeys(
+        ("AliasEntry", "CallContext", "Candidate", "Coercion", "Event", "KeyMapping", "LoadResult", "PluginError"),
+        "resilient_parse.plugin_api",
+    ),
     "partial_type": "resilient_parse.streaming",
+    "default_parser": "resilient_parse.api",
 }
 
 
 def __getattr__(name: str) -> object:
-    """Lazy exports of the correction loop, its adapters and tool calls, and streaming, so importing the core
-    stays light."""
+    """The correction loop and streaming load on first use, so importing the core stays light; names that moved
+    to a namespace still resolve, with a DeprecationWarning naming their home."""
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
-    import importlib
-
+        module = _MOVED.get(name)
+        if module is None:
+            raise AttributeError(f"module 'resilient_parse' has no attribute {name!r}")
+        warnings.warn(f"resilient_parse.{name} moved: import it from {module}", DeprecationWarning, stacklevel=2)
     return getattr(importlib.import_module(module), name)
 
 
 __all__ = [
     "LENIENT",
     "STRICT",
-    "AliasEntry",
     "AmbiguousMatchError",
-    "AnthropicAdapter",
-    "BudgetExhaustedError",
-    "CallContext",
-    "Candidate",
-    "Coercion",
     "ConfigurationError",
+    "CorrectionError",
     "CorrectionResult",
-    "CorrectionsExhaustedError",
     "ErrorDetail",
-    "Event",
     "InputTooLargeError",
     "InvalidInputError",
-    "KeyMapping",
-    "LiteLLMAdapter",
-    "LoadResult",
-    "ModelRefusedError",
     "NoCandidateError",
-    "OpenAIAdapter",
     "ParseError",
     "ParseResult",
     "Parser",
-    "PluginError",
     "Policy",
-    "QuotaExhaustedError",
     "RefusalError",
     "Repair",
+    "ResilientParseError",
     "SchemaMismatchError",
     "SemanticCheckError",
     "StreamUpdate",
-    "ToolCall",
     "TruncatedOutputError",
     "UnrecoverableSyntaxError",
     "acorrect",
-    "acorrect_result",
-    "anthropic_tools",
+    "astream",
     "correct",
-    "correct_result",
-    "default_parser",
     "hookimpl",
-    "openai_tools",
     "parse",
     "parse_result",
-    "partial_type",
-    "read_tool_calls",
+    "stream",
 ]

@@ -24,7 +24,7 @@ from resilient_parse.context import (
     SemanticValidator,
     ValueRepairer,
 )
-from resilient_parse.errors import ErrorDetail
+from resilient_parse.errors import ErrorDetail, PluginError
 from resilient_parse.feedback import condense, format_feedback, schema_for_paths, schema_shape
 from resilient_parse.hookspecs import HOOK_NAMES, hookimpl
 from resilient_parse.policy import LENIENT, STRICT, Policy
@@ -97,6 +97,7 @@ __all__ = [
     "LoadResult",
     "ModelView",
     "NoneView",
+    "PluginError",
     "Policy",
     "RawCall",
     "Reading",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from resilient_parse import ConfigurationError, QuotaExhaustedError
+from resilient_parse import ConfigurationError
 from resilient_parse.correction import (
     AnthropicAdapter,
     Completion,
@@ -19,6 +19,7 @@ from resilient_parse.correction import (
     LiteLLMAdapter,
     MalformedResponseError,
     OpenAIAdapter,
+    QuotaExhaustedError,
     Usage,
     as_adapter,
     is_quota_error,

@@ -12,27 +12,21 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import (
-    BudgetExhaustedError,
-    ConfigurationError,
-    CorrectionsExhaustedError,
-    ErrorDetail,
-    Event,
-    ModelRefusedError,
-    Parser,
-    QuotaExhaustedError,
-    correct,
-    hookimpl,
-)
+from resilient_parse import ConfigurationError, ErrorDetail, Parser, correct, hookimpl
 from resilient_parse.correction import (
+    BudgetExhaustedError,
     Completion,
+    CorrectionsExhaustedError,
     JsonPatchFeedback,
     MalformedResponseError,
+    ModelRefusedError,
+    QuotaExhaustedError,
     ScriptedLLM,
     Usage,
     correct_result,
 )
 from resilient_parse.correction.json_patch import PatchFailedError, apply_patch
+from resilient_parse.plugin_api import Event
 
 
 class Step(BaseModel):

@@ -9,8 +9,8 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import CorrectionsExhaustedError, ParseError, Parser, SchemaMismatchError
-from resilient_parse.correction import corrected, parsed
+from resilient_parse import ParseError, Parser, SchemaMismatchError
+from resilient_parse.correction import CorrectionsExhaustedError, corrected, parsed
 
 
 class ToolCall(BaseModel):

@@ -13,17 +13,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import (
-    CallContext,
-    Candidate,
-    Event,
-    LoadResult,
-    Parser,
-    PluginError,
-    SchemaMismatchError,
-    hookimpl,
-    hookspecs,
-)
+from resilient_parse import Parser, SchemaMismatchError, hookimpl, hookspecs
+from resilient_parse.plugin_api import CallContext, Candidate, Event, LoadResult, PluginError
 
 
 class ToolCall(BaseModel):
@@ -282,7 +273,8 @@ class _GuessingExtractor:
 
     @hookimpl
     def rp_extract_candidates(self, text: str, ctx: Any) -> list[Any]:
-        from resilient_parse import Candidate, Repair
+        from resilient_parse import Repair
+        from resilient_parse.plugin_api import Candidate
 
         guess = Repair.make("plugin_guess", "", text, '{"name": "guessed"}')  # a kind no registry knows: lossy
         return [Candidate('{"name": "guessed"}', 0, len(text), "guesser", repairs=(guess,))]

@@ -11,8 +11,8 @@ from uuid import UUID
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import ConfigurationError, CorrectionsExhaustedError, Parser, correct_result
-from resilient_parse.correction import Usage
+from resilient_parse import ConfigurationError, Parser
+from resilient_parse.correction import CorrectionsExhaustedError, Usage, correct_result
 from resilient_parse.streaming import partial_type
 
 pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
@@ -455,7 +455,7 @@ def test_correct_accepts_a_chat_models_invoke_and_reads_its_ai_message() -> None
 
 
 def test_the_async_path_calls_ainvoke() -> None:
-    from resilient_parse import acorrect_result
+    from resilient_parse.correction import acorrect_result
 
     reply = AIMessage(content="", tool_calls=[_call("GetWeather", {"city": "Lima"})])
     result = asyncio.run(acorrect_result(ChatModelAdapter(_model(reply)), ASK, GetWeather))

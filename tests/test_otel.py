@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 from pydantic import BaseModel
 
-from resilient_parse import ConfigurationError, Event, ParseError, Parser, hookimpl
+from resilient_parse import ConfigurationError, ParseError, Parser, hookimpl
 from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.integrations.otel import (
     ATTEMPT_SPAN,
@@ -26,6 +26,7 @@ from resilient_parse.integrations.otel import (
     instrument,
     uninstrument,
 )
+from resilient_parse.plugin_api import Event
 
 SECRET = "zebra-quartz-7781"
 """A word only the model's text holds: it must appear in no span, attribute or event."""
@@ -580,7 +581,8 @@ def test_a_correction_names_its_target_as_the_parse_events_do(parser: Parser, ex
 def test_only_an_observer_can_join_a_parser_already_built() -> None:
     """A plugin with parsing hooks added after plans are cached would parse differently from what the parser
     promised; the host takes observers only, and removing the last one turns events off again."""
-    from resilient_parse import Parser, PluginError
+    from resilient_parse import Parser
+    from resilient_parse.plugin_api import PluginError
 
     parser = Parser(entrypoints=False)
 

@@ -24,7 +24,6 @@ from resilient_parse import (
     ConfigurationError,
     InputTooLargeError,
     InvalidInputError,
-    KeyMapping,
     NoCandidateError,
     ParseError,
     Parser,
@@ -32,6 +31,7 @@ from resilient_parse import (
     SchemaMismatchError,
     hookimpl,
 )
+from resilient_parse.plugin_api import KeyMapping
 from resilient_parse.stages.read_prefix import read_prefix
 from resilient_parse.stages.syntax import lossy_kinds
 from resilient_parse.streaming import StreamUpdate, _Stream, partial_type

@@ -16,7 +16,8 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from resilient_parse import ModelRefusedError, Parser
+from resilient_parse import Parser
+from resilient_parse.correction import ModelRefusedError
 from resilient_parse.correction.openai_stream import aopenai_text_chunks, openai_text_chunks
 
 openai = pytest.importorskip("openai", reason="the OpenAI adapter is tested with the real SDK (pip install openai)")

@@ -22,8 +22,8 @@ from fixtures.fake_openai_server import FakeLLMServer, Reply, call, tool_calls
 from fixtures.sse_tool_server import SSEToolServer, tool_call_stream
 from pydantic import BaseModel
 
-from resilient_parse import ModelRefusedError, ParseError, Parser, RefusalError, parse
-from resilient_parse.correction import Completion, ToolCall, correct
+from resilient_parse import ParseError, Parser, RefusalError, parse
+from resilient_parse.correction import Completion, ModelRefusedError, ToolCall, correct
 from resilient_parse.correction.tool_defs import openai_tools
 from resilient_parse.tools.envelopes import refusal_beside_calls
 

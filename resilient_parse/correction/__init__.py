@@ -29,6 +29,13 @@ from resilient_parse.correction.scripted import ScriptedLLM, ScriptExhaustedErro
 from resilient_parse.correction.tool_calls import ToolCall, read_tool_calls
 from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools, tool_name
 from resilient_parse.correction.types import Attempt, Completion, CorrectionResult, MalformedResponseError, Usage
+from resilient_parse.errors import (
+    BudgetExhaustedError,
+    CorrectionError,
+    CorrectionsExhaustedError,
+    ModelRefusedError,
+    QuotaExhaustedError,
+)
 
 if TYPE_CHECKING:
     from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
@@ -48,16 +55,21 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "AnthropicAdapter",
     "Attempt",
+    "BudgetExhaustedError",
     "Completion",
+    "CorrectionError",
     "CorrectionResult",
+    "CorrectionsExhaustedError",
     "FunctionAdapter",
     "JsonPatchFeedback",
     "LLMAdapter",
     "LiteLLMAdapter",
     "MalformedResponseError",
+    "ModelRefusedError",
     "OpenAIAdapter",
     "PatchFailedError",
     "PatchLimits",
+    "QuotaExhaustedError",
     "ScriptExhaustedError",
     "ScriptedLLM",
     "ToolCall",

@@ -11,8 +11,15 @@ import pytest
 from fixtures.fake_openai_server import FakeLLMServer, chat, malformed, quota_exhausted, rate_limited, refusal
 from pydantic import BaseModel
 
-from resilient_parse import ModelRefusedError, Parser, QuotaExhaustedError
-from resilient_parse.correction import AnthropicAdapter, OpenAIAdapter, acorrect_result, correct_result
+from resilient_parse import Parser
+from resilient_parse.correction import (
+    AnthropicAdapter,
+    ModelRefusedError,
+    OpenAIAdapter,
+    QuotaExhaustedError,
+    acorrect_result,
+    correct_result,
+)
 
 openai = pytest.importorskip("openai", reason="the openai extra is not installed")
 

@@ -10,19 +10,24 @@ from typing_extensions import assert_type
 
 from resilient_parse import (
     CorrectionResult,
-    CorrectionsExhaustedError,
     ParseError,
     Parser,
     ParseResult,
     StreamUpdate,
     acorrect,
-    acorrect_result,
     correct,
-    correct_result,
     parse,
     parse_result,
 )
-from resilient_parse.correction import Attempt, ScriptedLLM, corrected, parsed
+from resilient_parse.correction import (
+    Attempt,
+    CorrectionsExhaustedError,
+    ScriptedLLM,
+    acorrect_result,
+    correct_result,
+    corrected,
+    parsed,
+)
 from resilient_parse.correction.langchain import ResilientOutputParser
 from resilient_parse.errors import CandidateAttempt
 

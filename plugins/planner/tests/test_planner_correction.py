@@ -17,8 +17,8 @@ from rp_planner import (
     plan_with_fallback,
 )
 
-from resilient_parse import CorrectionsExhaustedError, Parser, correct
-from resilient_parse.correction import ScriptedLLM, correct_result
+from resilient_parse import Parser, correct
+from resilient_parse.correction import CorrectionsExhaustedError, ScriptedLLM, correct_result
 
 MESSAGES = [
     {"role": "system", "content": "You plan tasks. Reply with a JSON plan."},

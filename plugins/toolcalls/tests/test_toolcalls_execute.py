@@ -17,7 +17,7 @@ from rp_toolcalls import (
     ToolRegistry,
 )
 
-from resilient_parse import QuotaExhaustedError
+from resilient_parse.correction import QuotaExhaustedError
 
 
 class Weather(BaseModel):

@@ -98,9 +98,9 @@ def plan_with_fallback(
     parser: Parser | None = None,
     **options: Any,
 ) -> PlanOutcome:
-    """Ask for a plan through `resilient_parse.correct_result`; when corrections run out, use `fallback`.
+    """Ask for a plan through `resilient_parse.correction.correct_result`; when corrections run out, use `fallback`.
     Quota and refusal errors are not swallowed: the loop raises them as usual."""
-    from resilient_parse import correct_result
+    from resilient_parse.correction import correct_result
 
     fallback.last_error = None
 
@@ -125,7 +125,7 @@ async def aplan_with_fallback(
     **options: Any,
 ) -> PlanOutcome:
     """The async twin of `plan_with_fallback` (`llm` may be sync or async)."""
-    from resilient_parse import acorrect_result
+    from resilient_parse.correction import acorrect_result
 
     fallback.last_error = None
 

@@ -13,10 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from resilient_parse import AmbiguousMatchError, CallContext, Coercion, ErrorDetail, ParseError, Repair
+from resilient_parse import AmbiguousMatchError, ErrorDetail, ParseError, Repair
 from resilient_parse.plugin_api import (
     LENIENT,
+    CallContext,
     ChoiceView,
+    Coercion,
     DictView,
     ListView,
     ModelView,

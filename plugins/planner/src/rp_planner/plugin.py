@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from resilient_parse import hookimpl
 
 if TYPE_CHECKING:
-    from resilient_parse import CallContext, Coercion, ErrorDetail, ParseError, Repair
-    from resilient_parse.plugin_api import FieldView, TypeView
+    from resilient_parse import ErrorDetail, ParseError, Repair
+    from resilient_parse.plugin_api import CallContext, Coercion, FieldView, TypeView
     from rp_planner.config import PlannerConfig
     from rp_planner.models import TaskPlan
 

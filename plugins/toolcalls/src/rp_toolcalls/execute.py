@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from resilient_parse import QuotaExhaustedError
+from resilient_parse.correction import QuotaExhaustedError
 from rp_toolcalls.results import (
     INPUT_INVALID,
     QUOTA_EXHAUSTED,

@@ -17,9 +17,6 @@ from pydantic import BaseModel, ValidationError
 
 from resilient_parse import (
     AmbiguousMatchError,
-    CallContext,
-    Candidate,
-    Coercion,
     ErrorDetail,
     ParseError,
     Parser,
@@ -32,6 +29,9 @@ from resilient_parse.plugin_api import (
     NOT_ANSWERS,
     REASONING,
     REASONING_CUT,
+    CallContext,
+    Candidate,
+    Coercion,
     ListView,
     ModelView,
     RawCall,

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from resilient_parse import Parser, Policy, hookimpl
 
 if TYPE_CHECKING:
-    from resilient_parse import CallContext, Candidate, Coercion, ErrorDetail, ParseError
-    from resilient_parse.plugin_api import FieldView, RawCall, TypeView
+    from resilient_parse import ErrorDetail, ParseError
+    from resilient_parse.plugin_api import CallContext, Candidate, Coercion, FieldView, RawCall, TypeView
     from rp_toolcalls.registry import ToolRegistry
 
 PLUGIN_NAME = "toolcalls"

@@ -1,0 +1,79 @@
+"""The public surface: a small top level, everything else in its namespace, moved names warn once with their
+home, and the exception tree keeps loop errors apart from parse errors."""
+
+import importlib
+import warnings
+
+import pytest
+
+import resilient_parse
+from resilient_parse import CorrectionError, ParseError, ResilientParseError, plugin_api
+from resilient_parse import correction as correction_ns
+
+
+def test_the_top_level_is_small_and_every_name_resolves() -> None:
+    assert len(resilient_parse.__all__) <= 30
+    for name in resilient_parse.__all__:
+        assert getattr(resilient_parse, name) is not None, name
+
+
+@pytest.mark.parametrize("name", sorted(resilient_parse._MOVED))
+def test_a_moved_name_still_resolves_but_warns_with_its_home(name: str) -> None:
+    home = importlib.import_module(resilient_parse._MOVED[name])
+    with pytest.warns(DeprecationWarning, match=home.__name__.replace(".", r"\.")):
+        value = getattr(resilient_parse, name)
+    assert value is getattr(home, name)
+    assert name not in resilient_parse.__all__
+
+
+def test_kept_names_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in resilient_parse.__all__:
+            getattr(resilient_parse, name)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        resilient_parse.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "name", ["CorrectionsExhaustedError", "BudgetExhaustedError", "ModelRefusedError", "QuotaExhaustedError"]
+)
+def test_loop_errors_are_not_parse_errors(name: str) -> None:
+    cls = getattr(correction_ns, name)
+    assert issubclass(cls, CorrectionError) and issubclass(cls, ResilientParseError)
+    assert not issubclass(cls, ParseError)
+
+
+def test_every_parse_kind_at_the_top_is_a_parse_error() -> None:
+    kinds = [getattr(resilient_parse, n) for n in resilient_parse.__all__ if n.endswith("Error")]
+    parse_kinds = [
+        k for k in kinds if k not in (ResilientParseError, CorrectionError, resilient_parse.ConfigurationError)
+    ]
+    assert len(parse_kinds) == 10
+    assert all(issubclass(k, ParseError) for k in parse_kinds)
+
+
+def test_the_exception_tree_is_drawn_where_it_is_defined() -> None:
+    doc = importlib.import_module("resilient_parse.errors").__doc__ or ""
+    for name in ("ResilientParseError", "ParseError", "CorrectionError", "QuotaExhaustedError", "PluginError"):
+        assert name in doc
+
+
+def test_plugin_api_holds_what_hooks_see() -> None:
+    for name in ("CallContext", "Candidate", "Coercion", "KeyMapping", "LoadResult", "PluginError", "hookimpl"):
+        assert hasattr(plugin_api, name), name
+
+
+def test_stream_at_the_top_level_yields_partials_then_the_value() -> None:
+    from pydantic import BaseModel
+
+    class Point(BaseModel):
+        x: int
+        y: int
+
+    updates = list(resilient_parse.stream(['{"x": 1,', ' "y": 2}'], Point, mode="strict"))
+    assert updates[-1].is_final and updates[-1].value == Point(x=1, y=2)
+    assert any(not u.is_final and u.partial is not None and u.partial.x == 1 for u in updates)
