@@ -18,30 +18,25 @@ once, so the walk is linear in the size of the tree; policies decide which repai
 
 from __future__ import annotations
 
-import datetime as _dt
-import enum
 import heapq
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from resilient_parse.context import CallContext, Coercion, KeyMapping
 from resilient_parse.errors import ErrorDetail
+from resilient_parse.fit import fit_score, fits, same_value, spelling_of, tagged_option
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import (
     AnyView,
-    ChoiceView,
     DictView,
     FieldView,
     ListView,
     ModelView,
     NoneView,
-    ScalarView,
     TupleView,
     TypeView,
     UnionView,
-    normalise_key,
 )
 
 ProposeKeys = Callable[[dict[str, Any], ModelView, list[str], str, CallContext], list[KeyMapping]]
@@ -55,108 +50,6 @@ class ConformResult:
     tree: Any
     repairs: list[Repair] = field(default_factory=list)
     errors: list[ErrorDetail] = field(default_factory=list)
-
-
-def fits(value: Any, view: TypeView) -> bool:
-    """A cheap test of whether Pydantic's lax JSON validation could accept `value` for `view` as it is.
-
-    False means "worth asking the coercion hook"; True means "leave it to Pydantic" (which may still refuse — the
-    parser's error-driven second pass then offers the value to the hook once more).
-    """
-    if isinstance(view, AnyView):
-        return True
-    if isinstance(view, ModelView | DictView):
-        return isinstance(value, dict)
-    if isinstance(view, ListView):
-        return isinstance(value, list)
-    if isinstance(view, TupleView):
-        return isinstance(value, list) and len(value) == len(view.items)
-    if isinstance(view, NoneView):
-        return value is None
-    if isinstance(view, UnionView):
-        return (value is None and view.nullable) or any(fits(value, o) for o in view.options)
-    if isinstance(view, ChoiceView):
-        return _in_choices(value, view)
-    if isinstance(view, ScalarView):
-        return _scalar_fits(value, view.py_type)
-    return True
-
-
-def _in_choices(value: Any, view: ChoiceView) -> bool:
-    """Whether Pydantic's lax JSON mode reads `value` as one of the allowed values: the value itself (same type),
-    a number equal to an allowed number (1.0 for 1), or for an enum of ints the int written as a string ("3")."""
-    exact = view.exact_values
-    if exact is None:
-        return any(_same_choice(value, allowed, view) for allowed in view.values)
-    try:
-        if (type(value), value) in exact:
-            return True
-    except TypeError:  # a list or dict is no allowed value
-        return False
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | float):
-        return value in view.numeric_values
-    return view.enum_cls is not None and isinstance(value, str) and value.strip() in view.int_spellings
-
-
-def _same_choice(value: Any, allowed: Any, view: ChoiceView) -> bool:
-    """`_in_choices` for one allowed value (for choices with unhashable values, which the sets cannot hold)."""
-    if value == allowed and type(value) is type(allowed):
-        return True
-    if isinstance(allowed, bool) or isinstance(value, bool):
-        return False
-    if view.enum_cls is not None and isinstance(allowed, int) and isinstance(value, str):
-        return value.strip() == str(allowed)  # Pydantic's lax mode reads "3" for an int enum
-    return isinstance(allowed, int | float) and isinstance(value, int | float) and value == allowed
-
-
-def _scalar_fits(value: Any, py_type: type) -> bool:
-    if value is None or isinstance(value, dict | list):
-        return False
-    if py_type is str:
-        return isinstance(value, str)
-    if py_type is bool:
-        return (
-            isinstance(value, bool)
-            or (isinstance(value, str) and value.strip().lower() in _BOOL_WORDS)
-            or (isinstance(value, int) and value in (0, 1))
-        )
-    if py_type is int:
-        if isinstance(value, bool):
-            return False
-        if isinstance(value, int):
-            return True
-        if isinstance(value, float):
-            return value.is_integer()
-        if isinstance(value, str):
-            try:
-                int(value.strip())
-            except ValueError:
-                return False
-            return True
-        return False
-    if py_type is float or py_type.__name__ == "Decimal":
-        if isinstance(value, bool):
-            return False
-        if isinstance(value, int | float):
-            return True
-        if isinstance(value, str):
-            try:
-                float(value.strip())
-            except ValueError:
-                return False
-            return True
-        return False
-    if py_type in (_dt.date, _dt.datetime):
-        if isinstance(value, str):
-            return _ISO_DATE.match(value) is not None
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return True  # UUIDs, bytes, times …: Pydantic decides; coercion is error-driven for these
-
-
-_ISO_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}(?:$|[Tt ]\d)")
-_BOOL_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"})
 
 
 MAX_RESHAPES = 4
@@ -233,7 +126,7 @@ class Conformer:
             known = [(view.key_to_field[k], v) for k, v in value.items() if k in view.key_to_field]
             return not known or any(not fits(v, view.fields[name].type) for name, v in known)
         if isinstance(view, UnionView) and view.discriminator:
-            return _tagged_option(value, view) is None
+            return tagged_option(value, view) is None
         return False
 
     def _items(self, items: list[Any], item_view: TypeView, path: list[str | int]) -> list[Any]:
@@ -264,7 +157,7 @@ class Conformer:
         """The union member to align against: by discriminator, else the only member that fits, else the model
         whose fields the object matches best (a tie means: let Pydantic decide, unaligned)."""
         if view.discriminator and isinstance(value, dict):
-            tagged = _tagged_option(value, view)
+            tagged = tagged_option(value, view)
             if tagged is not None:
                 return tagged
         fitting = [o for o in view.options if fits(value, o)]
@@ -275,7 +168,7 @@ class Conformer:
         models = [o for o in fitting if isinstance(o, ModelView)]
         if not models:
             return None
-        scored = sorted(((_fit_score(value, m, self.ctx), i) for i, m in enumerate(models)), reverse=True)
+        scored = sorted(((fit_score(value, m, self.ctx), i) for i, m in enumerate(models)), reverse=True)
         if len(scored) > 1 and scored[0][0] == scored[1][0]:
             return None
         if len(models) < len(fitting) and scored[0][0][0] <= 0:
@@ -471,6 +364,22 @@ class Conformer:
         for p in proposals:
             if p.field in model.fields:
                 by_key.setdefault(p.key, []).append(p)
+        self._twins_and_clashes(obj, model, unknown, given, path, by_key, refused, twins)
+        best = self._best_per_key(model, unknown, path, by_key, present, refused, twins)
+        return self._one_key_per_field(obj, model, path, best, refused, twins), refused, twins
+
+    def _twins_and_clashes(
+        self,
+        obj: dict[str, Any],
+        model: ModelView,
+        unknown: list[str],
+        given: dict[str, str],
+        path: list[str | int],
+        by_key: dict[str, list[KeyMapping]],
+        refused: set[str],
+        twins: set[str],
+    ) -> None:
+        """A key spelling a field the object already gives: a twin with the same value, else refused."""
         for key in unknown:
             spelt = by_key.get(key)
             named = _spelled_field(spelt) if spelt else None
@@ -481,6 +390,18 @@ class Conformer:
             else:
                 self._two_values(model, named, given[named], key, obj, path)
                 refused.add(key)
+
+    def _best_per_key(
+        self,
+        model: ModelView,
+        unknown: list[str],
+        path: list[str | int],
+        by_key: dict[str, list[KeyMapping]],
+        present: set[str],
+        refused: set[str],
+        twins: set[str],
+    ) -> dict[str, KeyMapping]:
+        """Each remaining key's best allowed mapping; a tie between fields is refused (`ambiguous_key`)."""
         best: dict[str, KeyMapping] = {}
         for key in unknown:
             found = by_key.get(key)
@@ -514,6 +435,18 @@ class Conformer:
                 refused.add(key)
                 continue
             best[key] = top
+        return best
+
+    def _one_key_per_field(
+        self,
+        obj: dict[str, Any],
+        model: ModelView,
+        path: list[str | int],
+        best: dict[str, KeyMapping],
+        refused: set[str],
+        twins: set[str],
+    ) -> dict[str, str]:
+        """The renames to apply; two keys with different values competing for one field are refused."""
         # two keys competing for one field: whichever we chose, the other's value would be lost — refuse
         by_field: dict[str, list[KeyMapping]] = {}
         for mapping in best.values():
@@ -550,7 +483,7 @@ class Conformer:
                     note=winner.note,
                 )
             )
-        return renames, refused, twins
+        return renames
 
 
 _GUESSES = frozenset({"key_fuzzy"})
@@ -566,19 +499,6 @@ def _spelled_field(proposals: Iterable[KeyMapping]) -> str | None:
     top = min(p.rank for p in mine)
     named = {p.field for p in mine if p.rank == top}
     return named.pop() if len(named) == 1 else None
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Equal as JSON values: `true` is not `1`, `1` is `1.0`, objects compare by keys and values."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    return type(a) is type(b) and a == b
 
 
 def _short(value: Any, limit: int = 40) -> str:
@@ -599,95 +519,3 @@ def _some(names: set[str], place: dict[str, int]) -> str:
 
 def _accepts_none(view: TypeView) -> bool:
     return isinstance(view, AnyView | NoneView) or (isinstance(view, UnionView) and view.nullable)
-
-
-def tag_key(value: dict[str, Any], view: UnionView) -> str | None:
-    """The key holding a discriminated union's tag: the discriminator, a declared key of it, or one of those
-    written in another case or style (`Type` for `type`)."""
-    disc = view.discriminator
-    if disc is None:
-        return None
-    keys = {disc}
-    for option in view.options:
-        if isinstance(option, ModelView) and disc in option.fields:
-            keys.update(option.fields[disc].input_keys)
-    for key in keys:
-        if key in value:
-            return key
-    wanted = {normalise_key(k) for k in keys}
-    return next((k for k in value if normalise_key(k) in wanted), None)
-
-
-def tag_values(view: UnionView) -> dict[Any, ModelView]:
-    """Each allowed tag value of a discriminated union → the member it selects."""
-    out: dict[Any, ModelView] = {}
-    disc = view.discriminator
-    for option in view.options:
-        if isinstance(option, ModelView) and disc in option.fields:
-            ftype = option.fields[disc].type
-            if isinstance(ftype, ChoiceView):
-                for allowed in ftype.values:
-                    out.setdefault(allowed, option)
-    return out
-
-
-def _tagged_option(value: dict[str, Any], view: UnionView) -> ModelView | None:
-    key = tag_key(value, view)
-    if key is None:
-        return None
-    tag = value[key]
-    for allowed, option in tag_values(view).items():
-        if tag == allowed and type(tag) is type(allowed):
-            return option
-        if isinstance(allowed, enum.Enum) and tag == allowed.value:
-            return option
-    return None
-
-
-def spelling_of(key: str, ctx: CallContext) -> str:
-    """`normalise_key(key)`, worked out once per key and call (the stages ask about the same keys several times);
-    kept in the call's own memo, never in a cache that would outlive the call."""
-    memo: dict[str, str] | None = ctx.memo.get("spelling_of")
-    if memo is None:
-        memo = ctx.memo["spelling_of"] = {}
-    norm = memo.get(key)
-    if norm is None:
-        norm = memo[key] = normalise_key(key)
-    return norm
-
-
-def field_of(key: str, model: ModelView, ctx: CallContext) -> str | None:
-    """The field a key names in a model as evidence for choosing a union member: exactly, through an alias table
-    whose target is a field here, or in another spelling. Worked out once per key, model and call."""
-    name = model.key_to_field.get(key)
-    if name is not None:
-        return name
-    memo: dict[tuple[ModelView, str], str | None] | None = ctx.memo.get("field_of")
-    if memo is None:
-        memo = ctx.memo["field_of"] = {}
-    at = (model, key)
-    if at not in memo:
-        memo[at] = _field_named(key, model, ctx)
-    return memo[at]
-
-
-def _field_named(key: str, model: ModelView, ctx: CallContext) -> str | None:
-    """`field_of` for a key that is no declared key of the model."""
-    for entry in ctx.aliases_for(key):
-        target = entry.field if entry.field in model.fields else model.key_to_field.get(entry.field)
-        if target is not None:
-            return target
-    own = model.own_aliases.get(key)
-    if own is not None and (own in model.fields or own in model.key_to_field):
-        return own if own in model.fields else model.key_to_field[own]
-    names = model.spellings.get(spelling_of(key, ctx), ())
-    return names[0] if len(names) == 1 else None
-
-
-def _fit_score(obj: dict[str, Any], model: ModelView, ctx: CallContext) -> tuple[int, int]:
-    """How well an object's keys match a model: keys it names (exactly, by an alias table, or by spelling), minus
-    strangers when the model forbids extras; then fewer missing required fields."""
-    named = {field_of(k, model, ctx) for k in obj} - {None}
-    known = sum(1 for k in obj if field_of(k, model, ctx) is not None)
-    missing = sum(1 for f in model.fields.values() if f.required and f.name not in named)
-    return (known - (len(obj) - known) if model.extra == "forbid" else known, -missing)

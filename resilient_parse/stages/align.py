@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from resilient_parse.conform import spelling_of
 from resilient_parse.context import CallContext, KeyMapping
+from resilient_parse.fit import spelling_of
 from resilient_parse.schema import ModelView, normalise_key
 from resilient_parse.text.lexicon import lexicon
 

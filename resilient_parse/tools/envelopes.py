@@ -30,10 +30,10 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from resilient_parse.conform import field_of, fits, spelling_of
 from resilient_parse.context import CallContext, Coercion
 from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError, RefusalError, TruncatedOutputError
 from resilient_parse.feedback import excerpt
+from resilient_parse.fit import field_of, fits, spelling_of
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm

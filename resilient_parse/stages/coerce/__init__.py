@@ -23,8 +23,8 @@ import datetime as _dt
 from decimal import Decimal
 from typing import Any
 
-from resilient_parse.conform import fits
 from resilient_parse.context import CallContext, Coercion
+from resilient_parse.fit import fits
 from resilient_parse.schema import (
     AnyView,
     ChoiceView,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from resilient_parse.conform import field_of, fits, spelling_of, tag_key, tag_values
 from resilient_parse.context import CallContext, Coercion
+from resilient_parse.fit import field_of, fits, spelling_of, tag_key, tag_values
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import (
     ChoiceView,
