@@ -1,6 +1,6 @@
 """Property: whatever valid JSON document reaches a public entry point — `parse`, `parse_result`,
 `Parser.stream` over any chunking (text or bytes), `parse_many` and the correction loop `correct` — in either
-mode and for any target, nothing but the library's own errors (`ParseError`, `ConfigurationError`: see
+mode and for any target, nothing but the library's own errors (`ResilientParseError`, `ConfigurationError`: see
 `resilient_parse.errors`) leaves it. For `typing.Any` the value is exactly `json.loads` of the document (types
 included: `true` stays a bool, `1.0` a float) with no repairs, and a document Pydantic reads as the target comes
 back as Pydantic reads it, with no repairs, through every entry point; any other document is recovered by all
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from resilient_parse import ConfigurationError, ParseError, Parser, correct, parse, parse_result
+from resilient_parse import ConfigurationError, Parser, ResilientParseError, correct, parse, parse_result
 from resilient_parse.batch import parse_many
 from resilient_parse.correction import ScriptedLLM
 
@@ -26,7 +26,7 @@ MODES = ("strict", "lenient")
 PARSERS = {mode: Parser(mode) for mode in MODES}
 ASK = [{"role": "user", "content": "Answer with JSON."}]
 MAX_CORRECTIONS = 2
-LIBRARY_ERRORS = (ParseError, ConfigurationError)
+LIBRARY_ERRORS = (ResilientParseError, ConfigurationError)
 ENTRY_POINTS = ("parse", "parse_result", "stream", "parse_many", "correct")
 
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, create_model
 from resilient_parse import (
     AmbiguousMatchError,
     ConfigurationError,
-    ParseError,
+    CorrectionError,
     Parser,
     SchemaMismatchError,
     TruncatedOutputError,
@@ -186,11 +186,11 @@ def test_a_function_llm_declares_its_tools_and_a_call_to_another_is_a_wrong_tool
     def llm(messages: Any) -> Any:
         return _response("ChargeCard")
 
-    with pytest.raises(ParseError) as info:
+    with pytest.raises(CorrectionError) as info:
         correct(llm, ASK, ChangeCard, max_corrections=0, mode=mode, tools=[ChangeCard, ChargeCard])
     assert any(d.kind == "tool_name_mismatch" for d in getattr(info.value, "attempts", ())[0].errors)
     adapter = FunctionAdapter(llm, tools=[ChangeCard, ChargeCard])
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         correct(adapter, ASK, ChangeCard, max_corrections=0, mode=mode)
 
 
@@ -198,7 +198,7 @@ def test_a_declared_tools_typo_is_still_repaired_and_tools_go_only_to_plain_func
     slip = "CahngeCard"  # two letters swapped: repaired only when the declared tools say no such tool exists
     result = correct_result(lambda m: _response(slip), ASK, ChangeCard, tools=[ChangeCard, ChargeCard])
     assert result.value == ChangeCard(card_id="c-9")
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         correct(lambda m: _response(slip), ASK, ChangeCard, max_corrections=0)
     client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **kw: None)))
     with pytest.raises(ConfigurationError, match="plain-function"):
@@ -226,7 +226,7 @@ def test_with_no_tools_declared_a_consonant_slip_is_another_tools_name(called: s
     def llm(messages: Any) -> Any:
         return _response(called)
 
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         correct(llm, ASK, target, max_corrections=0)
 
 
@@ -324,7 +324,7 @@ def test_another_tools_calls_keyed_behind_a_namespace_are_never_a_list_targets_i
 
 def test_a_consonant_changed_is_another_action_even_with_the_tools_declared() -> None:
     # charge_card and change_card are both real actions: knowing the tools sent does not say which was meant
-    with pytest.raises(ParseError):
+    with pytest.raises(CorrectionError):
         correct(lambda m: _response("ChanfeCard"), ASK, ChangeCard, max_corrections=0, tools=[ChangeCard, ChargeCard])
 
 
