@@ -23,7 +23,6 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
-from resilient_parse.correction.tool_calls import ToolCall
 from resilient_parse.correction.tool_defs import (
     ToolSpec,
     anthropic_tool_choice,
@@ -34,7 +33,8 @@ from resilient_parse.correction.tool_defs import (
 )
 from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
-from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, QuotaExhaustedError
+from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
+from resilient_parse.tools.replies import Reply, ReplyShapeError, anthropic_reply, get, openai_chat_replies
 
 Message = dict[str, Any]
 Messages = list[Message]
@@ -54,14 +54,7 @@ class LLMAdapter(Protocol):
 # -- reading provider responses -----------------------------------------------------------------------------------
 
 
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    """Attribute or key access, so SDK objects and plain dicts (LiteLLM, raw JSON) read the same."""
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    try:
-        return getattr(obj, name, default)
-    except Exception:  # SDK objects built without validation may raise on a missing field
-        return default
+_get = get  # attribute or key access, so SDK objects and plain dicts (LiteLLM, raw JSON) read the same
 
 
 def _count(value: Any) -> int | None:
@@ -96,114 +89,41 @@ def usage_from_counts(prompt_tokens: Any, completion_tokens: Any) -> Usage | Non
     return Usage(prompt_count, completion_count)
 
 
-def _openai_calls(message: Any, usage: Usage | None) -> tuple[ToolCall, ...]:
-    """`message.tool_calls` (and the legacy `function_call`) as `ToolCall`s; arguments kept as the model wrote
-    them (a provider that decoded them to an object gets its JSON text)."""
-    raw = _get(message, "tool_calls")
-    if raw is None:
-        legacy = _get(message, "function_call")
-        raw = [{"function": legacy}] if legacy is not None else []
-    if not isinstance(raw, Sequence) or isinstance(raw, str):
-        raise _malformed("the message's tool_calls is not a list", usage=usage)
-    calls = []
-    for index, item in enumerate(raw):
-        if _get(item, "type") == "custom":  # a custom (free-form) tool: its input is the argument text
-            calls.append(_custom_call(item, index, usage))
-            continue
-        function = _get(item, "function")
-        name = _get(function, "name")
-        if not isinstance(name, str):
-            raise _malformed(f"tool call {index} has no function name", usage=usage)
-        arguments = _get(function, "arguments")
-        arguments = "" if arguments is None else arguments
-        calls.append(_tool_call(name, arguments, _get(item, "id"), index, usage, text=True))
-    return tuple(calls)
-
-
-def _custom_call(item: Any, index: int, usage: Usage | None) -> ToolCall:
-    custom = _get(item, "custom")
-    name, text = _get(custom, "name"), _get(custom, "input")
-    if not isinstance(name, str) or not isinstance(text, str | None):
-        raise _malformed(f"custom tool call {index} has no name or no text input", usage=usage)
-    return ToolCall(name, text or "", id=_call_id(_get(item, "id")), index=index, kind="custom")
-
-
-def _call_id(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _tool_call(name: str, arguments: Any, call_id: Any, index: int, usage: Usage | None, *, text: bool) -> ToolCall:
-    """One call read from a response. `text`: the API sends the arguments as the model wrote them (OpenAI's
-    `function.arguments`), so a str is kept as it is; otherwise (Anthropic's `tool_use.input`) whatever the SDK
-    decoded is encoded back as JSON, a str included."""
-    identifier = _call_id(call_id)
-    if text and isinstance(arguments, str):
-        return ToolCall(name, arguments, id=identifier, index=index)
+def _read(read: Callable[[Any], Any], response: Any, usage: Usage | None) -> Any:
+    """`read(response)` by the one reply reader (`tools.replies`); a reply it cannot read is malformed."""
     try:
-        return ToolCall.decoded(name, arguments, id=identifier, index=index)
-    except ParseError as exc:  # nested too deeply to write as JSON text
-        raise _malformed(f"the arguments of tool call {index} cannot be read", exc.message, usage=usage) from None
-    except ConfigurationError as exc:  # arguments the SDK decoded into something that is not JSON data
-        raise _malformed(f"the arguments of tool call {index} are not JSON data", str(exc), usage=usage) from None
+        return read(response)
+    except ReplyShapeError as exc:
+        raise _malformed(exc.what, exc.detail, usage=usage) from None
 
 
 def completion_from_openai(response: Any) -> Completion:
-    """Read an OpenAI-shaped chat completion (the SDK's object, LiteLLM's, or the JSON as a dict)."""
+    """Read an OpenAI-shaped chat completion (the SDK's object, LiteLLM's, or the JSON as a dict): its first choice,
+    as `tools.replies` reads it."""
     usage = _usage_of(response, "prompt_tokens", "completion_tokens")
-    choices = _get(response, "choices")
-    if not isinstance(choices, Sequence) or isinstance(choices, str) or not choices:
-        raise _malformed("no choices in the chat completion", usage=usage)
-    choice = choices[0]
-    message = _get(choice, "message")
-    finish_reason = _get(choice, "finish_reason")
-    content = _get(message, "content")
-    refusal = _get(message, "refusal")
-    calls = _openai_calls(message, usage)
-    if finish_reason == "content_filter" and not refusal:
-        refusal = "the provider's content filter stopped the answer"
-    if not isinstance(content, str):
-        if not refusal and not calls:
-            raise _malformed(
-                "the chat completion has no text", f"message content is {type(content).__name__}", usage=usage
-            )
-        content = ""
-    model = _get(response, "model")
-    return Completion(
-        text=content,
-        model=model if isinstance(model, str) else None,
-        usage=usage,
-        refusal=str(refusal) if refusal else None,
-        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-        tool_calls=calls,
-    )
+    reply: Reply = _read(openai_chat_replies, response, usage)[0]
+    if reply.text is None and not reply.refusal and not reply.calls:
+        content = _get(_get(_get(response, "choices")[0], "message"), "content")
+        raise _malformed("the chat completion has no text", f"message content is {type(content).__name__}", usage=usage)
+    return _completion(reply, usage)
 
 
 def completion_from_anthropic(response: Any) -> Completion:
-    """Read an Anthropic Messages API response (the SDK's object or the JSON as a dict): text blocks joined,
-    `tool_use` blocks as `ToolCall`s (their `input` is already decoded: kept as its JSON text)."""
+    """Read an Anthropic Messages API response (the SDK's object or the JSON as a dict), as `tools.replies` reads
+    it: text blocks joined, `tool_use` blocks as `ToolCall`s (their `input` is already decoded: kept as its JSON
+    text)."""
     usage = _usage_of(response, "input_tokens", "output_tokens")
-    blocks = _get(response, "content")
-    if not isinstance(blocks, Sequence) or isinstance(blocks, str):
-        raise _malformed("no content blocks in the message", usage=usage)
-    text = "".join(str(_get(b, "text", "")) for b in blocks if _get(b, "type") == "text")
-    calls: list[ToolCall] = []
-    for block in blocks:
-        if _get(block, "type") != "tool_use":
-            continue
-        name = _get(block, "name")
-        if not isinstance(name, str):
-            raise _malformed("a tool_use block has no name", usage=usage)
-        calls.append(_tool_call(name, _get(block, "input", {}), _get(block, "id"), len(calls), usage, text=False))
-    stop_reason = _get(response, "stop_reason")
-    refusal = "the model refused (stop_reason 'refusal')" if stop_reason == "refusal" else None
-    model = _get(response, "model")
+    return _completion(_read(anthropic_reply, response, usage), usage)
+
+
+def _completion(reply: Reply, usage: Usage | None) -> Completion:
     return Completion(
-        text=text,
-        model=model if isinstance(model, str) else None,
+        text=reply.text or "",
+        model=reply.model,
         usage=usage,
-        refusal=refusal,
-        finish_reason=stop_reason if isinstance(stop_reason, str) else None,
-        tool_calls=tuple(calls),
+        refusal=reply.refusal,
+        finish_reason=reply.finish_reason,
+        tool_calls=reply.calls,
     )
 
 
