@@ -1,5 +1,9 @@
 """The one-call entry point: `parse(text, Target)`.
 
+`text` is the model's output as str or bytes, or the reply object its SDK returned (an OpenAI `ChatCompletion`,
+`Choice` or `ChatCompletionMessage`, a Responses-API `Response`, an Anthropic `Message`, a LangChain `AIMessage`):
+its text, or its tool calls, are read as `tools/replies.py` says.
+
 `parse` uses a default `Parser` per mode, built on first use with the installed entry-point plugins. The cache
 holds immutable configuration only; build your own `Parser` for custom plugins, aliases or policies.
 """
@@ -24,7 +28,7 @@ def default_parser(mode: str | Policy = "lenient") -> Parser:
 
 @overload
 def parse(
-    text: str | bytes,
+    text: str | bytes | object,
     target: type[T],
     *,
     mode: str | Policy = "lenient",
@@ -32,26 +36,27 @@ def parse(
 ) -> T: ...
 @overload
 def parse(
-    text: str | bytes,
+    text: str | bytes | object,
     target: Any,
     *,
     mode: str | Policy = "lenient",
     aliases: Mapping[str, str] | None = None,
 ) -> Any: ...
 def parse(
-    text: str | bytes,
+    text: str | bytes | object,
     target: Any,
     *,
     mode: str | Policy = "lenient",
     aliases: Mapping[str, str] | None = None,
 ) -> Any:
-    """Turn a model's output into `target` (any type Pydantic v2 validates), or raise `ParseError`."""
+    """Turn a model's output (text, or an SDK reply object) into `target` (any type Pydantic v2 validates), or raise
+    `ParseError`."""
     return default_parser(mode).parse(text, target, aliases=aliases)
 
 
 @overload
 def parse_result(
-    text: str | bytes,
+    text: str | bytes | object,
     target: type[T],
     *,
     mode: str | Policy = "lenient",
@@ -59,14 +64,14 @@ def parse_result(
 ) -> ParseResult[T]: ...
 @overload
 def parse_result(
-    text: str | bytes,
+    text: str | bytes | object,
     target: Any,
     *,
     mode: str | Policy = "lenient",
     aliases: Mapping[str, str] | None = None,
 ) -> ParseResult[Any]: ...
 def parse_result(
-    text: str | bytes,
+    text: str | bytes | object,
     target: Any,
     *,
     mode: str | Policy = "lenient",

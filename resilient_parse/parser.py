@@ -480,10 +480,10 @@ class Parser:
     # -- public API ----------------------------------------------------------------------------------------------
 
     @overload
-    def parse(self, text: str | bytes, target: type[T], *, aliases: Mapping[str, str] | None = None) -> T: ...
+    def parse(self, text: str | bytes | object, target: type[T], *, aliases: Mapping[str, str] | None = None) -> T: ...
     @overload
-    def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
-    def parse(self, text: str | bytes, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
+    def parse(self, text: str | bytes | object, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
+    def parse(self, text: str | bytes | object, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
         if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and not self.host.observed:
             # the hot path of a valid answer, without building a ParseResult nobody reads (an observer is told
@@ -514,7 +514,7 @@ class Parser:
     @overload
     def parse_result(
         self,
-        text: str | bytes,
+        text: str | bytes | object,
         target: type[T],
         *,
         aliases: Mapping[str, str] | None = None,
@@ -523,7 +523,7 @@ class Parser:
     @overload
     def parse_result(
         self,
-        text: str | bytes,
+        text: str | bytes | object,
         target: Any,
         *,
         aliases: Mapping[str, str] | None = None,
@@ -531,13 +531,16 @@ class Parser:
     ) -> ParseResult[Any]: ...
     def parse_result(
         self,
-        text: str | bytes,
+        text: str | bytes | object,
         target: Any,
         *,
         aliases: Mapping[str, str] | None = None,
         validators: Sequence[SemanticValidator] = (),
     ) -> ParseResult[Any]:
-        """The validated object with the repairs that produced it, or a `ParseError`."""
+        """The validated object with the repairs that produced it, or a `ParseError`. `text` may also be a reply
+        object from a provider's SDK (`tools/replies.py`: an OpenAI ChatCompletion, a Claude Message …)."""
+        if not isinstance(text, str | bytes | bytearray):
+            return self._reply_result(text, target, aliases, validators)
         if not self.host.observed:
             text = self._check_input(text)
             plan = self.plan(target)
@@ -561,7 +564,7 @@ class Parser:
 
     def _observed(
         self,
-        text: str | bytes,
+        text: str | bytes | bytearray,
         target: Any,
         aliases: Mapping[str, str] | None,
         validators: Sequence[SemanticValidator],
@@ -831,6 +834,32 @@ class Parser:
             if target is not None:
                 tools.check_one_tool_fits(json_text, target)
 
+    def _reply_result(
+        self, reply: Any, target: Any, aliases: Mapping[str, str] | None, validators: Sequence[SemanticValidator]
+    ) -> ParseResult[Any]:
+        """A provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool calls read by
+        name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
+        from resilient_parse.tools.replies import read_reply
+
+        started = time.perf_counter()
+        try:
+            found, read = read_reply(reply, self.policy)
+            text = found.text or ""
+            if found.calls:
+                plan, call_aliases = self.plan(target), _check_alias_table(aliases, "call")
+                answered = _tools().answer_reply(found, plan.view, _CallReader(self, call_aliases))
+                if answered is not None:
+                    checks = (*plan.validators, *validators)
+                    return self._called(answered[0], (*read, *answered[1]), text, plan, checks)[0]
+                text = found.calls[0].arguments  # one call answering a target of no tool models: its arguments
+        except ParseError as error:  # (a text is parsed below, and reports its own events)
+            if self.host.observed:
+                self.host.emit("parse_started", None, length=0)
+                self.report_failed(error, None, type_name(target), started)
+            raise
+        inner = self.parse_result(text, target, aliases=aliases, validators=validators)
+        return ParseResult(inner.value, (*read, *inner.repairs), inner.candidate, inner.json_text, inner.mode)
+
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]
     ) -> tuple[ParseResult[Any], str, str] | None:
@@ -844,13 +873,19 @@ class Parser:
         if answered is None:
             return None
         value, repairs = answered
+        return self._called(value, repairs, text, plan, checks)
+
+    def _called(
+        self, value: Any, repairs: tuple[Repair, ...], text: str, plan: TargetPlan, checks: Sequence[SemanticValidator]
+    ) -> tuple[ParseResult[Any], str, str]:
+        """The result of a value read from tool calls: the policy checked, the target's checks run."""
         self._check_policy(repairs, Candidate(text, 0, len(text), "tool_calls"))
         json_text = json.dumps(plan.adapter.dump_python(value, mode="json"))
         if checks or plan.repairers:
             kept = list(repairs)
             value = self._finish(value, kept, json_text, checks, plan)
             repairs = tuple(kept)
-        result = ParseResult(value=value, repairs=repairs, candidate=text, json_text=json_text, mode=self.policy.name)
+        result = ParseResult(value, repairs, candidate=text or json_text, json_text=json_text, mode=self.policy.name)
         return result, "tool_calls", "repaired"
 
     def _wrapped_path(

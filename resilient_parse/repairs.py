@@ -123,6 +123,11 @@ KINDS = _kinds(
     RepairKind("plain_list", "extract", False, 1.0, "read a bullet list or a comma-separated line as a list"),
     RepairKind("unwrap_tool_call", "coerce", False, 1.0, "took the arguments out of a call to the target's tool"),
     RepairKind("read_tool_call", "extract", True, 0.1, "read a tool call the text makes, its tool chosen by name"),
+    # reply objects from the providers' SDKs (tools/replies.py)
+    RepairKind("read_reply", "extract", True, 0.1, "read the answer out of a field of the provider's reply object"),
+    RepairKind(
+        "truncated_reply", "extract", False, 2.0, "read a reply the provider says its output length limit cut off"
+    ),
     RepairKind(
         "tool_name_style", "extract", True, 0.1, "read a tool name written in another case or style as the tool's"
     ),

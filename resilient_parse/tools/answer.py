@@ -48,10 +48,12 @@ from resilient_parse.tools.envelopes import (
     envelope_error,
     refusal_beside_calls,
     said_beside_calls,
+    truncated_call_error,
 )
 from resilient_parse.tools.formats import Parser, may_be_made, opens_with_a_name_line, react_action_in, read_calls
 from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
 from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, match_tool, tool_name
+from resilient_parse.tools.replies import Reply, made_calls
 from resilient_parse.tools.spans import json_spans
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
@@ -158,12 +160,7 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
     refused = refusal_beside_calls(_prose_of(text, reading.taken))
     if refused is not None:
         raise refused  # a refusal, a retraction or a question back beside the calls: as on every path
-    if not target.many and len(made) > 1:
-        where = ", ".join(f"{c.name!r} at offset {c.offset}" for c in made)
-        raise AmbiguousMatchError(
-            f"the output makes {len(made)} tool calls ({where}) and the target takes one; the text does not say which",
-            [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
-        )
+    _check_count(made, target)
     for start, end in reading.others:
         _check_not_answered_beside(text[start:end], made, target, parser)
     judged: set[int] = set()
@@ -177,14 +174,72 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
             error = envelope_error(call.envelope, repr(str(call.name)[:128]), complete, parser.policy.max_depth)
             if error is not None:
                 raise error
+    return read_made(made, target, parser)
+
+
+def _check_count(made: list[RawCall], target: ToolTarget) -> None:
+    if not target.many and len(made) > 1:
+        where = ", ".join(f"{c.name!r} at {_place(c)}" for c in made)
+        raise AmbiguousMatchError(
+            f"the output makes {len(made)} tool calls ({where}) and the target takes one; the text does not say which",
+            [ErrorDetail(path="", kind="ambiguous_tool_calls", message=f"{len(made)} calls for one target")],
+        )
+
+
+def read_made(
+    made: list[RawCall], target: ToolTarget, parser: Parser, sent: tuple[str, ...] = ()
+) -> tuple[Any, tuple[Repair, ...]]:
+    """The value the calls a reply makes give `target` (one call for one model, every call for a list), each call's
+    tool chosen by its name (`sent`: the tools the request sent, when known, as `names.match_tool` takes them),
+    with the repairs that read them."""
+    _check_count(made, target)
     values: list[Any] = []
     repairs: list[Repair] = []
     for i, call in enumerate(made):
         where = f"/{i}" if target.many else ""
-        value, read = _one(call, where, target, parser)
+        value, read = _one(call, where, target, parser, sent)
         values.append(value)
         repairs.extend(read)
     return (values if target.many else values[0]), tuple(repairs)
+
+
+def answer_native(made: list[RawCall], said: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
+    """The value a provider's native calls (`tools.replies.made_calls`) give `target`; `said` is the text beside
+    them, which must not answer the target otherwise (a JSON value there that is one of the tools' arguments is a
+    second answer). Refusals beside the calls are the caller's to check first (`envelopes.refusal_beside_calls`).
+    The target's tools are taken as the tools the request sent (a reply object does not say which were): a slip
+    of one of their names is repaired as the correction loop repairs it with the tools it sent (a lossy guess,
+    refused in strict), and a name no slip explains is a wrong tool."""
+    _check_count(made, target)
+    for start, end in json_spans(said):
+        _check_not_answered_beside(said[start:end], made, target, parser)
+    return read_made(made, target, parser, sent=target.names)
+
+
+def answer_reply(reply: Reply, view: TypeView, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
+    """The value a reply object's native calls give the target `view` (`tools.replies.read_reply` read the reply;
+    its refusal signal was refused there): a refusal, retraction or question beside the calls refuses them, a call
+    the length limit cut is refused in every mode (completing it would invent data), then the calls are read
+    by name (`answer_native`). None for a target that takes no tool calls and a reply of one call: its arguments
+    are the text to parse; several calls for such a target are ambiguous."""
+    said = reply.text or ""
+    refused = refusal_beside_calls(said)
+    if refused is not None:
+        raise refused
+    made = made_calls(reply)
+    if reply.truncated:
+        last = made[-1]
+        raise truncated_call_error(repr(last.name), "", complete=_whole_json(str(last.arguments)))
+    target = tool_target(view)
+    if target is None:
+        _check_count(made, ToolTarget((), False))
+        return None
+    return answer_native(made, said, target, parser)
+
+
+def _place(call: RawCall) -> str:
+    """Where a call stands: a native call's field, or the offset in the text."""
+    return call.where if call.format == "native" and call.where else f"offset {call.offset}"
 
 
 def _prose_of(text: str, taken: tuple[tuple[int, int], ...]) -> str:
@@ -237,9 +292,11 @@ def _whole_json(text: str) -> bool:
     return True
 
 
-def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple[Any, list[Repair]]:
+def _one(
+    call: RawCall, where: str, target: ToolTarget, parser: Parser, sent: tuple[str, ...] = ()
+) -> tuple[Any, list[Repair]]:
     """One call's value: its tool by name, its arguments read against that tool."""
-    shown = f"the {call.format} call at offset {call.offset}"
+    shown = f"the call {call.where}" if call.format == "native" else f"the {call.format} call at offset {call.offset}"
     if call.ambiguous:
         listed = " and ".join(repr(n) for n in call.ambiguous)
         raise AmbiguousMatchError(
@@ -256,7 +313,7 @@ def _one(call: RawCall, where: str, target: ToolTarget, parser: Parser) -> tuple
             f"{shown} cannot be read: {message}",
             [ErrorDetail(path=where, kind="unreadable_tool_call", message=message, offset=call.offset)],
         )
-    name, renamed = match_tool(call.name, target.names, parser.policy, where)
+    name, renamed = match_tool(call.name, target.names, parser.policy, where, sent=sent)
     tool = target.tools[target.names.index(name)]
     repairs = [
         Repair.make("read_tool_call", where, None, call.name, offset=call.offset, note=f"{shown} to {call.name!r}")
