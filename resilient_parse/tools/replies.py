@@ -276,7 +276,7 @@ def langchain_reply(message: Any) -> Reply:
     """A LangChain `AIMessage`: its text (`.text`, the text blocks of a list content), `tool_calls` as calls (their
     `args` already decoded), the finish reason and refusal from `response_metadata` / `additional_kwargs`."""
     text = get(message, "text")
-    if callable(text):  # langchain_core < 0.3.x: `text()` is a method
+    if not isinstance(text, str) and callable(text):  # older langchain_core: `text()` is a method
         text = text()
     raw = get(message, "tool_calls") or []
     calls = []
@@ -349,9 +349,10 @@ def _one_reply(replies: tuple[Reply, ...]) -> Reply:
     differing = [i for i, r in enumerate(replies) if r.said != first.said]
     if not differing:
         return first
-    shown = ", ".join(f"choices[{i}]" for i in range(len(replies)))
+    shown = ", ".join(f"choices[{i}]" for i in differing)
     raise AmbiguousMatchError(
-        f"the completion has {len(replies)} choices that differ ({shown}); it does not say which is the answer",
+        f"the completion's {len(replies)} choices do not agree ({shown} differ from choices[0]); it does not say "
+        "which is the answer",
         [
             ErrorDetail(
                 path="",
