@@ -539,9 +539,11 @@ class Parser:
     ) -> ParseResult[Any]:
         """The validated object with the repairs that produced it, or a `ParseError`. `text` may also be a reply
         object from a provider's SDK (`tools/replies.py`: an OpenAI ChatCompletion, a Claude Message …)."""
-        if not isinstance(text, str | bytes | bytearray):
-            return self._reply_result(text, target, aliases, validators)
         if not self.host.observed:
+            if not isinstance(text, str | bytes | bytearray):
+                plan = self.plan(target)
+                call_aliases = _check_alias_table(aliases, "call")
+                return self._reply_result(text, plan, (*plan.validators, *validators), call_aliases)[0]
             text = self._check_input(text)
             plan = self.plan(target)
             call_aliases = _check_alias_table(aliases, "call")
@@ -564,7 +566,7 @@ class Parser:
 
     def _observed(
         self,
-        text: str | bytes | bytearray,
+        text: str | bytes | bytearray | object,
         target: Any,
         aliases: Mapping[str, str] | None,
         validators: Sequence[SemanticValidator],
@@ -584,11 +586,16 @@ class Parser:
             plan = None
         self.host.emit("parse_started", ctx, length=length)
         try:
-            text = self._check_input(text)
+            given = text if isinstance(text, str | bytes | bytearray) else None  # else a reply object
+            read = None if given is None else self._check_input(given)
             if plan is None:
                 plan = self.plan(target)
             call_aliases = _check_alias_table(aliases, "call")
-            result, source, path = self._guarded(text, plan, (*plan.validators, *validators), call_aliases)
+            checks = (*plan.validators, *validators)
+            if read is None:
+                result, source, path = self._reply_result(text, plan, checks, call_aliases)
+            else:
+                result, source, path = self._guarded(read, plan, checks, call_aliases)
         except ParseError as error:
             self.report_failed(error, ctx, name, started)
             raise
@@ -835,30 +842,25 @@ class Parser:
                 tools.check_one_tool_fits(json_text, target)
 
     def _reply_result(
-        self, reply: Any, target: Any, aliases: Mapping[str, str] | None, validators: Sequence[SemanticValidator]
-    ) -> ParseResult[Any]:
-        """A provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool calls read by
-        name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
+        self, reply: object, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]
+    ) -> tuple[ParseResult[Any], str, str]:
+        """`_guarded` for a provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool
+        calls read by name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
         from resilient_parse.tools.replies import read_reply
 
-        started = time.perf_counter()
-        try:
-            found, read = read_reply(reply, self.policy)
-            text = found.text or ""
-            if found.calls:
-                plan, call_aliases = self.plan(target), _check_alias_table(aliases, "call")
-                answered = _tools().answer_reply(found, plan.view, _CallReader(self, call_aliases))
-                if answered is not None:
-                    checks = (*plan.validators, *validators)
-                    return self._called(answered[0], (*read, *answered[1]), text, plan, checks)[0]
-                text = found.calls[0].arguments  # one call answering a target of no tool models: its arguments
-        except ParseError as error:  # (a text is parsed below, and reports its own events)
-            if self.host.observed:
-                self.host.emit("parse_started", None, length=0)
-                self.report_failed(error, None, type_name(target), started)
-            raise
-        inner = self.parse_result(text, target, aliases=aliases, validators=validators)
-        return ParseResult(inner.value, (*read, *inner.repairs), inner.candidate, inner.json_text, inner.mode)
+        found, read = read_reply(reply, self.policy)
+        text = found.text or ""
+        if found.calls:
+            answered = _tools().answer_reply(found, plan.view, _CallReader(self, call_aliases))
+            if answered is not None:
+                return self._called(answered[0], (*read, *answered[1]), text, plan, checks)
+            text = found.calls[0].arguments  # one call answering a target of no tool models: its arguments
+        inner, source, path = self._guarded(self._check_input(text), plan, checks, call_aliases)
+        return (
+            ParseResult(inner.value, (*read, *inner.repairs), inner.candidate, inner.json_text, inner.mode),
+            source,
+            path,
+        )
 
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]

@@ -22,6 +22,7 @@ from openai.types.responses import Response
 from pydantic import BaseModel
 
 from resilient_parse import Parser, parse, parse_result
+from resilient_parse.context import CallContext
 from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.types import MalformedResponseError
 from resilient_parse.errors import (
@@ -31,6 +32,7 @@ from resilient_parse.errors import (
     SchemaMismatchError,
     TruncatedOutputError,
 )
+from resilient_parse.hookspecs import Event, hookimpl
 
 
 class Weather(BaseModel):
@@ -385,6 +387,41 @@ def test_a_completion_without_choices_is_invalid_input() -> None:
     )
     with pytest.raises(InvalidInputError, match="no choices"):
         parse(empty, Weather)
+
+
+# -- observers ----------------------------------------------------------------------------------------------------
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    @hookimpl
+    def rp_on_event(self, event: Event, ctx: CallContext | None) -> None:
+        self.events.append((event.name, dict(event.data)))
+
+
+@pytest.mark.parametrize(
+    ("reply", "source"),
+    [
+        (completion(WEATHER), "whole"),
+        (completion(None, finish_reason="tool_calls", calls=(("Weather", WEATHER),)), "tool_calls"),
+    ],
+)
+def test_observers_hear_one_parse_of_a_reply(reply: ChatCompletion, source: str) -> None:
+    recorder = Recorder()
+    Parser(plugins=[recorder], entrypoints=False).parse(reply, Weather)
+    names = [name for name, _ in recorder.events]
+    assert names.count("parse_started") == 1
+    assert [data["source"] for name, data in recorder.events if name == "parse_succeeded"] == [source]
+
+
+def test_observers_hear_a_reply_that_fails() -> None:
+    recorder = Recorder()
+    with pytest.raises(RefusalError):
+        Parser(plugins=[recorder], entrypoints=False).parse(completion(None, refusal="No."), Weather)
+    assert [name for name, _ in recorder.events] == ["parse_started", "parse_failed"]
+    assert recorder.events[-1][1]["kind"] == "refusal"
 
 
 # -- one reader for parse and the correction adapters ---------------------------------------------------------------
