@@ -73,7 +73,14 @@ from resilient_parse.errors import (
 )
 from resilient_parse.feedback import schema_shape
 from resilient_parse.parser import Parser
-from resilient_parse.tools.envelopes import STOPPED_REFUSING
+from resilient_parse.tools.replies import (
+    langchain_calls,
+    langchain_finish_reason,
+    langchain_refusal,
+    langchain_refusal_pieces,
+    langchain_refused_by_stop,
+    refusal_signal,
+)
 
 T = TypeVar("T")
 Messages = list[dict[str, Any]]
@@ -101,107 +108,14 @@ class LangChainRefusalError(LangChainParseError, RefusalError):
     """A `LangChainParseError` for a message that refuses: also our `RefusalError`."""
 
 
-# -- reading LangChain messages -----------------------------------------------------------------------------------
+# -- reading LangChain messages: the one reply reader (`tools.replies`) -----------------------------------------
 
-
-def _written(message: AIMessage) -> dict[Any, tuple[int, str, str | None]]:
-    """The provider's raw calls (`additional_kwargs["tool_calls"]`, OpenAI's shape) by id: their position, and the
-    name and argument text as the model wrote them (None when not text)."""
-    raw = message.additional_kwargs.get("tool_calls")
-    written: dict[Any, tuple[int, str, str | None]] = {}
-    for position, item in enumerate(raw if isinstance(raw, list) else ()):
-        if not isinstance(item, Mapping):
-            continue
-        function = item.get("function")
-        function = function if isinstance(function, Mapping) else {}
-        name, arguments = function.get("name"), function.get("arguments")
-        written.setdefault(
-            item.get("id"),
-            (position, name if isinstance(name, str) else "", arguments if isinstance(arguments, str) else None),
-        )
-    return written
-
-
-def _as_written(args: Any, text: str | None) -> bool:
-    """Whether the raw argument text says what LangChain decoded (so it is these arguments, as the model wrote
-    them, duplicate keys and all — LangChain's decoding keeps the last of two values) and not a stale copy of
-    arguments someone changed since."""
-    if text is None:
-        return False
-    try:
-        return bool(json.loads(text, strict=False) == args)
-    except (ValueError, RecursionError):
-        return False
-
-
-def message_tool_calls(message: BaseMessage) -> tuple[ToolCall, ...]:
-    """An `AIMessage`'s calls as `ToolCall`s, in the order the model made them: `tool_calls` (the argument text the
-    model wrote, from `additional_kwargs["tool_calls"]`, when it is there and says what LangChain decoded; else
-    the decoded `args` as JSON text) and `invalid_tool_calls` (their `args` exactly as the model wrote them). The
-    order is the provider's (`additional_kwargs["tool_calls"]`) when every call's id is found there, else valid
-    calls first."""
-    if not isinstance(message, AIMessage):
-        return ()
-    written = _written(message)
-    found: list[tuple[str, str | None, Any, str | None]] = []  # name, argument text as written, decoded args, id
-    for call in message.tool_calls:
-        name, args, call_id = call["name"], call["args"], call.get("id")
-        _, raw_name, text = written.get(call_id, (0, "", None))
-        found.append((name, text if raw_name == name and _as_written(args, text) else None, args, call_id))
-    for bad in message.invalid_tool_calls:
-        found.append((bad.get("name") or "", str(bad.get("args") or ""), None, bad.get("id")))
-    if written and all(call[3] in written for call in found):
-        found.sort(key=lambda c: written[c[3]][0])
-    return tuple(_tool_call(name, text, args, call_id, i) for i, (name, text, args, call_id) in enumerate(found))
-
-
-def _tool_call(name: str, text: str | None, args: Any, call_id: str | None, index: int) -> ToolCall:
-    """A `ToolCall` of the argument text as written when there is one, else of the decoded args (`ToolCall.decoded`:
-    a `ParseError` for args nested too deeply to write as JSON, which the callers report as theirs)."""
-    if text is not None:
-        return ToolCall(name, text, id=call_id, index=index)
-    return ToolCall.decoded(name, args, id=call_id, index=index)
-
-
-def _refusal_pieces(message: BaseMessage) -> list[str]:
-    """The refusal text the provider flagged on a message (or a chunk of one): OpenAI's `refusal`, which LangChain
-    keeps in `additional_kwargs["refusal"]` (or as a `refusal` content block)."""
-    pieces: list[str] = []
-    said = message.additional_kwargs.get("refusal")
-    if isinstance(said, str) and said:
-        pieces.append(said)
-    if isinstance(message.content, list):
-        for block in message.content:
-            if isinstance(block, dict) and block.get("type") == "refusal" and isinstance(block.get("refusal"), str):
-                pieces.append(block["refusal"])
-    return pieces
-
-
-def _refused_by_stop(message: BaseMessage) -> bool:
-    """Whether the provider stopped the message as a refusal (Anthropic's `stop_reason: "refusal"`)."""
-    return message.response_metadata.get("stop_reason") == "refusal"
-
-
-def _refusal_signal(message: BaseMessage) -> str | None:
-    """The provider's own refusal signal on a message, or None (`_refusal_pieces`, `_refused_by_stop`)."""
-    return _signal(_refusal_pieces(message), _refused_by_stop(message))
-
-
-def _signal(pieces: Sequence[str], stopped: bool) -> str | None:
-    """The refusal signal of a message: the refusal text flagged (joined), else the refusing stop, else None."""
-    said = "".join(pieces)
-    if said.strip():
-        return said
-    return STOPPED_REFUSING if stopped else None
-
-
-def _finish_reason(message: BaseMessage) -> str | None:
-    meta = message.response_metadata
-    for key in ("finish_reason", "stop_reason", "done_reason"):
-        value = meta.get(key)
-        if isinstance(value, str):
-            return value
-    return None
+message_tool_calls = langchain_calls
+_finish_reason = langchain_finish_reason
+_refusal_pieces = langchain_refusal_pieces
+_refused_by_stop = langchain_refused_by_stop
+_refusal_signal = langchain_refusal
+_signal = refusal_signal
 
 
 def _truncated(reason: str | None) -> bool:

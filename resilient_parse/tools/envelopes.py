@@ -52,6 +52,7 @@ from resilient_parse.tools.names import (
     same_tool,
     tool_name,
 )
+from resilient_parse.tools.replies import STOPPED_REFUSING
 
 MAX_DEPTH = 6
 _ENVELOPE_KINDS = frozenset(
@@ -69,7 +70,6 @@ _WHAT_IT_DOES = {
     "question": "asks the user back instead of answering",
 }
 _SHOWN_CHARS = 120
-STOPPED_REFUSING = "stop_reason 'refusal'"
 """The signal of a message the provider stopped as a refusal (Anthropic's `stop_reason: "refusal"`)."""
 CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
 """The finish reasons of a reply cut off by the output length limit (OpenAI's `finish_reason: "length"`,

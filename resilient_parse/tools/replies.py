@@ -22,6 +22,7 @@ the provider's words; several choices that differ are an `AmbiguousMatchError` n
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,7 +47,8 @@ ACCEPTED = (
     "an Anthropic Message or a LangChain AIMessage"
 )
 CONTENT_FILTERED = "the provider's content filter stopped the answer"
-STOPPED_REFUSING = "the model refused (stop_reason 'refusal')"
+STOPPED_REFUSING = "stop_reason 'refusal'"  # the refusal signal of a stop, where no refusal text was flagged
+ANTHROPIC_REFUSED = "the model refused (stop_reason 'refusal')"
 _CUT = frozenset({"length", "max_tokens", "max_output_tokens"})
 
 
@@ -256,7 +258,7 @@ def anthropic_reply(message: Any) -> Reply:
     return Reply(
         text=text,
         calls=tuple(calls),
-        refusal=STOPPED_REFUSING if stop_reason == "refusal" else None,
+        refusal=ANTHROPIC_REFUSED if stop_reason == "refusal" else None,
         finish_reason=stop_reason if isinstance(stop_reason, str) else None,
         truncated=stop_reason in _CUT,
         field="content[].tool_use.input" if calls else "content[].text",
@@ -272,36 +274,131 @@ def _langchain_message_class() -> Any:
     return getattr(sys.modules.get("langchain_core.messages.ai"), "AIMessage", None)
 
 
+def _written(message: Any) -> dict[Any, tuple[int, str, str | None]]:
+    """The provider's raw calls (`additional_kwargs["tool_calls"]`, OpenAI's shape) by id: their position, and the
+    name and argument text as the model wrote them (None when not text)."""
+    raw = get(get(message, "additional_kwargs"), "tool_calls")
+    written: dict[Any, tuple[int, str, str | None]] = {}
+    for position, item in enumerate(raw if isinstance(raw, list) else ()):
+        if not isinstance(item, Mapping):
+            continue
+        function = item.get("function")
+        function = function if isinstance(function, Mapping) else {}
+        name, arguments = function.get("name"), function.get("arguments")
+        written.setdefault(
+            item.get("id"),
+            (position, name if isinstance(name, str) else "", arguments if isinstance(arguments, str) else None),
+        )
+    return written
+
+
+def _as_written(args: Any, text: str | None) -> bool:
+    """Whether the raw argument text says what LangChain decoded (so it is these arguments, as the model wrote
+    them, duplicate keys and all — LangChain's decoding keeps the last of two values) and not a stale copy of
+    arguments someone changed since."""
+    if text is None:
+        return False
+    try:
+        return bool(json.loads(text, strict=False) == args)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def langchain_calls(message: Any) -> tuple[ToolCall, ...]:
+    """An `AIMessage`'s calls as `ToolCall`s, in the order the model made them: `tool_calls` (the argument text the
+    model wrote, from `additional_kwargs["tool_calls"]`, when it is there and says what LangChain decoded; else
+    the decoded `args` as JSON text) and `invalid_tool_calls` (their `args` exactly as the model wrote them). The
+    order is the provider's (`additional_kwargs["tool_calls"]`) when every call's id is found there, else valid
+    calls first. No calls for a message that is not the AI's; `ToolCall.decoded`'s `ParseError` for args nested
+    too deeply to write as JSON, which the callers report as theirs."""
+    if get(message, "type") not in ("ai", "AIMessageChunk"):
+        return ()
+    written = _written(message)
+    found: list[tuple[str, str | None, Any, str | None]] = []  # name, argument text as written, decoded args, id
+    for call in _list(get(message, "tool_calls")):
+        name, args, call_id = call["name"], call["args"], call.get("id")
+        _, raw_name, text = written.get(call_id, (0, "", None))
+        found.append((name, text if raw_name == name and _as_written(args, text) else None, args, call_id))
+    for bad in _list(get(message, "invalid_tool_calls")):
+        found.append((bad.get("name") or "", str(bad.get("args") or ""), None, bad.get("id")))
+    if written and all(call[3] in written for call in found):
+        found.sort(key=lambda c: written[c[3]][0])
+    calls = []
+    for index, (name, text, args, call_id) in enumerate(found):
+        if text is not None:
+            calls.append(ToolCall(name, text, id=call_id, index=index))
+        else:
+            calls.append(ToolCall.decoded(name, args, id=call_id, index=index))
+    return tuple(calls)
+
+
+def langchain_refusal_pieces(message: Any) -> list[str]:
+    """The refusal text the provider flagged on a message (or a chunk of one): OpenAI's `refusal`, which LangChain
+    keeps in `additional_kwargs["refusal"]` (or as a `refusal` content block)."""
+    pieces: list[str] = []
+    said = get(get(message, "additional_kwargs"), "refusal")
+    if isinstance(said, str) and said:
+        pieces.append(said)
+    for block in _list(get(message, "content")):
+        if isinstance(block, dict) and block.get("type") == "refusal" and isinstance(block.get("refusal"), str):
+            pieces.append(block["refusal"])
+    return pieces
+
+
+def langchain_refused_by_stop(message: Any) -> bool:
+    """Whether the provider stopped the message as a refusal (Anthropic's `stop_reason: "refusal"`)."""
+    return bool(get(get(message, "response_metadata"), "stop_reason") == "refusal")
+
+
+def refusal_signal(pieces: Sequence[str], stopped: bool) -> str | None:
+    """The refusal signal of a message: the refusal text flagged (joined), else the refusing stop, else None."""
+    said = "".join(pieces)
+    if said.strip():
+        return said
+    return STOPPED_REFUSING if stopped else None
+
+
+def langchain_refusal(message: Any) -> str | None:
+    """The provider's own refusal signal on a message, or None."""
+    return refusal_signal(langchain_refusal_pieces(message), langchain_refused_by_stop(message))
+
+
+def langchain_finish_reason(message: Any) -> str | None:
+    meta = get(message, "response_metadata")
+    for key in ("finish_reason", "stop_reason", "done_reason"):
+        value = get(meta, key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
 def langchain_reply(message: Any) -> Reply:
-    """A LangChain `AIMessage`: its text (`.text`, the text blocks of a list content), `tool_calls` as calls (their
-    `args` already decoded), the finish reason and refusal from `response_metadata` / `additional_kwargs`."""
+    """A LangChain `AIMessage`, read as the LangChain parser and adapter read it: its text, its calls
+    (`langchain_calls`), its finish reason and the provider's refusal signal (`langchain_refusal`)."""
     text = get(message, "text")
     if not isinstance(text, str) and callable(text):  # older langchain_core: `text()` is a method
         text = text()
-    raw = get(message, "tool_calls") or []
-    calls = []
-    for index, item in enumerate(raw):
-        name = get(item, "name")
-        if not isinstance(name, str):
-            raise ReplyShapeError(f"tool call {index} has no name")
-        calls.append(tool_call(name, get(item, "args", {}), get(item, "id"), index, text=False))
-    meta = get(message, "response_metadata") or {}
-    extra = get(message, "additional_kwargs") or {}
-    reason = get(meta, "finish_reason") or get(meta, "stop_reason")
-    refusal = get(extra, "refusal") or get(meta, "refusal")
-    if not refusal and reason == "refusal":
-        refusal = STOPPED_REFUSING
-    elif not refusal and reason == "content_filter":
-        refusal = CONTENT_FILTERED
+    try:
+        calls = langchain_calls(message)
+    except ParseError as exc:
+        raise ReplyShapeError("the message's tool calls cannot be read", exc.message) from None
+    reason = langchain_finish_reason(message)
+    refusal = langchain_refusal(message) or (CONTENT_FILTERED if reason == "content_filter" else None)
+    meta = get(message, "response_metadata")
+    model = get(meta, "model_name") or get(meta, "model")
     return Reply(
         text=text if isinstance(text, str) else None,
-        calls=tuple(calls),
-        refusal=str(refusal) if refusal else None,
-        finish_reason=reason if isinstance(reason, str) else None,
-        truncated=reason in _CUT,
+        calls=calls,
+        refusal=refusal,
+        finish_reason=reason,
+        truncated=reason in ("length", "max_tokens"),
         field="tool_calls" if calls else "content",
         kind="AIMessage",
-        model=_model(meta) or (get(meta, "model_name") if isinstance(get(meta, "model_name"), str) else None),
+        model=model if isinstance(model, str) else None,
     )
 
 
