@@ -267,6 +267,22 @@ def test_a_langchain_tool_call_is_read_by_name() -> None:
     assert parse(message, GetWeather | SendEmail) == GetWeather(city="Oslo")
 
 
+def test_a_langchain_call_langchain_could_not_decode_is_repaired() -> None:
+    message = AIMessage(
+        content="",
+        invalid_tool_calls=[{"name": "GetWeather", "args": "{'city': 'Oslo',}", "id": "c1", "error": None}],
+    )
+    result = parse_result(message, GetWeather)
+    assert result.value == GetWeather(city="Oslo")
+    assert {"single_quotes", "trailing_comma"} <= set(kinds(result))
+
+
+def test_a_langchain_refusal_kept_in_additional_kwargs_is_a_refusal() -> None:
+    message = AIMessage(content=WEATHER, additional_kwargs={"refusal": "I won't share the weather."})
+    with pytest.raises(RefusalError, match="I won't share the weather"):
+        parse(message, Weather)
+
+
 def test_text_beside_the_call_that_answers_otherwise_is_ambiguous() -> None:
     reply = completion('{"city": "Rome"}', finish_reason="tool_calls", calls=(("GetWeather", '{"city": "Paris"}'),))
     with pytest.raises(AmbiguousMatchError) as info:
