@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from resilient_parse import ParseError, Parser, streaming
 from resilient_parse.stages import extract
 from resilient_parse.streaming import _Locator, _Stream
+from resilient_parse.streaming import _state as stream_state  # where a stream reads with pydantic-core
 
 
 class ToolCall(BaseModel):
@@ -128,14 +129,14 @@ def measure(monkeypatch: pytest.MonkeyPatch, chunks: list[str], target: Any, **o
     work: list[int] = []
     helpers: list[int] = []
     joins: list[int] = []
-    real_from_json = streaming.from_json  # type: ignore[attr-defined]  # what streaming reads with
+    real_from_json = stream_state.from_json  # what streaming reads with
 
     def counting_from_json(data: Any, **kw: Any) -> Any:
         reads.append(len(data))
         work.append(_work_of(data))
         return real_from_json(data, **kw)
 
-    monkeypatch.setattr(streaming, "from_json", counting_from_json)
+    monkeypatch.setattr(stream_state, "from_json", counting_from_json)
     real_exact = _Stream._exact
 
     def counting_exact(self: _Stream, doc: str) -> Any:
@@ -145,7 +146,7 @@ def measure(monkeypatch: pytest.MonkeyPatch, chunks: list[str], target: Any, **o
 
     monkeypatch.setattr(_Stream, "_exact", counting_exact)
     for name in ("split_reasoning", "find_fences", "scan_spans", "extract_candidates"):
-        for module in (extract, streaming):
+        for module in (extract, streaming, stream_state):
             real = getattr(module, name, None)
             if real is not None:
                 monkeypatch.setattr(module, name, _counting(real, helpers))
