@@ -20,7 +20,7 @@ LEXICON_DIR = PACKAGE / "text" / "lexicon"
 PROSE_READERS = [
     PACKAGE / "stages" / "extract.py",
     PACKAGE / "stages" / "select.py",
-    PACKAGE / "stages" / "plain.py",
+    *sorted((PACKAGE / "stages").glob("plain*.py")),  # the plain-answer reader and the modules it is split into
     PACKAGE / "stages" / "coerce" / "choices.py",
     PACKAGE / "text" / "cues.py",
     PACKAGE / "text" / "clauses.py",
