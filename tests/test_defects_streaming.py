@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from resilient_parse import ParseError, Parser, streaming
-from resilient_parse.stages import extract
+from resilient_parse.stages import extract, extract_fences, extract_reasoning, extract_spans
 from resilient_parse.streaming import _Locator, _Stream
+from resilient_parse.streaming import _locator as stream_locator
 from resilient_parse.streaming import _state as stream_state  # where a stream reads with pydantic-core
 
 
@@ -146,7 +147,15 @@ def measure(monkeypatch: pytest.MonkeyPatch, chunks: list[str], target: Any, **o
 
     monkeypatch.setattr(_Stream, "_exact", counting_exact)
     for name in ("split_reasoning", "find_fences", "scan_spans", "extract_candidates"):
-        for module in (extract, streaming, stream_state):
+        for module in (
+            extract,
+            extract_reasoning,
+            extract_spans,
+            extract_fences,
+            streaming,
+            stream_state,
+            stream_locator,
+        ):
             real = getattr(module, name, None)
             if real is not None:
                 monkeypatch.setattr(module, name, _counting(real, helpers))

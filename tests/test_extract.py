@@ -11,12 +11,12 @@ from resilient_parse.stages.extract import (
     Span,
     _all_candidates,
     _lone_value,
-    _scan,
     extract_candidates,
     find_fences,
     scan_spans,
     split_reasoning,
 )
+from resilient_parse.stages.extract_spans import _scan
 from resilient_parse.text.clauses import _label_clauses, _trim_markup
 from resilient_parse.text.clauses import label_words as _label_words
 
@@ -622,10 +622,10 @@ def _walked(text: str) -> list[tuple[int, int, bool, int]]:
     """The spans the bracket-by-bracket walk finds (the C scanner's shortcut for valid values switched off)."""
     from unittest import mock
 
-    from resilient_parse.stages import extract
+    from resilient_parse.stages import extract_spans
 
-    with mock.patch.object(extract, "valid_value_end", lambda _text, _at: (-1, len(_text))):
-        return [tuple(s) for s in extract.scan_spans(text)]
+    with mock.patch.object(extract_spans, "valid_value_end", lambda _text, _at: (-1, len(_text))):
+        return [tuple(s) for s in extract_spans.scan_spans(text)]
 
 
 @pytest.mark.parametrize(

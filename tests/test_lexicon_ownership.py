@@ -18,7 +18,7 @@ PACKAGE = Path(resilient_parse.__file__).parent
 LEXICON_DIR = PACKAGE / "text" / "lexicon"
 # the modules that judge prose: they must take every cue word from the tables
 PROSE_READERS = [
-    PACKAGE / "stages" / "extract.py",
+    *sorted((PACKAGE / "stages").glob("extract*.py")),  # the extraction stage and the modules it is split into
     PACKAGE / "stages" / "select.py",
     *sorted((PACKAGE / "stages").glob("plain*.py")),  # the plain-answer reader and the modules it is split into
     PACKAGE / "stages" / "coerce" / "choices.py",

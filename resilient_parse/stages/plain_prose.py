@@ -9,7 +9,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from resilient_parse.stages.extract import find_fences, opens_json, scan_spans, split_reasoning
+from resilient_parse.stages.extract_fences import find_fences
+from resilient_parse.stages.extract_reasoning import split_reasoning
+from resilient_parse.stages.extract_spans import opens_json, scan_spans
 from resilient_parse.text.lexicon import Cue, lexicon
 
 # -- how the categories judge a value --------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import re
 import sys
 from bisect import bisect_left, bisect_right
 
-from resilient_parse.stages.extract import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
+from resilient_parse.stages.extract_reasoning import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
 
 _TAG_NAMES = "|".join(REASONING_TAGS)
 # the extraction stage's tag syntax (stages/extract.py), matched here one tag at a time as the text arrives
