@@ -9,7 +9,7 @@ from bisect import bisect_left, bisect_right
 from resilient_parse.stages.extract_reasoning import REASONING_TAGS, is_quoted_tag, opens_reasoning_block
 
 _TAG_NAMES = "|".join(REASONING_TAGS)
-# the extraction stage's tag syntax (stages/extract.py), matched here one tag at a time as the text arrives
+# the extraction stage's tag syntax (stages/extract_reasoning.py), matched here one tag at a time as the text arrives
 _REASONING_OPEN = re.compile(r"<(?:" + _TAG_NAMES + r")\b[^>\n]{0,200}>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(?:" + _TAG_NAMES + r")\s*>", re.IGNORECASE)
 # a tag still being written at the end of the text: only more text can say whether it is one
