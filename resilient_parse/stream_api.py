@@ -1,48 +1,186 @@
 """The one-call streaming entry, `stream(chunks, Target)`: `parse`'s twin for text that is still arriving.
 
-It sits above the streaming layer and uses `parse`'s shared parser per mode; `Parser.stream` does the same with
-a parser of your own.
+It sits above the streaming layer and the correction loop: `correct_with=(llm, messages)` sends a final answer
+that does not parse through the loop, the streamed text counting as the model's first reply (the re-asks are not
+streamed, only their result). `parser=` streams with a parser of your own, as `Parser.stream` does.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 from resilient_parse import streaming
 from resilient_parse.api import default_parser
+from resilient_parse.correction.adapters import as_adapter
+from resilient_parse.correction.loop import acorrect_result, correct_result
+from resilient_parse.correction.types import Completion, CorrectionResult
+from resilient_parse.errors import ConfigurationError
+from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
 from resilient_parse.streaming import StreamUpdate
 
 T = TypeVar("T")
+CorrectWith = tuple[Any, Sequence[Mapping[str, Any]]]
 
 
 @overload
 def stream(
-    chunks: Iterable[str | bytes], target: type[T], *, mode: str | Policy = "lenient", **options: Any
+    chunks: Iterable[str | bytes],
+    target: type[T],
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> Iterator[StreamUpdate[T]]: ...
 @overload
 def stream(
-    chunks: Iterable[str | bytes], target: Any, *, mode: str | Policy = "lenient", **options: Any
+    chunks: Iterable[str | bytes],
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> Iterator[StreamUpdate[Any]]: ...
 def stream(
-    chunks: Iterable[str | bytes], target: Any, *, mode: str | Policy = "lenient", **options: Any
+    chunks: Iterable[str | bytes],
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> Iterator[StreamUpdate[Any]]:
-    """Yield partial objects while the model writes, then the final validated one (see `resilient_parse.streaming`
-    for the options)."""
-    return streaming.stream(default_parser(mode), chunks, target, **options)
+    """Yield partial objects while the model writes, then the final validated one (the options are those of
+    `resilient_parse.streaming.stream`); with `correct_with`, a final answer that does not parse is corrected."""
+    use = parser if parser is not None else default_parser(mode)
+    if correct_with is None:
+        return streaming.stream(use, chunks, target, **options)
+    llm, messages = _pair(correct_with)
+    state = streaming.open_stream(use, target, **options)
+    if isinstance(chunks, str | bytes):
+        chunks = [chunks]
+    return _corrected(state, chunks, llm, messages, dict(correct_options or {}))
+
+
+def _corrected(
+    state: Any, chunks: Iterable[str | bytes], llm: Any, messages: Sequence[Mapping[str, Any]], extra: dict[str, Any]
+) -> Iterator[StreamUpdate[Any]]:
+    yield from streaming.partials(state, chunks)
+    replay, options = _replayed(state, llm, extra)
+    yield _final(state, correct_result(replay, messages, state.target, **options))
 
 
 @overload
 def astream(
-    chunks: AsyncIterable[str | bytes], target: type[T], *, mode: str | Policy = "lenient", **options: Any
+    chunks: AsyncIterable[str | bytes],
+    target: type[T],
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> AsyncIterator[StreamUpdate[T]]: ...
 @overload
 def astream(
-    chunks: AsyncIterable[str | bytes], target: Any, *, mode: str | Policy = "lenient", **options: Any
+    chunks: AsyncIterable[str | bytes],
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> AsyncIterator[StreamUpdate[Any]]: ...
 def astream(
-    chunks: AsyncIterable[str | bytes], target: Any, *, mode: str | Policy = "lenient", **options: Any
+    chunks: AsyncIterable[str | bytes],
+    target: Any,
+    *,
+    mode: str | Policy = "lenient",
+    parser: Parser | None = None,
+    correct_with: CorrectWith | None = None,
+    correct_options: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> AsyncIterator[StreamUpdate[Any]]:
-    """The async twin of `stream`, over an async iterable of text chunks."""
-    return streaming.astream(default_parser(mode), chunks, target, **options)
+    """The async twin of `stream`, over an async iterable of text chunks (an async model for `correct_with`)."""
+    use = parser if parser is not None else default_parser(mode)
+    if correct_with is None:
+        return streaming.astream(use, chunks, target, **options)
+    llm, messages = _pair(correct_with)
+    state = streaming.open_stream(use, target, **options)
+    if not hasattr(chunks, "__aiter__"):
+        raise ConfigurationError(f"astream needs an async iterable of chunks, got {type(chunks).__name__}")
+    return _acorrected(state, chunks, llm, messages, dict(correct_options or {}))
+
+
+async def _acorrected(
+    state: Any,
+    chunks: AsyncIterable[str | bytes],
+    llm: Any,
+    messages: Sequence[Mapping[str, Any]],
+    extra: dict[str, Any],
+) -> AsyncIterator[StreamUpdate[Any]]:
+    async for update in streaming.apartials(state, chunks):
+        yield update
+    replay, options = _replayed(state, llm, extra)
+    yield _final(state, await acorrect_result(replay, messages, state.target, **options))
+
+
+def _pair(correct_with: Any) -> CorrectWith:
+    if not isinstance(correct_with, tuple) or len(correct_with) != 2:
+        raise ConfigurationError("correct_with must be a (llm, messages) pair")
+    return correct_with
+
+
+def _replayed(state: Any, llm: Any, extra: dict[str, Any]) -> tuple[_Replay, dict[str, Any]]:
+    """The loop's first reply is the answer already streamed, so it is parsed like any answer and the model is
+    asked again only when it does not parse."""
+    options: dict[str, Any] = {"parser": state.parser, "aliases": state.aliases, "validators": state.validators}
+    options.update(extra)
+    return _Replay(state.whole_text(), as_adapter(llm)), options
+
+
+def _final(state: Any, outcome: CorrectionResult[Any]) -> StreamUpdate[Any]:
+    result = ParseResult(
+        value=outcome.value,
+        repairs=tuple(outcome.repairs),
+        candidate=outcome.candidate,
+        mode=state.parser.policy.name,
+    )
+    return StreamUpdate(
+        partial=state.final_partial(outcome.value),
+        is_final=True,
+        value=outcome.value,
+        result=result,
+        correction=outcome,
+        received=state.received,
+    )
+
+
+class _Replay:
+    """An LLM adapter whose first reply is the answer already streamed; later calls go to the real model."""
+
+    def __init__(self, text: str, llm: Any) -> None:
+        self.first: str | None = text
+        self.llm = llm
+        self.name = getattr(llm, "name", "llm")
+
+    def complete(self, messages: Any) -> Any:
+        if self.first is not None:
+            return self._replayed()
+        return self.llm.complete(messages)
+
+    async def acomplete(self, messages: Any) -> Any:
+        if self.first is not None:
+            return self._replayed()
+        return await self.llm.acomplete(messages)
+
+    def _replayed(self) -> Completion:
+        text, self.first = self.first, None
+        return Completion(text=text or "", model=self.name)

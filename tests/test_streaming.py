@@ -29,7 +29,9 @@ from resilient_parse import (
     Parser,
     Policy,
     SchemaMismatchError,
+    astream,
     hookimpl,
+    stream,
 )
 from resilient_parse.plugin_api import KeyMapping
 from resilient_parse.stages.read_prefix import read_prefix
@@ -390,8 +392,10 @@ def test_stream_longer_than_the_policy_limit_stops_early() -> None:
 def test_bad_options_are_refused_when_the_stream_is_created() -> None:
     with pytest.raises(ConfigurationError):
         LENIENT.stream(["{}"], Plan, reparse_budget=0)
-    with pytest.raises(ConfigurationError):
-        LENIENT.stream(["{}"], Plan, correct_with="not a pair")
+    with pytest.raises(ConfigurationError, match=r"a \(llm, messages\) pair"):
+        stream(["{}"], Plan, parser=LENIENT, correct_with="not a pair")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match=r"resilient_parse\.stream"):  # the loop sits above the parser
+        LENIENT.stream(["{}"], Plan, correct_with=(lambda m: "{}", []))
     with pytest.raises(TypeError):
         LENIENT.stream(["{}"], Plan, no_such_option=True)
 
@@ -477,7 +481,7 @@ def test_correct_with_re_asks_the_model_when_the_streamed_answer_is_wrong() -> N
 
     messages = [{"role": "user", "content": "plan it"}]
     chunks = ['{"action": "dance", ', '"title": "t"}']
-    final = run(LENIENT, chunks, Plan, correct_with=(llm, messages))[-1]
+    final = list(stream(chunks, Plan, parser=LENIENT, correct_with=(llm, messages)))[-1]
     assert final.value == Plan(action="answer", title="fixed")
     assert final.correction is not None and final.correction.outcome == "corrected"
     assert len(asked) == 1
@@ -492,7 +496,8 @@ def test_async_correct_with_awaits_an_async_model() -> None:
 
     async def collect() -> list[StreamUpdate[Any]]:
         chunks = agen(['{"action": "dance", ', '"title": "t"}'])
-        return [u async for u in LENIENT.astream(chunks, Plan, correct_with=(llm, [{"role": "user", "content": "x"}]))]
+        pair = (llm, [{"role": "user", "content": "x"}])
+        return [u async for u in astream(chunks, Plan, parser=LENIENT, correct_with=pair)]
 
     assert value(asyncio.run(collect())) == Plan(action="search", title="fixed")
 
@@ -501,7 +506,7 @@ def test_correct_with_does_not_call_the_model_when_the_answer_parses() -> None:
     def llm(messages: list[dict[str, str]]) -> str:
         raise AssertionError("the streamed answer was fine")
 
-    final = run(LENIENT, ['{"action": "answer", "title": "t"}'], Plan, correct_with=(llm, []))[-1]
+    final = list(stream(['{"action": "answer", "title": "t"}'], Plan, parser=LENIENT, correct_with=(llm, [])))[-1]
     assert final.value == Plan(action="answer", title="t")
 
 

@@ -3,8 +3,9 @@
 `stream(parser, chunks, target)` (and the async twin `astream`) reads text chunks and yields `StreamUpdate`s: one
 each time a new part of the answer is complete enough to show, holding a *partial view* of the target (a model
 generated from it in which every field may be missing), and a last one with `is_final=True` holding the object the
-full pipeline made from the complete text (`Parser.parse_result`, or the correction loop when `correct_with` is
-given).
+full pipeline made from the complete text (`Parser.parse_result`). The layer sits below the parser; the
+top-level `resilient_parse.stream` adds `correct_with`, which sends a final answer that does not parse through
+the correction loop.
 
 How a partial is made: the JSON's start is found past prose, fences and reasoning blocks (a tag counts as the
 extraction stage says: an opening one must start a block, a quoted one is text), by that stage's rules applied as
@@ -80,52 +81,60 @@ def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options
     Options: `partial_strings=True` shows strings while they are being written (numbers and literals always wait
     until complete); `aliases` and `validators` as in `Parser.parse_result`; `reparse_budget` (default 2.0, None to
     read at every boundary) bounds the work re-read for partials of answers over 4 KiB of work to that multiple of
-    the work received (work: characters, or brackets x 16 where that is more; see the module's Cost);
-    `correct_with=(llm, messages)` sends a final answer that does not parse through the correction loop (the
-    streamed text counts as the model's first reply), with `correct_options` passed on to it.
+    the work received (work: characters, or brackets x 16 where that is more; see the module's Cost).
+    `correct_with` is an option of the top-level `resilient_parse.stream`, which sits above the correction loop.
     """
-    state = _Stream(parser, target, **options)
+    state = open_stream(parser, target, **options)
     if isinstance(chunks, str | bytes):
         chunks = [chunks]
     return _run(state, chunks)
 
 
+def open_stream(parser: Parser, target: Any, **options: Any) -> _Stream:
+    """The state of one stream; `correct_with` belongs to `resilient_parse.stream`, which says so."""
+    if "correct_with" in options or "correct_options" in options:
+        raise ConfigurationError(
+            "correct_with is an option of resilient_parse.stream(chunks, target, parser=..., correct_with=...), "
+            "which sits above the correction loop; Parser.stream streams and parses only"
+        )
+    return _Stream(parser, target, **options)
+
+
 def _run(state: _Stream, chunks: Iterable[str | bytes]) -> Iterator[StreamUpdate[Any]]:
+    yield from partials(state, chunks)
+    yield state.finish()
+
+
+def partials(state: _Stream, chunks: Iterable[str | bytes]) -> Iterator[StreamUpdate[Any]]:
+    """The partial updates of a stream, without its final parse (the correcting `stream` adds its own)."""
     for chunk in chunks:
         update = state.feed(chunk)
         if update is not None:
             yield update
-    if state.correct_with is None:
-        yield state.finish()
-        return
-    from resilient_parse.correction.loop import correct_result
-
-    replay, messages, options = state.correction_args()
-    yield state.finish_corrected(correct_result(replay, messages, state.target, **options))
 
 
 def astream(
     parser: Parser, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
 ) -> AsyncIterator[StreamUpdate[Any]]:
     """The async twin of `stream`, over an async iterable of text chunks; it yields the same updates."""
-    state = _Stream(parser, target, **options)
+    state = open_stream(parser, target, **options)
     if not hasattr(chunks, "__aiter__"):
         raise ConfigurationError(f"astream needs an async iterable of chunks, got {type(chunks).__name__}")
     return _arun(state, chunks)
 
 
 async def _arun(state: _Stream, chunks: AsyncIterable[str | bytes]) -> AsyncIterator[StreamUpdate[Any]]:
+    async for update in apartials(state, chunks):
+        yield update
+    yield state.finish()
+
+
+async def apartials(state: _Stream, chunks: AsyncIterable[str | bytes]) -> AsyncIterator[StreamUpdate[Any]]:
+    """The async twin of `partials`."""
     async for chunk in chunks:
         update = state.feed(chunk)
         if update is not None:
             yield update
-    if state.correct_with is None:
-        yield state.finish()
-        return
-    from resilient_parse.correction.loop import acorrect_result
-
-    replay, messages, options = state.correction_args()
-    yield state.finish_corrected(await acorrect_result(replay, messages, state.target, **options))
 
 
-__all__ = ["StreamUpdate", "astream", "partial_type", "stream"]
+__all__ = ["StreamUpdate", "apartials", "astream", "open_stream", "partial_type", "partials", "stream"]

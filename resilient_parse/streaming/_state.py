@@ -22,7 +22,6 @@ from resilient_parse.stages.read_prefix import Prefix, Resume, read_prefix
 from resilient_parse.stages.syntax import lossy_kinds
 from resilient_parse.streaming._locator import _Locator
 from resilient_parse.streaming._partials import _Partial, _partial_for
-from resilient_parse.streaming._replay import _Replay
 from resilient_parse.streaming._trees import _fingerprint, _ListMemoConformer, _remove, _same, _wants_text
 from resilient_parse.streaming._update import StreamUpdate
 
@@ -94,20 +93,11 @@ class _Stream:
         aliases: Mapping[str, str] | None = None,
         validators: Sequence[SemanticValidator] = (),
         reparse_budget: float | None = 2.0,
-        correct_with: tuple[Any, Sequence[Mapping[str, Any]]] | None = None,
-        correct_options: Mapping[str, Any] | None = None,
     ) -> None:
         if reparse_budget is not None and (
             isinstance(reparse_budget, bool) or not isinstance(reparse_budget, int | float) or reparse_budget <= 0
         ):
             raise ConfigurationError(f"reparse_budget must be a positive number or None, not {reparse_budget!r}")
-        if correct_with is not None:
-            if not isinstance(correct_with, tuple) or len(correct_with) != 2:
-                raise ConfigurationError("correct_with must be a (llm, messages) pair")
-            try:
-                import resilient_parse.correction.loop  # noqa: F401 - fail now, not after the whole stream
-            except ImportError as exc:
-                raise ConfigurationError(f"correct_with needs the correction loop, which did not load: {exc}") from exc
         self.parser = parser
         self.target = target
         self.plan = parser.plan(target)
@@ -116,8 +106,6 @@ class _Stream:
         self.validators = tuple(validators)
         self.partial_strings = bool(partial_strings)
         self.budget = reparse_budget
-        self.correct_with = correct_with
-        self.correct_options = dict(correct_options or {})
         self.openers = _openers_for(self.plan.view)
         self.locator = _Locator(self.openers)
         self.partial: _Partial | None
@@ -492,44 +480,18 @@ class _Stream:
         except Exception:  # a target whose dump does not read back (custom serialisers): the last partial
             return self.shown
 
-    def finish(self) -> StreamUpdate[Any]:
+    def whole_text(self) -> str:
+        """The whole answer once the chunks have ended (a UTF-8 character cut at the end is an error)."""
         self._tail()
-        text = self.text()
+        return self.text()
+
+    def finish(self) -> StreamUpdate[Any]:
+        text = self.whole_text()
         result = self.parser.parse_result(text, self.target, aliases=self.aliases, validators=self.validators)
         return StreamUpdate(
             partial=self.final_partial(result.value),
             is_final=True,
             value=result.value,
             result=result,
-            received=self.received,
-        )
-
-    def correction_args(self) -> tuple[_Replay, Sequence[Mapping[str, Any]], dict[str, Any]]:
-        """The correction loop's arguments: the streamed answer is replayed as the model's first reply, so the
-        loop parses it like any answer and re-asks the model only when it does not parse."""
-        from resilient_parse.correction.adapters import as_adapter
-
-        assert self.correct_with is not None
-        self._tail()
-        llm, messages = self.correct_with
-        options = {"parser": self.parser, "aliases": self.aliases, "validators": self.validators}
-        options.update(self.correct_options)
-        return _Replay(self.text(), as_adapter(llm)), messages, options
-
-    def finish_corrected(self, outcome: Any) -> StreamUpdate[Any]:
-        from resilient_parse.parser import ParseResult
-
-        result = ParseResult(
-            value=outcome.value,
-            repairs=tuple(outcome.repairs),
-            candidate=outcome.candidate,
-            mode=self.parser.policy.name,
-        )
-        return StreamUpdate(
-            partial=self.final_partial(outcome.value),
-            is_final=True,
-            value=outcome.value,
-            result=result,
-            correction=outcome,
             received=self.received,
         )
