@@ -32,7 +32,7 @@ from resilient_parse.correction.tool_defs import (
     openai_tools,
 )
 from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
-from resilient_parse.correction.types import Completion, MalformedResponseError, Usage
+from resilient_parse.correction.types import Completion, MalformedResponseError, Usage, usage_from_counts
 from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
 from resilient_parse.tools.replies import Reply, ReplyShapeError, anthropic_reply, get, openai_chat_replies
 
@@ -57,12 +57,6 @@ class LLMAdapter(Protocol):
 _get = get  # attribute or key access, so SDK objects and plain dicts (LiteLLM, raw JSON) read the same
 
 
-def _count(value: Any) -> int | None:
-    """A token count as the provider reported it; None for anything but a non-negative int (a negative count,
-    a string, a bool is no report at all)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
 def _malformed(what: str, detail: str = "", usage: Usage | None = None) -> MalformedResponseError:
     return MalformedResponseError(
         f"the provider's response could not be read: {what}",
@@ -79,14 +73,6 @@ def _usage_of(response: Any, prompt: str, completion: str) -> Usage | None:
     if usage_obj is None:
         return None
     return usage_from_counts(_get(usage_obj, prompt), _get(usage_obj, completion))
-
-
-def usage_from_counts(prompt_tokens: Any, completion_tokens: Any) -> Usage | None:
-    """Two token counts as a provider reported them: a `Usage`, or None (unreported) unless both are counts."""
-    prompt_count, completion_count = _count(prompt_tokens), _count(completion_tokens)
-    if prompt_count is None or completion_count is None:
-        return None
-    return Usage(prompt_count, completion_count)
 
 
 def _read(read: Callable[[Any], Any], response: Any, usage: Usage | None) -> Any:
@@ -141,7 +127,7 @@ def to_completion(result: Any) -> Completion:
             raise _malformed("the answer is not valid UTF-8", str(exc)) from None
     message = getattr(sys.modules.get("langchain_core.messages.base"), "BaseMessage", None)
     if isinstance(message, type) and isinstance(result, message):  # a LangChain chat model's answer
-        from resilient_parse.correction.langchain import completion_from_message  # the langchain extra, when used
+        from resilient_parse.correction.chat_model import completion_from_message  # the langchain extra, when used
 
         return completion_from_message(result)
     if _get(result, "choices") is not None:
@@ -584,7 +570,7 @@ def as_adapter(llm: Any, name: str | None = None, *, tools: Sequence[ToolSpec] |
         return llm
     chat_model = _langchain_model(llm)
     if chat_model is not None:
-        from resilient_parse.correction.langchain import ChatModelAdapter  # the langchain extra, only when used
+        from resilient_parse.correction.chat_model import ChatModelAdapter  # the langchain extra, only when used
 
         return ChatModelAdapter(chat_model)
     invoke = _runnable_function(llm)

@@ -205,3 +205,17 @@ class CorrectionResult(Generic[T]):
             "attempts": [a.to_dict() for a in self.attempts],
         }
         return utf8_safe(summary)  # type: ignore[no-any-return]
+
+
+def _count(value: Any) -> int | None:
+    """A token count as the provider reported it; None for anything but a non-negative int (a negative count,
+    a string, a bool is no report at all)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def usage_from_counts(prompt_tokens: Any, completion_tokens: Any) -> Usage | None:
+    """Two token counts as a provider reported them: a `Usage`, or None (unreported) unless both are counts."""
+    prompt_count, completion_count = _count(prompt_tokens), _count(completion_tokens)
+    if prompt_count is None or completion_count is None:
+        return None
+    return Usage(prompt_count, completion_count)
