@@ -250,11 +250,17 @@ def shaped(shape: str, size: int) -> Shaped:
 
 
 def interleaved(
-    fns: dict[str, Callable[[], object]], budget: float, min_rounds: int = 3, max_rounds: int = 50
+    fns: dict[str, Callable[[], object]],
+    budget: float,
+    min_rounds: int = 3,
+    max_rounds: int = 50,
+    samples: dict[str, list[float]] | None = None,
 ) -> dict[str, float]:
     """Median seconds per function, measured in rounds that run each function once, in turn (so a busy moment
-    of a shared machine falls on all of them)."""
+    of a shared machine falls on all of them); `samples`, when given, receives every function's times."""
     times: dict[str, list[float]] = {name: [] for name in fns}
+    if samples is not None:
+        samples.update(times)
     spent = 0.0
     rounds = 0
     while rounds < min_rounds or (spent < budget and rounds < max_rounds):
