@@ -209,7 +209,7 @@ def _fmt_ratio(r: float | None) -> str:
 
 def format_report(result: dict[str, Any], analysis: dict[str, Any]) -> str:
     """The valid and broken document tables and the linearity line, 80 columns."""
-    lines = [*_fit("valid JSON (median time per parse; ratio = ours / validate_json; strict = ours, strict)"), ""]
+    lines = [*_fit("valid JSON (median per parse; ratio = ours / validate_json; strict: strict mode)"), ""]
     head = f"{'size':>8}{'records':>8}{'json.loads':>11}{'validate_json':>14}{'ours':>10}{'strict':>10}"
     head += f"{'ratio':>8}{'µs/KB':>8}"
     lines += [head, "-" * len(head)]
@@ -424,7 +424,7 @@ def wrapped_goals(rows: list[dict[str, Any]]) -> list[tuple[str, bool]]:
 
 def format_shapes(rows: list[dict[str, Any]]) -> str:
     """The per-shape table and the fenced-against-bare lines."""
-    lines = [*_fit("broken shapes (median of interleaved rounds; MB/s = ours; x = json_repair's time / ours)"), ""]
+    lines = [*_fit("broken shapes (median of interleaved rounds; MB/s: ours; x = json_repair / ours)"), ""]
     head = f"{'shape':<17}{'size':>8}{'ours':>10}{'MB/s':>7}{'json_repair':>12}{'x':>7}{'fast_json_repair':>17}"
     lines += [head, "-" * len(head)]
     for row in rows:
