@@ -4,14 +4,17 @@ measure speed.
     resilient-parse parse reply.txt --target myapp.models:ToolCall --report
     resilient-parse parse - --target schema.json --mode strict < reply.txt
     resilient-parse batch logs.jsonl -o results.jsonl --target myapp.models:ToolCall --workers 8
-    resilient-parse bench                      # the bundled corpus (ours), our parser and every installed peer;
-                                               # also writes reports/bench.html (--html OUT, or --html '' for none)
+    resilient-parse bench                      # the bundled corpus (ours), our parser and every installed peer
+    resilient-parse bench --out reports        # ... and writes reports/bench.html and reports/bench.json
     resilient-parse bench --peer-suites /work/peers   # plus the peers' own test suites, a separate section
     resilient-parse speed                      # throughput against json.loads, validate_json and json-repair
+    resilient-parse speed --full               # the same up to 4 MB, every broken shape, longer rounds
 
+`bench` writes files only where it is told (`--out DIR`, `--html FILE`, `--json FILE`); else it only prints.
 Exit codes: 0 success, 1 the text could not be parsed (the errors are printed as JSON), 2 bad usage, printed as
-one line: a target that cannot be loaded (a missing module, a syntax error in it, a type Pydantic cannot
-validate) is bad usage. Tables fit 80 columns; `bench --wide` prints the full ones. `--version` says which.
+one message (wrapped to 80 columns, continuation lines indented): a target that cannot be loaded (a missing
+module, a syntax error in it, a type Pydantic cannot validate) is bad usage. Everything the commands print,
+their --help included, fits 80 columns; `bench --wide` prints the full tables. `--version` says which version.
 `--target` is an import path (`module:Name`, `list[module:Name]`) or a JSON Schema file; `resilient_parse.targets`
 turns it into a type (see `model_from_json_schema` there for the supported subset). The `bench` and `speed` commands
 live in `resilient_parse.bench`, and `batch` in `resilient_parse.batch`, imported only when they run.
@@ -255,13 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--mode", choices=("strict", "lenient", "both"), default="both", help="which of our modes to run (default both)"
     )
-    b.add_argument("--json", metavar="OUT", help="write every figure and per-case outcome as JSON")
     b.add_argument(
-        "--html",
-        metavar="OUT",
-        default=DEFAULT_HTML,
-        help=f"write the self-contained HTML report here (default {DEFAULT_HTML}; '' for none)",
+        "--out", metavar="DIR", help="write bench.html and bench.json into DIR (made if missing); default: print only"
     )
+    b.add_argument("--html", metavar="FILE", help="write the self-contained HTML report to FILE")
+    b.add_argument("--json", metavar="FILE", help="write every figure and per-case outcome as JSON to FILE")
     b.add_argument(
         "--peer-suites",
         metavar="DIR",

@@ -517,7 +517,43 @@ def format_tables(fig: Mapping[str, Any], wide: bool = False) -> str:
             lines.append(f"{name:<24}{s['latency_ms']['median']:>11.3f}{s['latency_ms']['p99']:>9.2f}")
     lines += _category_lines(fig, wide)
     for skip in fig["skipped"]:
-        lines.append(f"skipped {skip['system']}: {skip['reason']}")
+        line = f"skipped {skip['system']}: {skip['reason']}"
+        lines += [line] if wide else _fit(line)
+    return "\n".join(lines)
+
+
+WIDTH = 80
+
+
+def _fit(text: str, indent: str = "  ") -> list[str]:
+    """`text` wrapped to 80 columns, continuation lines indented; a word longer than a line (a path) stays whole.
+    Leading spaces are kept (an indented first line)."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [
+        text
+    ]
+
+
+def _error(message: str) -> int:
+    """Print a usage error (one message, wrapped to 80 columns) and return its exit code, 2."""
+    print("\n".join(_fit(f"resilient-parse bench: error: {one_line(message)}")), file=sys.stderr)
+    return 2
+
+
+def format_systems(systems: Iterable[System], wide: bool = False) -> str:
+    """`bench --list-systems`: each system's name and status (installed and its version, or not installed), the
+    install command on a line of its own (whole, to copy), then its description, indented; 80 columns (one line
+    a system with `wide`)."""
+    lines: list[str] = []
+    for s in systems:
+        status = s.missing() or f"installed ({s.version()})"
+        if wide:
+            lines.append(f"{s.name:<24} {s.description:<58} {status}")
+            continue
+        status, _, command = status.partition(" (pip install ")
+        lines += _fit(f"{s.name:<24} {status}", indent=" " * 25)
+        if command:
+            lines.append(f"    to install: pip install {command.removesuffix(')')}")
+        lines += _fit(f"    {s.description}", indent="    ")
     return "\n".join(lines)
 
 
@@ -622,34 +658,26 @@ def format_failures(fig: Mapping[str, Any], systems: Iterable[str], wide: bool =
 def main(args: argparse.Namespace) -> int:
     """`resilient-parse bench`: run, print the tables, write --json/--html. Exit 2 on a bad corpus or system."""
     if getattr(args, "list_systems", False):
-        for s in SYSTEMS:
-            status = s.missing() or f"installed ({s.version()})"
-            if getattr(args, "wide", False):
-                print(f"{s.name:<24} {s.description:<58} {status}")
-            else:
-                print(f"{s.name:<24} {status}"[:80], f"    {s.description}", sep="\n")
+        print(format_systems(SYSTEMS, wide=getattr(args, "wide", False)))
         return 0
     try:
         systems = select(args.systems, args.mode)
         cases = load_corpus(args.corpus)
     except (ValueError, CorpusError) as exc:
-        print(f"resilient-parse bench: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
     if args.category:
         cases = [c for c in cases if c.category in set(args.category)]
         if not cases:
-            print(f"resilient-parse bench: error: no case in categories {args.category}", file=sys.stderr)
-            return 2
+            return _error(f"no case in categories {args.category}")
     if args.timeout <= 0:
-        print("resilient-parse bench: error: --timeout must be positive", file=sys.stderr)
-        return 2
+        return _error("--timeout must be positive")
+    html_path, json_path = report_paths(args)
     suites = None
     if getattr(args, "peer_suites", None):  # read first: a wrong folder is a usage error before the long run
         try:
             suites = load_suites(Path(args.peer_suites))
         except PeerSuiteError as exc:
-            print(f"resilient-parse bench: error: {one_line(str(exc))}", file=sys.stderr)
-            return 2
+            return _error(str(exc))
     started = time.perf_counter()
     try:
         results, skipped = run(cases, systems, args.timeout, progress=not args.no_progress)
@@ -670,20 +698,29 @@ def main(args: argparse.Namespace) -> int:
         print()
         print(format_section(section, wide=wide))
     try:
-        if args.json:
-            Path(args.json).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
-            print(f"wrote {args.json}")
-        if args.html:
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
+            print("\n".join(_fit(f"wrote the figures (JSON): {json_path}")))
+        if html_path is not None:
             from resilient_parse.bench.report import render
 
-            html = Path(args.html)
-            html.parent.mkdir(parents=True, exist_ok=True)
-            html.write_text(printable(render(fig)), encoding="utf-8")
-            print(f"wrote the HTML report: {html.resolve()}")
+            html_path.parent.mkdir(parents=True, exist_ok=True)
+            html_path.write_text(printable(render(fig)), encoding="utf-8")
+            print("\n".join(_fit(f"wrote the HTML report: {html_path}")))
     except OSError as exc:
-        print(f"resilient-parse bench: error: cannot write the report: {one_line(str(exc))}", file=sys.stderr)
-        return 2
+        return _error(f"cannot write the report: {exc}")
     return 0
+
+
+def report_paths(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    """Where `bench` writes its HTML and JSON reports: only where the user said. `--out DIR` means DIR/bench.html
+    and DIR/bench.json; `--html FILE` and `--json FILE` name one file each (and win over `--out` for theirs).
+    Nothing given: nothing written, the tables go to stdout only."""
+    out = getattr(args, "out", None)
+    html = getattr(args, "html", None) or (str(Path(out) / "bench.html") if out else None)
+    data = getattr(args, "json", None) or (str(Path(out) / "bench.json") if out else None)
+    return (Path(html) if html else None), (Path(data) if data else None)
 
 
 def one_line(message: str) -> str:
