@@ -26,7 +26,9 @@ import argparse
 import importlib.metadata
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -41,7 +43,7 @@ from resilient_parse.safe_text import json_safe
 from resilient_parse.targets import TargetError, is_schema_file, load_target
 
 PROG = "resilient-parse"
-DEFAULT_HTML = "reports/bench.html"
+WIDTH = 80
 
 
 class UsageError(Exception):
@@ -51,6 +53,14 @@ class UsageError(Exception):
 def one_line(message: str) -> str:
     """An error message as one line: its first paragraph (Pydantic's add links and advice after a blank line)."""
     return " ".join(message.strip().split("\n\n", 1)[0].split())
+
+
+def fit(text: str, indent: str = "  ") -> str:
+    """`text` as one paragraph wrapped to 80 columns, continuation lines indented; a word longer than a line (a
+    long path) is kept whole rather than cut where a copy and paste would miss half of it. The JSON `parse`
+    prints is data and is not wrapped (a long string value stays on its line)."""
+    lines = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines) or text
 
 
 # -- commands -----------------------------------------------------------------------------------------------------
@@ -144,7 +154,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         _print_json(err.to_dict())
         if args.report:
             for attempt in err.attempts:
-                print(f"attempt: {describe_attempt(attempt)}", file=sys.stderr)
+                print(fit(f"attempt: {describe_attempt(attempt)}", "    "), file=sys.stderr)
         return 1
     adapter: TypeAdapter[Any] = TypeAdapter(target)
     _print_json(adapter.dump_python(result.value, mode="json", by_alias=True, exclude_unset=from_schema))
@@ -152,9 +162,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
         if result.repairs:
             print(f"{len(result.repairs)} repair(s), mode {result.mode}:", file=sys.stderr)
             for repair in result.repairs:
-                print(f"  [{repair.stage}] {describe_repair(repair)}", file=sys.stderr)
+                print(fit(f"  [{repair.stage}] {describe_repair(repair)}", "      "), file=sys.stderr)
         else:
-            print(f"no repairs: the input was valid JSON for the target (mode {result.mode})", file=sys.stderr)
+            print(fit(f"no repairs: the input was valid JSON for the target (mode {result.mode})"), file=sys.stderr)
     return 0
 
 
@@ -190,14 +200,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
     except (BatchFileError, ConfigurationError) as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        print(f"{PROG} batch: interrupted; run it again with --resume to finish", file=sys.stderr)
+        print(fit(f"{PROG} batch: interrupted; run it again with --resume to finish"), file=sys.stderr)
         return 130
     where = sys.stderr if args.output == "-" else sys.stdout
     if run.resumed:
-        print(f"resumed: {run.resumed:,} records were already in {args.output}", file=where)
+        print(fit(f"resumed: {run.resumed:,} records were already in {args.output}"), file=where)
     print(run.summary.render(seconds=run.seconds, workers=workers, parsed=run.written), file=where)
     if run.hint is not None:  # most records failed the same way: say what to check (exit 2 if the setup is wrong)
-        print(f"{PROG} batch: {run.hint}", file=sys.stderr)
+        print(fit(f"{PROG} batch: {run.hint}"), file=sys.stderr)
     return run.exit_code
 
 
@@ -216,11 +226,23 @@ def cmd_speed(args: argparse.Namespace) -> int:
     return speed.main(args)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, at most 80 columns wide however wide the terminal (narrower on a narrower one)."""
+
+    def __init__(self, prog: str) -> None:
+        columns = shutil.get_terminal_size((WIDTH, 24)).columns
+        super().__init__(prog, width=max(40, min(columns, WIDTH) - 2))
+
+
 class _ArgumentParser(argparse.ArgumentParser):
-    """Usage mistakes are one line with exit 2, like every other failure to start (the usage is `--help`)."""
+    """Usage mistakes are one message with exit 2, like every other failure to start (the usage is `--help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, fit(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -297,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except UsageError as exc:
-        print(f"{PROG} {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        print(fit(f"{PROG} {args.command}: error: {one_line(str(exc))}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `resilient-parse ... | head`
         return 0

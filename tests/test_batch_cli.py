@@ -155,4 +155,6 @@ def test_bad_usage_exits_2_with_one_line(workdir: Path) -> None:
     ):
         done = batch(*args, cwd=workdir)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
-        assert done.stderr.startswith("resilient-parse batch: error:") and done.stderr.count("\n") == 1
+        lines = done.stderr.splitlines()  # one message, wrapped to 80 columns, continuation lines indented
+        assert lines[0].startswith("resilient-parse batch: error:"), done.stderr
+        assert all(line.startswith("  ") for line in lines[1:]) and max(map(len, lines)) <= 80, done.stderr
