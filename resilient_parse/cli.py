@@ -299,7 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("speed", help="throughput against json.loads, TypeAdapter.validate_json and json-repair")
     s.add_argument("--full", action="store_true", help="sizes up to 4 MB, longer rounds (minutes; default: quick)")
-    s.add_argument("--sizes", help="comma-separated document sizes, e.g. 2KB,10KB,1MB (default 2KB..1MB)")
+    s.add_argument(
+        "--sizes", help="comma-separated document sizes, e.g. 2KB,10KB,1MB (default 2KB..1MB; 4MB with --full)"
+    )
     s.add_argument("--budget", type=float, metavar="S", help="seconds per measurement (default 0.25; 1 with --full)")
     s.add_argument("--goals", action="store_true", help="also print the project's speed goals, met or missed")
     s.add_argument("--json", metavar="FILE", help="write the figures as JSON to FILE")
