@@ -31,10 +31,6 @@ README_MAX_BYTES = 10_240
 MAX_LINE = 120
 NEEDS_YOUR_OWN = "# Needs your own"
 
-# Pages linked before they exist in this tree: docs/cli.md is written on another branch and expected after merge.
-# Remove an entry once its file is here (test_the_allowlist_holds_only_missing_files says when).
-EXPECTED_AFTER_MERGE = frozenset({"docs/cli.md"})
-
 
 @dataclass(frozen=True)
 class Block:
@@ -212,20 +208,10 @@ def test_relative_links_and_anchors_resolve(page: Path) -> None:
         path, _, anchor = link.partition("#")
         target = (page.parent / path).resolve() if path else page
         relative = target.relative_to(ROOT).as_posix()
-        if not target.exists():
-            assert relative in EXPECTED_AFTER_MERGE, f"{page.name} links to missing {link}"
-            continue
+        assert target.exists(), f"{page.name} links to missing {link}"
         if anchor:
             assert target.suffix == ".md", f"{page.name}: an anchor into a non-page: {link}"
             assert anchor in anchors(target), f"{page.name}: no heading for #{anchor} in {relative}"
-
-
-def test_the_allowlist_holds_only_missing_files() -> None:
-    present = [name for name in EXPECTED_AFTER_MERGE if (ROOT / name).exists()]
-    linked = {(page.parent / link.partition("#")[0]).resolve() for page in PAGES for link in links(page)}
-    assert all((ROOT / name).resolve() in linked for name in EXPECTED_AFTER_MERGE)
-    if present:  # after the merge the file exists: its links are checked like any other's
-        pytest.skip(f"{present} exist now: drop them from EXPECTED_AFTER_MERGE")
 
 
 def makefile_targets() -> set[str]:
