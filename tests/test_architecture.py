@@ -12,13 +12,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "resilient_parse"
 MAX_LINES = 600
 # modules still over MAX_LINES, at most this long: the list only shrinks (the reader's grammar, the parser's fast
-# path, the tool-call text formats, the provider envelopes and the benchmark runner are still to be split)
+# path, the tool-call text formats and the provider envelopes are still to be split)
 OVER = {
-    "stages/read.py": 1340,
-    "parser.py": 1130,
-    "tools/formats.py": 925,
-    "tools/envelopes.py": 660,
-    "bench/runner.py": 700,
+    "stages/read.py": 1336,
+    "parser.py": 1099,
+    "tools/formats.py": 923,
+    "tools/envelopes.py": 653,
 }
 
 

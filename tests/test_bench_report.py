@@ -17,7 +17,8 @@ from resilient_parse.bench.headline import GROUPS, OTHER, SCHEMA, SYNTAX, group_
 from resilient_parse.bench.peer_suites import format_section, load_suites
 from resilient_parse.bench.peers import System, select
 from resilient_parse.bench.report import render
-from resilient_parse.bench.runner import figures, format_tables, run, run_peer_suites
+from resilient_parse.bench.runner import figures, run, run_peer_suites
+from resilient_parse.bench.tables import format_tables
 
 SEARCH = {"action": "search", "arguments": {}}
 

@@ -20,13 +20,13 @@ from resilient_parse.bench.runner import (
     by_category,
     classify,
     figures,
-    format_tables,
     percentile,
     run,
     run_system,
     same,
     summarize,
 )
+from resilient_parse.bench.tables import format_tables
 
 SEARCH = {"action": "search", "arguments": {}}
 

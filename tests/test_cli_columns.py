@@ -129,7 +129,7 @@ def test_bench_list_systems_fits_80_columns(tmp_path: Path) -> None:
 
 def test_list_systems_puts_the_whole_pip_command_on_its_own_line() -> None:
     from resilient_parse.bench.peers import SYSTEMS
-    from resilient_parse.bench.runner import format_systems
+    from resilient_parse.bench.tables import format_systems
 
     absent = [dataclasses.replace(s, requires="no_such_module_for_the_listing") for s in SYSTEMS[3:5]]
     lines = format_systems(absent).splitlines()
