@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, TypeVar, overload
 
+from typing_extensions import TypeForm
+
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
 
@@ -37,11 +39,11 @@ def parse(
 @overload
 def parse(
     text: str | bytes | object,
-    target: Any,
+    target: TypeForm[T],
     *,
     mode: str | Policy = "lenient",
     aliases: Mapping[str, str] | None = None,
-) -> Any: ...
+) -> T: ...
 def parse(
     text: str | bytes | object,
     target: Any,
@@ -65,11 +67,11 @@ def parse_result(
 @overload
 def parse_result(
     text: str | bytes | object,
-    target: Any,
+    target: TypeForm[T],
     *,
     mode: str | Policy = "lenient",
     aliases: Mapping[str, str] | None = None,
-) -> ParseResult[Any]: ...
+) -> ParseResult[T]: ...
 def parse_result(
     text: str | bytes | object,
     target: Any,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
+from typing_extensions import TypeForm
+
 from resilient_parse import streaming
 from resilient_parse.api import default_parser
 from resilient_parse.correction.adapters import as_adapter
@@ -38,14 +40,14 @@ def stream(
 @overload
 def stream(
     chunks: Iterable[str | bytes],
-    target: Any,
+    target: TypeForm[T],
     *,
     mode: str | Policy = "lenient",
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
     **options: Any,
-) -> Iterator[StreamUpdate[Any]]: ...
+) -> Iterator[StreamUpdate[T]]: ...
 def stream(
     chunks: Iterable[str | bytes],
     target: Any,
@@ -90,14 +92,14 @@ def astream(
 @overload
 def astream(
     chunks: AsyncIterable[str | bytes],
-    target: Any,
+    target: TypeForm[T],
     *,
     mode: str | Policy = "lenient",
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
     **options: Any,
-) -> AsyncIterator[StreamUpdate[Any]]: ...
+) -> AsyncIterator[StreamUpdate[T]]: ...
 def astream(
     chunks: AsyncIterable[str | bytes],
     target: Any,

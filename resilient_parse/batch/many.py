@@ -7,7 +7,9 @@ calls = [r.value for r in results if r.ok]
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
+
+from typing_extensions import TypeForm
 
 from resilient_parse.batch.job import RecordJob, RecordProcessor
 from resilient_parse.batch.pool import RecordPool, default_workers
@@ -15,6 +17,8 @@ from resilient_parse.batch.recipe import ParserRecipe
 from resilient_parse.batch.records import EncodedRecord, RecordResult, encode
 from resilient_parse.parser import Parser
 from resilient_parse.policy import Policy
+
+T = TypeVar("T")
 
 
 def process_records(
@@ -66,14 +70,14 @@ def _process(
 
 def parse_many(
     texts: Iterable[str | bytes],
-    target: Any,
+    target: TypeForm[T],
     *,
     parser: Parser | None = None,
     mode: str | Policy = "lenient",
     workers: int | None = None,
     chunksize: int = 64,
     timeout: float | None = None,
-) -> list[RecordResult]:
+) -> list[RecordResult[T]]:
     """Parse every text into `target`; the results come back in order, one per text, each with its outcome, the
     typed value (or None), its repairs and its error. `parser` (else a `Parser(mode=mode)`) travels to the
     workers as its recipe; `workers` defaults to the CPU count, 0 parses in this process; `timeout` is per

@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple
 
 from pydantic_core import to_jsonable_python
+from typing_extensions import TypeVar
 
 from resilient_parse.errors import ConfigurationError, ParseError
 from resilient_parse.repairs import Repair
@@ -81,13 +82,17 @@ class ErrorNote:
         return {"type": self.type, "kind": self.kind, "message": self.message, "errors": [dict(e) for e in self.errors]}
 
 
+T = TypeVar("T", default=Any)
+
+
 @dataclass(frozen=True)
-class RecordResult:
-    """The fate of one input record. `value` is the typed object (`parse_many`) or its JSON form (files)."""
+class RecordResult(Generic[T]):
+    """The fate of one input record. `value` is the typed object (`parse_many`) or its JSON form (files); None
+    when the record was not recovered."""
 
     index: int
     outcome: Outcome
-    value: Any = None
+    value: T | None = None
     repairs: tuple[RepairNote, ...] = ()
     error: ErrorNote | None = None
     id: Any = None

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, overload
 
+from typing_extensions import TypeForm
+
 from resilient_parse.context import SemanticValidator
 from resilient_parse.correction._loop_accounting import Deadline, estimate_tokens
 from resilient_parse.correction._loop_drivers import _adrive, _drive
@@ -73,8 +75,8 @@ def correct_result(
 ) -> CorrectionResult[T]: ...
 @overload
 def correct_result(
-    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
-) -> CorrectionResult[Any]: ...
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: TypeForm[T], **options: Unpack[CorrectOptions]
+) -> CorrectionResult[T]: ...
 def correct_result(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
@@ -88,8 +90,8 @@ async def acorrect_result(
 ) -> CorrectionResult[T]: ...
 @overload
 async def acorrect_result(
-    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
-) -> CorrectionResult[Any]: ...
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: TypeForm[T], **options: Unpack[CorrectOptions]
+) -> CorrectionResult[T]: ...
 async def acorrect_result(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
@@ -102,7 +104,9 @@ def correct(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
 ) -> T: ...
 @overload
-def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]) -> Any: ...
+def correct(
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: TypeForm[T], **options: Unpack[CorrectOptions]
+) -> T: ...
 def correct(llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]) -> Any:
     """Ask `llm` with `messages` and return a validated `target`, re-asking with feedback while it is wrong.
 
@@ -146,8 +150,8 @@ async def acorrect(
 ) -> T: ...
 @overload
 async def acorrect(
-    llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
-) -> Any: ...
+    llm: Any, messages: Sequence[Mapping[str, Any]], target: TypeForm[T], **options: Unpack[CorrectOptions]
+) -> T: ...
 async def acorrect(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 from typing_extensions import assert_type
@@ -18,7 +18,9 @@ from resilient_parse import (
     correct,
     parse,
     parse_result,
+    stream,
 )
+from resilient_parse.batch import parse_many
 from resilient_parse.correction import (
     Attempt,
     CorrectionsExhaustedError,
@@ -37,6 +39,10 @@ class Plan(BaseModel):
     status: Literal["draft", "final"] = "final"
 
 
+class Step(BaseModel):
+    title: str
+
+
 TEXT = '{"goal": "x"}'
 MESSAGES = [{"role": "user", "content": "plan"}]
 
@@ -48,7 +54,14 @@ def sync_calls(llm: ScriptedLLM) -> None:
     assert_type(parse_result(TEXT, Plan), ParseResult[Plan])
     assert_type(parser.parse_result(TEXT, Plan).value, Plan)
     assert_type(parse(TEXT, list[Plan]), list[Plan])
-    assert_type(parse(TEXT, Literal["a", "b"]), Any)  # a special form is not a class: Any, not an error
+    assert_type(parse(TEXT, Literal["a", "b"]), Literal["a", "b"])  # a type form, not only a class
+    assert_type(parse(TEXT, Plan | Step), Plan | Step)  # a union follows the target
+    assert_type(parse_result(TEXT, Plan | None).value, Plan | None)
+    assert_type(parse(TEXT, dict[str, int]), dict[str, int])
+    for record in parse_many([TEXT], Plan, workers=0):
+        assert_type(record.value, Plan | None)
+    for either in stream([TEXT], Plan | Step):
+        assert_type(either.value, Plan | Step | None)
 
     updates = parser.stream([TEXT], Plan)
     assert_type(updates, Iterator[StreamUpdate[Plan]])
