@@ -6,7 +6,7 @@ Only these types leave the library::
     └── ConfigurationError          the library was called or set up wrongly (bad target, unknown mode)
         └── PluginError             a plugin could not be loaded or implements an unknown hook
     ResilientParseError             a failure told as data: details (path, kind, message), candidate, repairs
-    ├── ParseError                  a parse ended without an honest object; its kinds say which stage gave up
+    ├── ParseError                  the text gave no honest object; its kinds say which stage gave up
     │   ├── InvalidInputError       not text we can read
     │   ├── InputTooLargeError      past the policy's size limit
     │   ├── NoCandidateError        nothing in the text is an answer
@@ -15,15 +15,16 @@ Only these types leave the library::
     │   │   └── TruncatedOutputError
     │   ├── SchemaMismatchError     read, but not the target's shape
     │   ├── AmbiguousMatchError     two readings are plausible
-    │   └── SemanticCheckError      a semantic validator said no
+    │   ├── SemanticCheckError      a semantic validator said no
+    │   ├── CorrectionsExhaustedError*  the loop asked as often as allowed; no answer parsed
+    │   └── ModelRefusedError*          the model refused; asking again burns tokens
     └── CorrectionError             the correction loop stopped without an object (`attempts` holds each call)
-        ├── CorrectionsExhaustedError   asked again as often as allowed
         ├── BudgetExhaustedError        the token budget or deadline ran out
-        ├── ModelRefusedError           the model refused; asking again burns tokens
         └── QuotaExhaustedError         the provider says the quota is gone
 
-A loop error is not a `ParseError`: the text of one reply did not fail, the conversation did. Catch
-`ResilientParseError` for both.
+* also a `CorrectionError`. A budget or a quota stops the conversation, not the reading of a reply: those are
+not `ParseError`s. When the loop ends because no answer parsed or the model refused, the error is both. Catch
+`ResilientParseError` for all.
 """
 
 from __future__ import annotations
@@ -249,7 +250,7 @@ class CorrectionError(ResilientParseError):
     attempts: tuple[Attempt, ...]
 
 
-class CorrectionsExhaustedError(CorrectionError):
+class CorrectionsExhaustedError(CorrectionError, ParseError):
     """The correction loop asked the model again as often as allowed and still has no valid object."""
 
     kind = "corrections_exhausted"
@@ -263,7 +264,7 @@ class BudgetExhaustedError(CorrectionError):
     attempts: tuple[Attempt, ...]
 
 
-class ModelRefusedError(CorrectionError):
+class ModelRefusedError(CorrectionError, ParseError):
     """The model refused during the correction loop; asking again would burn tokens for nothing."""
 
     kind = "model_refused"

@@ -38,13 +38,17 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         resilient_parse.no_such_thing  # noqa: B018
 
 
-@pytest.mark.parametrize(
-    "name", ["CorrectionsExhaustedError", "BudgetExhaustedError", "ModelRefusedError", "QuotaExhaustedError"]
-)
-def test_loop_errors_are_not_parse_errors(name: str) -> None:
+@pytest.mark.parametrize("name", ["BudgetExhaustedError", "QuotaExhaustedError"])
+def test_a_budget_or_quota_stop_is_not_a_parse_error(name: str) -> None:
     cls = getattr(correction_ns, name)
     assert issubclass(cls, CorrectionError) and issubclass(cls, ResilientParseError)
     assert not issubclass(cls, ParseError)
+
+
+@pytest.mark.parametrize("name", ["CorrectionsExhaustedError", "ModelRefusedError"])
+def test_no_answer_parsed_is_both_a_loop_stop_and_a_parse_error(name: str) -> None:
+    cls = getattr(correction_ns, name)
+    assert issubclass(cls, CorrectionError) and issubclass(cls, ParseError)
 
 
 def test_every_parse_kind_at_the_top_is_a_parse_error() -> None:
