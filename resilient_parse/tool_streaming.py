@@ -28,12 +28,12 @@ from resilient_parse.correction.tool_calls import ToolCall, read_reply_calls, to
 from resilient_parse.correction.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
 from resilient_parse.streaming import _Stream
+from resilient_parse.tools.replies import says_cut
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser, ParseResult
 
 T = TypeVar("T")
-_CUT_OFF = frozenset({"length", "max_tokens"})
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ class _ToolStream:
                 self.parser,
                 aliases=self.aliases,
                 validators=self.validators,
-                truncated=self.finish_reason in _CUT_OFF,  # as a non-streamed reply: cut-off arguments are refused
+                truncated=says_cut(self.finish_reason),  # as a non-streamed reply: cut-off arguments are refused
                 sent_names=self.sent_names,
             )
         else:

@@ -13,12 +13,12 @@ from resilient_parse.correction.types import Completion
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.feedback import excerpt, schema_shape
 from resilient_parse.safe_text import escape_surrogates
-from resilient_parse.tools.envelopes import CUT_OFF
+from resilient_parse.tools.replies import CUT_OFF
 
 if TYPE_CHECKING:
     pass
 
-_CUT_OFF = CUT_OFF  # the finish reasons of a cut-off reply: one list with text envelopes
+_CUT_OFF = CUT_OFF  # the stop reasons of a cut-off reply: one list for every reader (`tools.replies`)
 _CUT_OFF_NOTE = "Your previous answer was cut off by the output length limit; keep the corrected answer compact."
 MAX_ECHO_CHARS = 20_000
 """At most this much of the model's previous answer is sent back to it (a 50 MB answer is not echoed whole)."""

@@ -33,8 +33,16 @@ from resilient_parse.correction.tool_defs import (
 )
 from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, MalformedResponseError, Usage, usage_from_counts
-from resilient_parse.errors import ConfigurationError, ErrorDetail, QuotaExhaustedError
-from resilient_parse.tools.replies import Reply, ReplyShapeError, anthropic_reply, get, openai_chat_replies
+from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError, QuotaExhaustedError
+from resilient_parse.tools.replies import (
+    Reply,
+    ReplyShapeError,
+    anthropic_reply,
+    get,
+    one_reply,
+    openai_chat_replies,
+    responses_reply,
+)
 
 Message = dict[str, Any]
 Messages = list[Message]
@@ -81,13 +89,18 @@ def _read(read: Callable[[Any], Any], response: Any, usage: Usage | None) -> Any
         return read(response)
     except ReplyShapeError as exc:
         raise _malformed(exc.what, exc.detail, usage=usage) from None
+    except ParseError as exc:  # the choices disagree: which one answers is not ours to pick
+        raise _malformed(exc.message, "; ".join(d.message for d in exc.details), usage=usage) from None
+    except Exception as exc:  # an SDK object whose fields raise when read (built without validation)
+        what = f"reading it raised {type(exc).__name__}"
+        raise _malformed(what, f"{type(exc).__name__}: {exc}"[:300], usage=usage) from None
 
 
 def completion_from_openai(response: Any) -> Completion:
     """Read an OpenAI-shaped chat completion (the SDK's object, LiteLLM's, or the JSON as a dict): its first choice,
     as `tools.replies` reads it."""
     usage = _usage_of(response, "prompt_tokens", "completion_tokens")
-    reply: Reply = _read(openai_chat_replies, response, usage)[0]
+    reply: Reply = _read(lambda r: one_reply(openai_chat_replies(r)), response, usage)
     if reply.text is None and not reply.refusal and not reply.calls:
         content = _get(_get(_get(response, "choices")[0], "message"), "content")
         raise _malformed("the chat completion has no text", f"message content is {type(content).__name__}", usage=usage)
@@ -134,6 +147,8 @@ def to_completion(result: Any) -> Completion:
         return completion_from_openai(result)
     if _get(result, "content") is not None and _get(result, "stop_reason", "") != "":
         return completion_from_anthropic(result)
+    if _get(result, "object") == "response" and _get(result, "output") is not None:  # the Responses API's
+        return _completion(_read(responses_reply, result, None), _usage_of(result, "input_tokens", "output_tokens"))
     # None, a dict of the answer's fields, any other object: a bug in the caller's function, not a model's slip
     raise ConfigurationError(
         f"the llm returned {type(result).__name__}, not text: a plain function returns the model's text (a str), "

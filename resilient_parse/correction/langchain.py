@@ -67,6 +67,7 @@ from resilient_parse.tools.replies import (
     langchain_refusal_pieces,
     langchain_refused_by_stop,
     refusal_signal,
+    says_cut,
 )
 
 T = TypeVar("T")
@@ -106,7 +107,7 @@ _signal = refusal_signal
 
 
 def _truncated(reason: str | None) -> bool:
-    return reason in ("length", "max_tokens")
+    return says_cut(reason)
 
 
 class _Collected:

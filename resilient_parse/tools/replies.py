@@ -49,7 +49,15 @@ ACCEPTED = (
 CONTENT_FILTERED = "the provider's content filter stopped the answer"
 STOPPED_REFUSING = "stop_reason 'refusal'"  # the refusal signal of a stop, where no refusal text was flagged
 ANTHROPIC_REFUSED = "the model refused (stop_reason 'refusal')"
-_CUT = frozenset({"length", "max_tokens", "max_output_tokens"})
+CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens", "MAX_TOKENS", "model_context_window_exceeded"})
+"""The stop reasons of a reply cut off before its end: OpenAI's `length`, Anthropic's `max_tokens` and
+`model_context_window_exceeded`, the Responses API's `max_output_tokens`, Gemini's `MAX_TOKENS` (through
+LangChain). Every reader of a provider's stop asks `says_cut`."""
+
+
+def says_cut(reason: object) -> bool:
+    """Whether a stop reason as the reply wrote it (any value: a list is no reason) says the reply was cut off."""
+    return isinstance(reason, str) and reason in CUT_OFF
 
 
 class ReplyShapeError(ValueError):
@@ -78,8 +86,20 @@ class Reply:
 
     @property
     def said(self) -> tuple[Any, ...]:
-        """What the reply says, to compare two choices: text, calls (name and arguments) and refusal."""
-        return (self.text or "", tuple((c.kind, c.name, c.arguments) for c in self.calls), self.refusal)
+        """What the reply says, to compare two choices: text, calls (name and arguments) and refusal; JSON is
+        compared as the value it writes, so `{"a": 1}` and `{"a":1}` say the same."""
+        calls = tuple((c.kind, c.name, _as_value(c.arguments)) for c in self.calls)
+        return (_as_value(self.text or ""), calls, self.refusal)
+
+
+def _as_value(text: str) -> Any:
+    """A JSON text as its value (tagged, so the text `1` and the number 1 differ), else the text itself."""
+    if not text or (text.lstrip()[:1] not in ("{", "[", '"') and not text.strip().lstrip("-")[:1].isdigit()):
+        return text
+    try:
+        return ("json", json.dumps(json.loads(text), sort_keys=True))
+    except (ValueError, RecursionError):
+        return text
 
 
 def get(obj: Any, name: str, default: Any = None) -> Any:
@@ -166,7 +186,7 @@ def openai_message_reply(
         calls=calls,
         refusal=str(refusal) if refusal else None,
         finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-        truncated=finish_reason in _CUT,
+        truncated=says_cut(finish_reason),
         field=field.lstrip("."),
         kind="ChatCompletionMessage",
         model=model,
@@ -229,7 +249,7 @@ def responses_reply(response: Any) -> Reply:
         calls=tuple(calls),
         refusal=refusal,
         finish_reason=reason if isinstance(reason, str) else status if isinstance(status, str) else None,
-        truncated=status == "incomplete" and reason != "content_filter",
+        truncated=status in ("incomplete", "in_progress") and reason != "content_filter",
         field="output[].function_call" if calls else "output[].content.output_text",
         kind="Response",
         model=_model(response),
@@ -260,7 +280,7 @@ def anthropic_reply(message: Any) -> Reply:
         calls=tuple(calls),
         refusal=ANTHROPIC_REFUSED if stop_reason == "refusal" else None,
         finish_reason=stop_reason if isinstance(stop_reason, str) else None,
-        truncated=stop_reason in _CUT,
+        truncated=says_cut(stop_reason),
         field="content[].tool_use.input" if calls else "content[].text",
         kind="Message",
         model=_model(message),
@@ -395,7 +415,7 @@ def langchain_reply(message: Any) -> Reply:
         calls=calls,
         refusal=refusal,
         finish_reason=reason,
-        truncated=reason in ("length", "max_tokens"),
+        truncated=says_cut(reason) or get(meta, "status") == "incomplete",
         field="tool_calls" if calls else "content",
         kind="AIMessage",
         model=model if isinstance(model, str) else None,
@@ -440,7 +460,7 @@ def _unknown(obj: Any) -> InvalidInputError:
     )
 
 
-def _one_reply(replies: tuple[Reply, ...]) -> Reply:
+def one_reply(replies: tuple[Reply, ...]) -> Reply:
     """The one reply several choices give, or an `AmbiguousMatchError` naming the choices that differ."""
     first = replies[0]
     differing = [i for i, r in enumerate(replies) if r.said != first.said]
@@ -474,7 +494,7 @@ def read_reply(obj: Any, policy: Policy) -> tuple[Reply, tuple[Repair, ...]]:
         ) from None
     if not replies:
         raise _unknown(obj)
-    reply = _one_reply(replies)
+    reply = one_reply(replies)
     if reply.refusal:
         shown = excerpt(reply.refusal, 300)
         raise RefusalError(
