@@ -90,6 +90,11 @@ def __getattr__(name: str) -> object:
     return getattr(importlib.import_module(module), name)
 
 
+def __dir__() -> list[str]:
+    """The names `__getattr__` loads on first use are listed like the rest (moved names are not)."""
+    return sorted({*globals(), *_LAZY})
+
+
 __all__ = [
     "LENIENT",
     "STRICT",

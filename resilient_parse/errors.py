@@ -39,7 +39,19 @@ from resilient_parse.safe_text import escape_surrogates, json_safe, shorten, utf
 if TYPE_CHECKING:  # for annotations only: the correction loop's record of a model call
     from resilient_parse.correction.types import Attempt
 
-_MISSING: Any = object()
+class _Missing:
+    """`ErrorDetail.got` when nothing was got: one object, kept as itself by pickle and copy."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+    def __reduce__(self) -> str:
+        return "_MISSING"
+
+
+_MISSING: Any = _Missing()
 _MAX_CAUSE_CHARS = 500
 
 

@@ -31,7 +31,7 @@ def stream(
     chunks: Iterable[str | bytes],
     target: type[T],
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
@@ -42,7 +42,7 @@ def stream(
     chunks: Iterable[str | bytes],
     target: TypeForm[T],
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
@@ -52,7 +52,7 @@ def stream(
     chunks: Iterable[str | bytes],
     target: Any,
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
@@ -60,14 +60,12 @@ def stream(
 ) -> Iterator[StreamUpdate[Any]]:
     """Yield partial objects while the model writes, then the final validated one (the options are those of
     `resilient_parse.streaming.stream`); with `correct_with`, a final answer that does not parse is corrected."""
-    use = parser if parser is not None else default_parser(mode)
+    use = _parser(mode, parser)
     if correct_with is None:
         return streaming.stream(use, chunks, target, **options)
     llm, messages = _pair(correct_with)
     state = streaming.open_stream(use, target, **options)
-    if isinstance(chunks, str | bytes):
-        chunks = [chunks]
-    return _corrected(state, chunks, llm, messages, dict(correct_options or {}))
+    return _corrected(state, streaming.as_chunks(chunks), llm, messages, dict(correct_options or {}))
 
 
 def _corrected(
@@ -83,7 +81,7 @@ def astream(
     chunks: AsyncIterable[str | bytes],
     target: type[T],
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
@@ -94,7 +92,7 @@ def astream(
     chunks: AsyncIterable[str | bytes],
     target: TypeForm[T],
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
@@ -104,14 +102,14 @@ def astream(
     chunks: AsyncIterable[str | bytes],
     target: Any,
     *,
-    mode: str | Policy = "lenient",
+    mode: str | Policy | None = None,
     parser: Parser | None = None,
     correct_with: CorrectWith | None = None,
     correct_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> AsyncIterator[StreamUpdate[Any]]:
     """The async twin of `stream`, over an async iterable of text chunks (an async model for `correct_with`)."""
-    use = parser if parser is not None else default_parser(mode)
+    use = _parser(mode, parser)
     if correct_with is None:
         return streaming.astream(use, chunks, target, **options)
     llm, messages = _pair(correct_with)
@@ -132,6 +130,16 @@ async def _acorrected(
         yield update
     replay, options = _replayed(state, llm, extra)
     yield _final(state, await acorrect_result(replay, messages, state.target, **options))
+
+
+def _parser(mode: str | Policy | None, parser: Parser | None) -> Parser:
+    """`parse`'s shared parser for the mode (lenient unless said), or the caller's own; not both, since the
+    parser's own mode would silently win."""
+    if parser is None:
+        return default_parser("lenient" if mode is None else mode)
+    if mode is not None:
+        raise ConfigurationError("give mode= or parser=, not both: a Parser carries its own mode")
+    return parser
 
 
 def _pair(correct_with: Any) -> CorrectWith:

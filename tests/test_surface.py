@@ -81,3 +81,38 @@ def test_stream_at_the_top_level_yields_partials_then_the_value() -> None:
     updates = list(resilient_parse.stream(['{"x": 1,', ' "y": 2}'], Point, mode="strict"))
     assert updates[-1].is_final and updates[-1].value == Point(x=1, y=2)
     assert any(not u.is_final and u.partial is not None and u.partial.x == 1 for u in updates)
+
+
+def test_dir_lists_the_lazy_names_but_not_the_moved_ones() -> None:
+    names = dir(resilient_parse)
+    assert {"correct", "acorrect", "stream", "astream", "StreamUpdate", "CorrectionResult"} <= set(names)
+    assert "OpenAIAdapter" not in names
+
+
+def test_an_unknown_option_is_a_configuration_error_naming_the_options() -> None:
+    from pydantic import BaseModel
+
+    from resilient_parse import ConfigurationError, Parser
+
+    class Point(BaseModel):
+        x: int
+
+    with pytest.raises(ConfigurationError, match="reparse_budget"):
+        list(resilient_parse.stream(['{"x": 1}'], Point, bogus=1))
+    with pytest.raises(ConfigurationError, match="max_corrections"):
+        resilient_parse.correct(lambda messages: '{"x": 1}', [], Point, bogus=1)  # type: ignore[call-arg]
+    with pytest.raises(ConfigurationError, match="iterable"):
+        list(resilient_parse.stream(None, Point))  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="not both"):  # the parser's own mode would silently win
+        list(resilient_parse.stream(['{"x": 1}'], Point, mode="strict", parser=Parser()))
+
+
+def test_errors_survive_pickle_and_deepcopy_with_their_data() -> None:
+    import copy
+    import pickle
+
+    with pytest.raises(ParseError) as info:
+        resilient_parse.parse('{"a": 1', dict, mode="strict")
+    for again in (pickle.loads(pickle.dumps(info.value)), copy.deepcopy(info.value)):
+        assert type(again) is type(info.value)
+        assert again.to_dict() == info.value.to_dict()

@@ -43,6 +43,7 @@ from resilient_parse.correction._loop_messages import MAX_ECHO_CHARS as MAX_ECHO
 from resilient_parse.correction._loop_messages import schema_instruction as schema_instruction
 from resilient_parse.correction.tool_defs import ToolSpec
 from resilient_parse.correction.types import CorrectionResult
+from resilient_parse.errors import ConfigurationError
 from resilient_parse.parser import Parser
 from resilient_parse.policy import Policy
 
@@ -69,6 +70,15 @@ class CorrectOptions(TypedDict, total=False):
     tools: Sequence[ToolSpec] | None
 
 
+def _known(options: CorrectOptions) -> CorrectOptions:
+    """The options, once each is known: an unknown one is a `ConfigurationError` naming the ones there are."""
+    unknown = sorted(set(options) - set(CorrectOptions.__annotations__))
+    if unknown:
+        there = ", ".join(CorrectOptions.__annotations__)
+        raise ConfigurationError(f"unknown correct option(s) {', '.join(unknown)}; the options: {there}")
+    return options
+
+
 @overload
 def correct_result(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: type[T], **options: Unpack[CorrectOptions]
@@ -81,7 +91,7 @@ def correct_result(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
     """Like `correct`, but returns the `CorrectionResult` (value, attempts, corrections_used, usage, outcome)."""
-    return _drive(_Loop(llm, messages, target, **options).run())
+    return _drive(_Loop(llm, messages, target, **_known(options)).run())
 
 
 @overload
@@ -96,7 +106,7 @@ async def acorrect_result(
     llm: Any, messages: Sequence[Mapping[str, Any]], target: Any, **options: Unpack[CorrectOptions]
 ) -> CorrectionResult[Any]:
     """The async twin of `correct_result`: `llm`, fallbacks and `on_exhausted` may be sync or async."""
-    return await _adrive(_Loop(llm, messages, target, **options).run())
+    return await _adrive(_Loop(llm, messages, target, **_known(options)).run())
 
 
 @overload

@@ -85,19 +85,32 @@ def stream(parser: Parser, chunks: Iterable[str | bytes], target: Any, **options
     `correct_with` is an option of the top-level `resilient_parse.stream`, which sits above the correction loop.
     """
     state = open_stream(parser, target, **options)
-    if isinstance(chunks, str | bytes):
-        chunks = [chunks]
-    return _run(state, chunks)
+    return _run(state, as_chunks(chunks))
+
+
+OPTIONS = ("partial_strings", "aliases", "validators", "reparse_budget")
 
 
 def open_stream(parser: Parser, target: Any, **options: Any) -> _Stream:
-    """The state of one stream; `correct_with` belongs to `resilient_parse.stream`, which says so."""
+    """The state of one stream; an unknown option is a `ConfigurationError` naming the ones there are."""
     if "correct_with" in options or "correct_options" in options:
         raise ConfigurationError(
-            "correct_with is an option of resilient_parse.stream(chunks, target, parser=..., correct_with=...), "
-            "which sits above the correction loop; Parser.stream streams and parses only"
+            "correct_with is an option of resilient_parse.stream()/astream(chunks, target, parser=..., "
+            "correct_with=...), which sit above the correction loop; Parser.stream/astream stream and parse only"
         )
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ConfigurationError(f"unknown stream option(s) {', '.join(unknown)}; the options: {', '.join(OPTIONS)}")
     return _Stream(parser, target, **options)
+
+
+def as_chunks(chunks: Any) -> Iterable[str | bytes]:
+    """The chunks as an iterable: one str or bytes is one chunk; anything not iterable is the caller's mistake."""
+    if isinstance(chunks, str | bytes):
+        return [chunks]
+    if not isinstance(chunks, Iterable):
+        raise ConfigurationError(f"stream needs an iterable of text chunks, got {type(chunks).__name__}")
+    return chunks
 
 
 def _run(state: _Stream, chunks: Iterable[str | bytes]) -> Iterator[StreamUpdate[Any]]:
@@ -137,4 +150,14 @@ async def apartials(state: _Stream, chunks: AsyncIterable[str | bytes]) -> Async
             yield update
 
 
-__all__ = ["StreamUpdate", "apartials", "astream", "open_stream", "partial_type", "partials", "stream"]
+__all__ = [
+    "OPTIONS",
+    "StreamUpdate",
+    "apartials",
+    "as_chunks",
+    "astream",
+    "open_stream",
+    "partial_type",
+    "partials",
+    "stream",
+]

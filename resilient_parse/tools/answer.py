@@ -232,9 +232,26 @@ def answer_reply(reply: Reply, view: TypeView, parser: Parser) -> tuple[Any, tup
         raise truncated_call_error(repr(last.name), "", complete=_whole_json(str(last.arguments)))
     target = tool_target(view)
     if target is None:
-        _check_count(made, ToolTarget((), False))
+        _check_count(made, ToolTarget((), _call_list(view)))
         return None
     return answer_native(made, said, target, parser)
+
+
+def _call_list(view: TypeView) -> bool:
+    """A list of call-shaped models (`list[ToolCall]`): several calls are its items."""
+    return isinstance(view, ListView) and isinstance(view.item, ModelView) and _call_shaped(view.item)
+
+
+def calls_as_text(reply: Reply, view: TypeView) -> str:
+    """The text a reply's calls give a target that takes no tool models (`answer_reply` returned None): a
+    call-shaped model (`ToolCall(action, arguments)`, or a list of them) reads each call whole, written as the
+    text path reads `{"name": …, "arguments": …}`, so the call's name is never dropped for its arguments' keys;
+    any other target reads the one call's arguments."""
+    item = view.item if isinstance(view, ListView) else view
+    if isinstance(item, ModelView) and _call_shaped(item):
+        written = [{"name": call.name, "arguments": call.arguments} for call in reply.calls]
+        return json.dumps(written if isinstance(view, ListView) else written[0], ensure_ascii=False)
+    return reply.calls[0].arguments
 
 
 def _place(call: RawCall) -> str:
