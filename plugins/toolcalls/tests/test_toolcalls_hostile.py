@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from rp_toolcalls import ToolCall, ToolRegistry, extract_calls, python_call
 
 from resilient_parse import AmbiguousMatchError, ParseError, Parser, RefusalError, UnrecoverableSyntaxError
-from resilient_parse.tools import formats, pycall
+from resilient_parse.tools import formats, prose_formats, pycall, scanning, token_formats
 
 MODES = ("strict", "lenient")
 GOOD = '{"name": "search", "arguments": {"q": "x"}}'
@@ -46,13 +46,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     (or to the end of the stretch when there is none)."""
     read: list[int] = []
 
-    class Counted(formats._Ahead):
+    class Counted(scanning.Ahead):
         def _search(self, pos: int) -> re.Match[str] | None:
             found = super()._search(pos)
             read.append((found.start() if found is not None else self._end) - pos)
             return found
 
-    monkeypatch.setattr(formats, "_Ahead", Counted)
+    for readers in (token_formats, prose_formats):
+        monkeypatch.setattr(readers, "Ahead", Counted)
     return read
 
 
@@ -78,7 +79,7 @@ def test_forward_searches_read_each_character_once_per_pattern(text: str, counte
 
 
 def test_the_taken_stretches_are_bisected_and_overlaps_still_cover() -> None:
-    found = formats._Found("", 0, 0)
+    found = scanning.Found("", 0, 0)
     found.take(0, 100)
     found.take(10, 20)
     found.take(150, 160)
