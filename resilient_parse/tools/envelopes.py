@@ -9,15 +9,14 @@ a refusal naming both, never an unwrap; several calls for one target are an ambi
 all of them, each to the same tool. A target that is itself a call (`{"action": …, "arguments": …}`) is left to
 the built-in coercion (`stages/coerce/shapes.py`), which maps name and arguments onto its fields.
 
-Wrappers (`{"result": {"data": …}}`, `{"result": [ {…} ]}`) are followed through wrapper keys at any depth (up to
-`MAX_DEPTH`) and one-element lists, when the inner value fits the target and the outer does not; the first level
-of a plain wrapper around an object or list stays with `shapes` (the same repair, `unwrap_wrapper`).
+Wrappers (`{"result": {"data": …}}`, `{"result": [ {…} ]}`) are followed to the value that fits the target
+(`wrappers`).
 
 A call is refused as the answer — `RefusalError` — when what the reply says beside it refuses it
 (`refusal_beside_calls`): the provider's own refusal signal (an OpenAI message's `refusal`, an Anthropic message's
 `stop_reason: "refusal"`), or text beside the calls (a message's `content`, its text blocks) that refuses the
-task, takes the call back or asks the user instead. Every path that reads tool calls asks the same helper: text
-envelopes here, the correction loop, the LangChain parser and streamed calls (`correction/tool_calls.py`).
+task, takes the call back or asks the user instead. Every path that reads tool calls asks the same helper
+(`reply_signals`): text envelopes here, the correction loop, the LangChain parser and streamed calls.
 
 `unwrap_envelope` is the built-in `rp_coerce_value` asked before the other coercions; None for anything else.
 """
@@ -31,199 +30,45 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from resilient_parse.context import CallContext, Coercion
-from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError, RefusalError, TruncatedOutputError
-from resilient_parse.feedback import excerpt
-from resilient_parse.fit import field_of, fits, spelling_of
-from resilient_parse.repairs import Repair, pointer
-from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
-from resilient_parse.schema import normalise_key as _norm
+from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError
+from resilient_parse.fit import field_of
+from resilient_parse.repairs import Repair
+from resilient_parse.schema import ListView, ModelView, TypeView, UnionView
 from resilient_parse.stages.coerce.embedded import decode_json_string
-from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
 from resilient_parse.stages.extract import scan_spans, split_reasoning
-from resilient_parse.text.cues import refusal_between
-from resilient_parse.text.lexicon import lexicon
 from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.names import (
     ARGUMENT_KEYS,
     CALL_NAME_KEYS,
-    NAME_KEYS,
     NAMESPACE_PREFIXES,
     match_tool,
-    same_tool,
     tool_name,
 )
-from resilient_parse.tools.replies import STOPPED_REFUSING
-
-MAX_DEPTH = 6
-_ENVELOPE_KINDS = frozenset(
-    {"function", "tool_use", "function_call", "tool_call", "custom", "custom_tool_call", "message", "tool", "call"}
+from resilient_parse.tools.reply_signals import (
+    CUT_OFF,
+    cut_off,
+    disagreeing_text_error,
+    refusal_beside_calls,
+    said_beside_calls,
+    truncated_call_error,
 )
+from resilient_parse.tools.wrappers import deep_wrapper, fits_view, other_tool_error, other_tool_named
+
+__all__ = [  # with what the loop and the tool-call answers import from here, wherever it lives
+    "CUT_OFF",
+    "cut_off",
+    "disagreeing_text_error",
+    "envelope_error",
+    "find_calls",
+    "is_call_shaped",
+    "refusal_beside_calls",
+    "said_beside_calls",
+    "truncated_call_error",
+    "unwrap_envelope",
+]
+
+
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "input", "id", "type", "call_id"})
-
-
-# -- what a reply says beside its calls -----------------------------------------------------------------------
-
-_TAKES_THE_CALL_BACK = frozenset({"retraction", "question"})
-_WHAT_IT_DOES = {
-    "refusal": "refuses the task",
-    "retraction": "takes the call back",
-    "question": "asks the user back instead of answering",
-}
-_SHOWN_CHARS = 120
-"""The signal of a message the provider stopped as a refusal (Anthropic's `stop_reason: "refusal"`)."""
-CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
-"""The finish reasons of a reply cut off by the output length limit (OpenAI's `finish_reason: "length"`,
-Anthropic's `stop_reason: "max_tokens"`, the Responses API's `incomplete_details.reason`): its calls are refused
-(`truncated_call_error`), by the correction loop and text envelopes alike."""
-
-
-def truncated_call_error(shown: str, path: str, *, complete: bool = False) -> TruncatedOutputError:
-    """The refusal of a call (`shown`: its name as a message quotes it) in a reply cut off by the output length
-    limit: its arguments stop mid-value, or (`complete`) they are whole but calls after it may be missing. The one
-    wording for native calls (`correction.tool_calls`) and text envelopes."""
-    if complete:  # nothing shows where the cut was: the turn may have had more calls than it shows
-        return TruncatedOutputError(
-            f"the output length limit was reached after the call to {shown}: its arguments are "
-            "complete, but calls after it may have been cut off, so the calls cannot be read as the whole answer",
-            [
-                ErrorDetail(
-                    path=path,
-                    kind="truncated",
-                    message="the output length limit was reached after this call; more calls may have been cut off",
-                )
-            ],
-        )
-    return TruncatedOutputError(
-        f"the arguments of the call to {shown} were cut off by the output length limit",
-        [
-            ErrorDetail(
-                path=path,
-                kind="truncated",
-                message="the tool call's arguments stop mid-value (the output length limit was reached)",
-            )
-        ],
-    )
-
-
-def disagreeing_text_error(said: str, made: str, candidate: str | None) -> AmbiguousMatchError:
-    """A reply whose text beside its tool call answers `said` while the call answers `made`: one reply saying two
-    things does not say which it means. The one wording for native calls and text envelopes."""
-    said, made = excerpt(said, 300), excerpt(made, 300)
-    return AmbiguousMatchError(
-        f"the reply's text answers {said} but its tool call answers {made}; the reply does not say which is meant",
-        [
-            ErrorDetail(
-                path="",
-                kind="ambiguous_answer",
-                message="give the answer once, as the tool call, with no other JSON answer in the text",
-                got=said,
-            )
-        ],
-        candidate=candidate,
-    )
-
-
-def refusal_beside_calls(text: str, signal: str | None = None) -> RefusalError | None:
-    """The refusal a reply makes of its own tool calls, or None. `signal` is the provider's refusal signal when it
-    gave one (an OpenAI message's `refusal` text, `STOPPED_REFUSING` for Anthropic's `stop_reason`): a refusal
-    whatever the calls say. `text` is what the reply writes beside its calls, read as the text path reads prose
-    beside JSON — the visible answer (not a reasoning block), outside JSON values — by the lexicon, in every
-    language it covers: a refusal of the task (`refusal_between`), a retraction ("Just kidding", "算了吧") or a
-    question back to the user ("Should I…?", "要不要") refuses the call. An apology alone, hedging, or prose that
-    describes the call ("Sure, I'll look that up.", "好的，我来帮你转账。") refuses nothing.
-
-    The one reading of text beside tool calls: text envelopes (here), the correction loop, the LangChain parser and
-    streamed calls (`correction.tool_calls.read_reply_calls`) all ask it, so no two paths can disagree. (The
-    envelope stage raises it from `rp_coerce_value`: a `Coercion.error` would be reported as a schema mismatch.)"""
-    if signal:
-        shown = excerpt(signal, _SHOWN_CHARS)
-        return RefusalError(
-            f"the provider flagged the reply as a refusal ({shown}); its tool call is not given as the answer",
-            [ErrorDetail(path="", kind="refusal", message="the provider flagged the reply as a refusal", got=shown)],
-        )
-    found = _refusing_cue(text) if text and not text.isspace() else None
-    if found is None:
-        return None
-    at, category = found
-    does = _WHAT_IT_DOES[category]
-    said = excerpt(text[at:], _SHOWN_CHARS)
-    return RefusalError(
-        f"the reply {does} beside its tool call ({said!r}); the call is not given as the answer",
-        [ErrorDetail(path="", kind="refusal", message=f"the text beside the tool call {does}", got=said, offset=at)],
-    )
-
-
-def _refusing_cue(text: str) -> tuple[int, str] | None:
-    """Where the visible prose of `text` first refuses, takes the call back or asks back, and which it does."""
-    for lo, hi in _visible_prose(text):
-        at = refusal_between(text, lo, hi)
-        cue = lexicon().first(_TAKES_THE_CALL_BACK, text, lo, at if at >= 0 else hi)
-        if cue is not None:
-            return cue.start, cue.category
-        if at >= 0:
-            return at, "refusal"
-    return None
-
-
-def _visible_prose(text: str) -> Iterator[tuple[int, int]]:
-    """The stretches of prose in the visible answer of `text`, in order: outside reasoning blocks and outside the
-    JSON values in it (a span inside an unclosed opener is within that opener's), as extraction reads them."""
-    for region in split_reasoning(text):
-        if region.reasoning:
-            continue
-        pos = region.start
-        for span in scan_spans(text, region.start, region.end):
-            if span.inside >= 0:
-                continue
-            if span.start > pos:
-                yield pos, span.start
-            pos = max(pos, span.end)
-        if pos < region.end:
-            yield pos, region.end
-
-
-def said_beside_calls(value: Any) -> tuple[str, str | None]:
-    """What an envelope says beside the calls it holds: the text of its messages (`content` as a string, or its
-    text blocks and parts) and the provider's refusal signal, if any (a message's `refusal`, a `refusal` content
-    part, Anthropic's `stop_reason: "refusal"`). ("", None) for a bare call or a list of calls."""
-    texts: list[str] = []
-    signals: list[str] = []
-    if isinstance(value, dict):  # a bare call says nothing beside itself: it has none of these keys
-        choices = value.get("choices")
-        messages = (
-            [c.get("message") or c.get("delta") for c in choices if isinstance(c, dict)]
-            if isinstance(choices, list)
-            else [value]
-        )
-        for message in messages:
-            if isinstance(message, dict):
-                _read_message(message, texts, signals)
-    return "\n".join(texts), "; ".join(signals) or None
-
-
-def _read_message(message: dict[str, Any], texts: list[str], signals: list[str]) -> None:
-    refusal = message.get("refusal")
-    if isinstance(refusal, str) and refusal.strip():
-        signals.append(refusal)
-    if message.get("stop_reason") == "refusal":
-        signals.append(STOPPED_REFUSING)
-    content = message.get("content")
-    if isinstance(content, str):
-        texts.append(content)
-    for key in ("content", "output"):
-        items = message.get(key)
-        if not isinstance(items, list):
-            continue
-        for item in items:
-            if not isinstance(item, dict):
-                continue
-            kind = item.get("type")
-            if kind in ("text", "output_text") and isinstance(item.get("text"), str):
-                texts.append(item["text"])
-            elif kind == "refusal" and isinstance(item.get("refusal"), str) and item["refusal"].strip():
-                signals.append(item["refusal"])
-            elif kind == "message" and key == "output":
-                _read_message(item, texts, signals)  # a Responses-API output message: its parts
 
 
 def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
@@ -243,7 +88,7 @@ def unwrap_envelope(value: Any, expected: TypeView, path: str, ctx: CallContext)
         keyed = _namespaced_call(value, view, path, ctx)
         if keyed is not None:
             return keyed
-        return _named_other_tool(value, view, path, ctx) or _deep_wrapper(value, view, path, ctx)
+        return _named_other_tool(value, view, path, ctx) or deep_wrapper(value, view, path, ctx)
     return None
 
 
@@ -272,43 +117,16 @@ def _namespaced_call(value: dict[str, Any], view: TypeView, path: str, ctx: Call
     return Coercion(inner, (Repair.make("read_tool_call", path, value, inner, confidence=0.95, note=note), *renamed))
 
 
-def _other_tool_named(value: dict[str, Any], expected: str) -> tuple[str, str] | None:
-    """The (key, name) under which an object names a tool other than `expected` beside another value — `{"tool":
-    "delete_city", "input": {...}}`, `{"action": "x", "arguments": {...}}`, `{"type": "x", "input": {...}}`,
-    `{"result": {...}, "name": "x"}` — or None when it names no tool, or names the expected one (under any of its
-    name keys: the object is then that tool's call, read by the other stages)."""
-    if len(value) < 2:
-        return None
-    keys = {k: _norm(k) for k in value}
-    beside_arguments = any(k in ARGUMENT_KEYS for k in keys.values())
-    named = [
-        (key, name)
-        for key, name in value.items()
-        if isinstance(name, str)
-        and keys[key] in NAME_KEYS
-        and (keys[key] != "type" or (beside_arguments and name not in _ENVELOPE_KINDS))
-    ]
-    if not named or any(same_tool(name, expected) for _, name in named):
-        return None
-    return next(((k, n) for k, n in named if keys[k] != "type"), named[0])
-
-
-def _other_tool_error(key: str, name: str, expected: str, path: str, where: str = "") -> Coercion:
-    at = f"{where}/{key}" if where else key
-    message = f"the output names the tool {name!r} (under {at!r}), not {expected!r} (the target's tool); refusing"
-    return Coercion(error=ErrorDetail(path=path, kind="tool_name_mismatch", message=message, got=name))
-
-
 def _named_other_tool(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    """An object that names another tool beside the value (`_other_tool_named`), for an argument model none of its
+    """An object that names another tool beside the value (`other_tool_named`), for an argument model none of its
     keys is a field of: refused like a call to that tool, naming both (never unwrapped past)."""
     if not isinstance(view, ModelView) or is_call_shaped(view, ctx):
         return None
     if any(field_of(k, view, ctx) is not None for k in value):
         return None
     expected = tool_name(view)
-    found = _other_tool_named(value, expected)
-    return _other_tool_error(*found, expected, path) if found is not None else None
+    found = other_tool_named(value, expected)
+    return other_tool_error(*found, expected, path) if found is not None else None
 
 
 def envelope_error(value: Any, shown: str, complete: bool, max_depth: int) -> ParseError | None:
@@ -353,9 +171,6 @@ def _unoptional(view: TypeView) -> TypeView:
     if isinstance(view, UnionView) and len(view.options) == 1:
         return view.options[0]
     return view
-
-
-# -- tool calls ------------------------------------------------------------------------------------------------
 
 
 def find_calls(value: Any, max_depth: int) -> list[RawCall] | None:
@@ -467,27 +282,6 @@ def _from_calls(value: Any, calls: list[RawCall], view: TypeView, path: str, ctx
     return Coercion(inner, (read, *renamed))
 
 
-def _says_cut(reason: Any) -> bool:
-    """Whether a finish reason as the reply wrote it (any JSON value: a list is no reason) is a cut (`CUT_OFF`)."""
-    return isinstance(reason, str) and reason in CUT_OFF
-
-
-def cut_off(value: Any) -> bool:
-    """Whether an envelope says the output length limit cut it (`CUT_OFF`): a choice's `finish_reason`, a
-    message's `stop_reason`, a Responses-API output's `incomplete_details.reason` (or `status: "incomplete"`)."""
-    if not isinstance(value, dict):
-        return False
-    choices = value.get("choices")
-    if isinstance(choices, list):
-        return any(isinstance(c, dict) and _says_cut(c.get("finish_reason")) for c in choices)
-    if _says_cut(value.get("stop_reason")) or _says_cut(value.get("finish_reason")):
-        return True
-    details = value.get("incomplete_details")
-    if isinstance(details, dict) and _says_cut(details.get("reason")):
-        return True
-    return value.get("status") == "incomplete" and isinstance(value.get("output"), list)
-
-
 def _check_text_agrees(text: str, inner: Any, model: ModelView, many: bool, ctx: CallContext) -> None:
     """Text beside the calls that answers the target otherwise — a JSON value in its visible prose that is the
     target (an object of the model's fields; for a list target, a list of them) and differs from what the calls
@@ -563,7 +357,7 @@ def _as_call(
 ) -> Coercion | None:
     """A call-shaped target (`{"action": …, "arguments": …}`) takes the call's name and arguments as its fields.
     Left to `shapes` when it can do it (an alias table maps `name`, or the arguments are themselves the target)."""
-    if field_of("name", model, ctx) is not None or any(_fits(c.arguments, model, ctx) for c in calls):
+    if field_of("name", model, ctx) is not None or any(fits_view(c.arguments, model, ctx) for c in calls):
         return None
     name_field = next((f for k in CALL_NAME_KEYS if (f := field_of(k, model, ctx)) is not None), None)
     args_field = next((f for k in ARGUMENT_KEYS if (f := field_of(k, model, ctx)) is not None), None)
@@ -580,74 +374,3 @@ def _as_call(
     inner: Any = mapped if many else mapped[0]
     note = f"the call's name as {name_key!r}, its arguments as {args_key!r}"
     return Coercion(inner, (Repair.make("unwrap_tool_call", path, value, inner, confidence=0.95, note=note),))
-
-
-# -- wrappers --------------------------------------------------------------------------------------------------
-
-
-def _deep_wrapper(value: dict[str, Any], view: TypeView, path: str, ctx: CallContext) -> Coercion | None:
-    if isinstance(view, ModelView) and any(field_of(k, view, ctx) is not None for k in value):
-        return None  # the outer object names a field: it is (partly) the object itself
-    others: list[tuple[list[str | int], str, str]] = []
-    found = _descend(value, view, [], ctx, others)
-    if others and isinstance(view, ModelView):  # a call to another tool inside a wrapper: refused, never unwrapped
-        trail, key, name = others[0]
-        return _other_tool_error(key, name, tool_name(view), path, pointer(trail))
-    if found is None or not ctx.policy.allows("unwrap_wrapper"):
-        return None
-    inner, trail = found
-    plain = len(trail) == 1 and isinstance(view, ModelView | ListView | TupleView)
-    if plain:
-        return None  # one wrapper around an object or a list: `shapes.unwrap` reads it (and records it alike)
-    note = "took the value out of " + pointer(trail)
-    return Coercion(inner, (Repair.make("unwrap_wrapper", path, value, inner, confidence=0.9, note=note),))
-
-
-def _descend(
-    node: Any,
-    view: TypeView,
-    trail: list[str | int],
-    ctx: CallContext,
-    others: list[tuple[list[str | int], str, str]],
-) -> tuple[Any, list[str | int]] | None:
-    """The one value under wrapper keys and one-element lists that fits `view`, with the keys that lead to it. An
-    object on the way that names another tool (`{"data": {"name": "x", "arguments": {...}}}`) is that tool's call:
-    it is not descended through, and is told in `others` (where, under which key, which name)."""
-    if trail and _fits(node, view, ctx):
-        return node, trail
-    if len(trail) >= MAX_DEPTH:
-        return None
-    if isinstance(node, list):
-        if trail and len(node) == 1 and not isinstance(view, ListView | TupleView):
-            return _descend(node[0], view, [*trail, 0], ctx, others)
-        return None
-    if not isinstance(node, dict):
-        return None
-    if trail and isinstance(view, ModelView):
-        named = _other_tool_named(node, tool_name(view))
-        if named is not None:
-            others.append((trail, *named))
-            return None
-    found = [
-        got
-        for key, inner in node.items()
-        if spelling_of(key, ctx) in WRAPPER_KEYS
-        and (got := _descend(inner, view, [*trail, key], ctx, others)) is not None
-    ]
-    return found[0] if len(found) == 1 else None
-
-
-def _fits(node: Any, view: TypeView, ctx: CallContext) -> bool:
-    if isinstance(view, ModelView):
-        return isinstance(node, dict) and any(field_of(k, view, ctx) is not None for k in node)
-    if isinstance(view, ListView | TupleView):
-        return isinstance(node, list)
-    if isinstance(view, ChoiceView):
-        return isinstance(node, str | int) and not isinstance(node, bool)
-    if isinstance(view, ScalarView):
-        if view.py_type in (int, float) or view.py_type.__name__ == "Decimal":
-            return isinstance(node, str | int | float) and not isinstance(node, bool)
-        return fits(node, view)
-    if isinstance(view, UnionView):
-        return any(_fits(node, o, ctx) for o in view.options)
-    return False
