@@ -1,5 +1,7 @@
-"""The errors the pipeline raises when it turns something away: an input it does not take, a repair the policy
-forbids, values the conform walk would not guess, several values where the target takes one, a cut literal."""
+"""The errors the pipeline raises when it turns something away, worded in one place.
+
+An input it does not take, a repair the policy forbids, values the conform walk would not guess, several values
+where the target takes one, and an output cut inside a literal."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""What a parser knows before any text arrives: its configuration, and per target a plan computed once (the
-adapter, the schema view, the float and infinity facts the fast path asks, the short name events report)."""
+"""What a parser knows before any text arrives: its configuration, and a plan per target computed once.
+
+A plan holds the adapter, the schema view, the float and infinity facts the fast path asks and the short name
+events report; `ParserSetup` owns the configuration and the plan cache, and `Parser` adds the pipeline."""
 
 from __future__ import annotations
 
