@@ -45,7 +45,6 @@ from resilient_parse.tools.names import (
     tool_name,
 )
 from resilient_parse.tools.reply_signals import (
-    CUT_OFF,
     cut_off,
     disagreeing_text_error,
     refusal_beside_calls,
@@ -55,7 +54,6 @@ from resilient_parse.tools.reply_signals import (
 from resilient_parse.tools.wrappers import deep_wrapper, fits_view, other_tool_error, other_tool_named
 
 __all__ = [  # with what the loop and the tool-call answers import from here, wherever it lives
-    "CUT_OFF",
     "cut_off",
     "disagreeing_text_error",
     "envelope_error",

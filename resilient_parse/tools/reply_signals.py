@@ -16,7 +16,7 @@ from resilient_parse.feedback import excerpt
 from resilient_parse.stages.extract import scan_spans, split_reasoning
 from resilient_parse.text.cues import refusal_between
 from resilient_parse.text.lexicon import lexicon
-from resilient_parse.tools.replies import STOPPED_REFUSING
+from resilient_parse.tools.replies import STOPPED_REFUSING, says_cut
 
 _TAKES_THE_CALL_BACK = frozenset({"retraction", "question"})
 _WHAT_IT_DOES = {
@@ -26,10 +26,6 @@ _WHAT_IT_DOES = {
 }
 _SHOWN_CHARS = 120
 """The signal of a message the provider stopped as a refusal (Anthropic's `stop_reason: "refusal"`)."""
-CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
-"""The finish reasons of a reply cut off by the output length limit (OpenAI's `finish_reason: "length"`,
-Anthropic's `stop_reason: "max_tokens"`, the Responses API's `incomplete_details.reason`): its calls are refused
-(`truncated_call_error`), by the correction loop and text envelopes alike."""
 
 
 def truncated_call_error(shown: str, path: str, *, complete: bool = False) -> TruncatedOutputError:
@@ -181,11 +177,6 @@ def _read_message(message: dict[str, Any], texts: list[str], signals: list[str])
                 _read_message(item, texts, signals)  # a Responses-API output message: its parts
 
 
-def _says_cut(reason: Any) -> bool:
-    """Whether a finish reason as the reply wrote it (any JSON value: a list is no reason) is a cut (`CUT_OFF`)."""
-    return isinstance(reason, str) and reason in CUT_OFF
-
-
 def cut_off(value: Any) -> bool:
     """Whether an envelope says the output length limit cut it (`CUT_OFF`): a choice's `finish_reason`, a
     message's `stop_reason`, a Responses-API output's `incomplete_details.reason` (or `status: "incomplete"`)."""
@@ -193,10 +184,10 @@ def cut_off(value: Any) -> bool:
         return False
     choices = value.get("choices")
     if isinstance(choices, list):
-        return any(isinstance(c, dict) and _says_cut(c.get("finish_reason")) for c in choices)
-    if _says_cut(value.get("stop_reason")) or _says_cut(value.get("finish_reason")):
+        return any(isinstance(c, dict) and says_cut(c.get("finish_reason")) for c in choices)
+    if says_cut(value.get("stop_reason")) or says_cut(value.get("finish_reason")):
         return True
     details = value.get("incomplete_details")
-    if isinstance(details, dict) and _says_cut(details.get("reason")):
+    if isinstance(details, dict) and says_cut(details.get("reason")):
         return True
     return value.get("status") == "incomplete" and isinstance(value.get("output"), list)
