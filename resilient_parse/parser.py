@@ -15,9 +15,8 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from resilient_parse.context import CallContext, Candidate, SemanticValidator
 from resilient_parse.errors import (
@@ -35,7 +34,8 @@ from resilient_parse.rejections import (
     refusal_error,
     refuse_values_for_one,
 )
-from resilient_parse.repairs import Repair, total_cost
+from resilient_parse.repairs import ParseResult, Repair, total_cost
+from resilient_parse.reply_path import reply_result
 from resilient_parse.target_plan import (  # re-exported: tests and integrations import them from here
     ParserSetup,
     TargetPlan,
@@ -67,28 +67,6 @@ T = TypeVar("T")
 
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ParseResult(Generic[T]):
-    """The validated object and every repair that produced it."""
-
-    value: T
-    repairs: tuple[Repair, ...] = ()
-    candidate: str | None = None
-    json_text: str | None = None
-    mode: str = ""
-
-    @property
-    def repaired(self) -> bool:
-        return bool(self.repairs)
-
-    @property
-    def lossless(self) -> bool:
-        return all(r.lossless for r in self.repairs)
-
-    def repairs_as_dicts(self) -> list[dict[str, Any]]:
-        return [r.to_dict() for r in self.repairs]
 
 
 class _CallReader:
@@ -373,23 +351,8 @@ class Parser(ParserSetup):
     def _reply_result(
         self, reply: object, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]
     ) -> tuple[ParseResult[Any], str, str]:
-        """`_guarded` for a provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool
-        calls read by name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
-        from resilient_parse.tools.replies import read_reply
-
-        found, read = read_reply(reply, self.policy)
-        text = found.text or ""
-        if found.calls:
-            answered = tool_answers().answer_reply(found, plan.view, _CallReader(self, call_aliases))
-            if answered is not None:
-                return self._called(answered[0], (*read, *answered[1]), text, plan, checks)
-            text = found.calls[0].arguments  # one call answering a target of no tool models: its arguments
-        inner, source, path = self._guarded(check_input(text, self.policy), plan, checks, call_aliases)
-        return (
-            ParseResult(inner.value, (*read, *inner.repairs), inner.candidate, inner.json_text, inner.mode),
-            source,
-            path,
-        )
+        """`_guarded` for a provider's reply object: `reply_path.reply_result`."""
+        return reply_result(self, reply, plan, checks, call_aliases, _CallReader(self, call_aliases))
 
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]

@@ -51,13 +51,18 @@ def check_input(text: Any, policy: Policy) -> str:
             f"expected the model's output as str or bytes, got {type(text).__name__}",
             [ErrorDetail(path="", kind="invalid_input", message=f"got {type(text).__name__}")],
         )
-    limit = policy.max_input_chars
-    if len(text) > limit:
-        raise InputTooLargeError(
-            f"the input has {len(text):,} characters, over the limit of {limit:,} (Policy.max_input_chars)",
-            [ErrorDetail(path="", kind="input_too_large", message=f"{len(text)} > {limit} characters")],
-        )
+    check_size(len(text), policy)
     return text
+
+
+def check_size(length: int, policy: Policy) -> None:
+    """The InputTooLargeError for an output (a text, or a reply's text and calls together) over the limit."""
+    limit = policy.max_input_chars
+    if length > limit:
+        raise InputTooLargeError(
+            f"the input has {length:,} characters, over the limit of {limit:,} (Policy.max_input_chars)",
+            [ErrorDetail(path="", kind="input_too_large", message=f"{length} > {limit} characters")],
+        )
 
 
 def check_policy(repairs: Sequence[Repair], cand: Candidate, policy: Policy) -> None:

@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from itertools import repeat
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from resilient_parse.safe_text import escape_surrogates, json_safe, utf8_safe
 
@@ -330,3 +330,28 @@ def split_pointer(path: str) -> list[str]:
     if not path:
         return []
     return [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ParseResult(Generic[T]):
+    """The validated object and every repair that produced it."""
+
+    value: T
+    repairs: tuple[Repair, ...] = ()
+    candidate: str | None = None
+    json_text: str | None = None
+    mode: str = ""
+
+    @property
+    def repaired(self) -> bool:
+        return bool(self.repairs)
+
+    @property
+    def lossless(self) -> bool:
+        return all(r.lossless for r in self.repairs)
+
+    def repairs_as_dicts(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.repairs]

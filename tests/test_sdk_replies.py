@@ -7,6 +7,7 @@ as text, its tool calls by name, its refusal, truncation and several choices as 
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import textwrap
@@ -28,6 +29,7 @@ from resilient_parse.correction.types import MalformedResponseError
 from resilient_parse.errors import (
     AmbiguousMatchError,
     InvalidInputError,
+    ParseError,
     RefusalError,
     SchemaMismatchError,
     TruncatedOutputError,
@@ -486,3 +488,95 @@ def test_a_valid_parse_of_a_reply_imports_no_sdk() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# -- found by an outside attack: each reading follows the reply, never a field's look-alike ---------------------
+
+
+class CallShaped(BaseModel):
+    action: str
+    arguments: dict[str, object] = {}
+
+
+def test_a_native_call_into_a_call_shaped_model_keeps_the_calls_name() -> None:
+    """The call's arguments are not the whole answer: their own `action` key must not replace the tool's name."""
+    sneaky = '{"action": "delete_all", "arguments": {"force": true}}'
+    for mode in ("strict", "lenient"):
+        try:
+            value = parse(
+                completion(None, finish_reason="tool_calls", calls=(("run_job", sneaky),)), CallShaped, mode=mode
+            )
+        except ParseError:
+            continue
+        assert value.action == "run_job"
+    plain = completion(None, finish_reason="tool_calls", calls=(("search", '{"q": "x"}'),))
+    assert parse(plain, CallShaped) == CallShaped(action="search", arguments={"q": "x"})
+    with pytest.raises(ParseError):  # naming the call's field `action` is a rename strict does not make
+        parse(plain, CallShaped, mode="strict")
+
+
+def test_two_native_calls_fill_a_list_of_call_shaped_models() -> None:
+    reply = completion(None, finish_reason="tool_calls", calls=(("a", '{"x": 1}'), ("b", '{"y": 2}')))
+    assert [c.action for c in parse(reply, list[CallShaped])] == ["a", "b"]
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_text_and_a_call_that_answer_a_plain_target_differently_are_ambiguous(mode: str) -> None:
+    reply = completion('{"a": 1}', finish_reason="tool_calls", calls=(("f", '{"a": 2}'),))
+    with pytest.raises(AmbiguousMatchError):
+        parse(reply, dict[str, int], mode=mode)
+    same = completion('{"a": 2}', finish_reason="tool_calls", calls=(("f", '{"a": 2}'),))
+    assert parse(same, dict[str, int], mode=mode) == {"a": 2}
+
+
+@pytest.mark.parametrize("stop", ["max_tokens", "model_context_window_exceeded"])
+def test_every_anthropic_cut_is_refused_in_strict(stop: str) -> None:
+    with pytest.raises(TruncatedOutputError):
+        parse(claude([{"type": "text", "text": "12"}], stop), int, mode="strict")
+
+
+def test_a_gemini_cut_through_langchain_is_refused_in_strict() -> None:
+    message = AIMessage(content="12", response_metadata={"finish_reason": "MAX_TOKENS"})
+    with pytest.raises(TruncatedOutputError):
+        parse(message, int, mode="strict")
+
+
+def test_call_arguments_count_against_the_input_limit() -> None:
+    from resilient_parse import InputTooLargeError, Policy
+    from resilient_parse.policy import LENIENT
+
+    small = Parser(mode=Policy(**{**LENIENT.__dict__, "max_input_chars": 1_000}))
+    big = '{"city": "' + "x" * 5_000 + '"}'
+    with pytest.raises(InputTooLargeError):
+        small.parse(completion(None, finish_reason="tool_calls", calls=(("GetWeather", big),)), GetWeather)
+
+
+def test_odd_reply_objects_end_in_library_errors_only() -> None:
+    from openai.types.chat.chat_completion import Choice
+
+    from resilient_parse import ResilientParseError
+
+    odd: list[Any] = [
+        Choice.model_construct(index=0, finish_reason=["length"], message=completion().choices[0].message),
+        AIMessage.model_construct(content="", tool_calls=[{"args": {}}], invalid_tool_calls=[], response_metadata={}),
+        AIMessage.model_construct(content="", tool_calls=[], invalid_tool_calls=[object()], response_metadata={}),
+    ]
+    for reply in odd:  # anything else (TypeError, KeyError, AttributeError) fails the test
+        with contextlib.suppress(ResilientParseError):
+            parse(reply, GetWeather)
+
+
+def test_choices_that_differ_only_in_json_spacing_are_one_answer() -> None:
+    reply = completion(contents=['{"city": "Paris", "temp": 21}', '{"city":"Paris","temp":21}'])
+    assert parse(reply, Weather) == Weather(city="Paris", temp=21)
+
+
+def test_a_function_llm_may_return_a_responses_object_or_several_choices() -> None:
+    from resilient_parse import correct
+    from resilient_parse.correction import CorrectionsExhaustedError
+
+    assert correct(lambda m: responses([output_text(WEATHER)]), [], Weather) == Weather(city="Paris", temp=21)
+    two = completion(contents=[WEATHER, '{"city": "Rome", "temp": 30}'])
+    with pytest.raises(CorrectionsExhaustedError) as info:  # never silently choices[0]
+        correct(lambda m: two, [], Weather, max_corrections=0)
+    assert info.value.attempts[0].error_kind == "malformed_response"
