@@ -39,6 +39,7 @@ from resilient_parse.safe_text import escape_surrogates, json_safe, shorten, utf
 if TYPE_CHECKING:  # for annotations only: the correction loop's record of a model call
     from resilient_parse.correction.types import Attempt
 
+
 class _Missing:
     """`ErrorDetail.got` when nothing was got: one object, kept as itself by pickle and copy."""
 

@@ -18,6 +18,8 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Ma
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from typing_extensions import TypeForm
+
 from resilient_parse.context import CallContext, Candidate, SemanticValidator
 from resilient_parse.errors import (
     ConfigurationError,
@@ -107,7 +109,9 @@ class Parser(ParserSetup):
     @overload
     def parse(self, text: str | bytes | object, target: type[T], *, aliases: Mapping[str, str] | None = None) -> T: ...
     @overload
-    def parse(self, text: str | bytes | object, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any: ...
+    def parse(
+        self, text: str | bytes | object, target: TypeForm[T], *, aliases: Mapping[str, str] | None = None
+    ) -> T: ...
     def parse(self, text: str | bytes | object, target: Any, *, aliases: Mapping[str, str] | None = None) -> Any:
         """The validated object, or a `ParseError` saying what was wrong and where."""
         if not aliases and type(text) is str and len(text) <= self.policy.max_input_chars and not self.host.observed:
@@ -149,11 +153,11 @@ class Parser(ParserSetup):
     def parse_result(
         self,
         text: str | bytes | object,
-        target: Any,
+        target: TypeForm[T],
         *,
         aliases: Mapping[str, str] | None = None,
         validators: Sequence[SemanticValidator] = (),
-    ) -> ParseResult[Any]: ...
+    ) -> ParseResult[T]: ...
     def parse_result(
         self,
         text: str | bytes | object,
@@ -308,7 +312,9 @@ class Parser(ParserSetup):
     @overload
     def stream(self, chunks: Iterable[str | bytes], target: type[T], **options: Any) -> Iterator[StreamUpdate[T]]: ...
     @overload
-    def stream(self, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]: ...
+    def stream(
+        self, chunks: Iterable[str | bytes], target: TypeForm[T], **options: Any
+    ) -> Iterator[StreamUpdate[T]]: ...
     def stream(self, chunks: Iterable[str | bytes], target: Any, **options: Any) -> Iterator[StreamUpdate[Any]]:
         """Yield partial objects while text arrives, then the final validated object (see `streaming`)."""
         from resilient_parse.streaming import stream
@@ -321,8 +327,8 @@ class Parser(ParserSetup):
     ) -> AsyncIterator[StreamUpdate[T]]: ...
     @overload
     def astream(
-        self, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
-    ) -> AsyncIterator[StreamUpdate[Any]]: ...
+        self, chunks: AsyncIterable[str | bytes], target: TypeForm[T], **options: Any
+    ) -> AsyncIterator[StreamUpdate[T]]: ...
     def astream(
         self, chunks: AsyncIterable[str | bytes], target: Any, **options: Any
     ) -> AsyncIterator[StreamUpdate[Any]]:

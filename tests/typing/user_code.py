@@ -58,6 +58,8 @@ def sync_calls(llm: ScriptedLLM) -> None:
     assert_type(parse(TEXT, Plan | Step), Plan | Step)  # a union follows the target
     assert_type(parse_result(TEXT, Plan | None).value, Plan | None)
     assert_type(parse(TEXT, dict[str, int]), dict[str, int])
+    assert_type(parser.parse(TEXT, Plan | Step), Plan | Step)
+    assert_type(parser.parse_result(TEXT, Plan | None).value, Plan | None)
     for record in parse_many([TEXT], Plan, workers=0):
         assert_type(record.value, Plan | None)
     for either in stream([TEXT], Plan | Step):
