@@ -48,6 +48,7 @@ _BRACKET = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
 _OPENERS = frozenset("{[\uff5b\uff3b")
 _ASCII_OPENERS = frozenset("{[")
 _CLOSERS = frozenset("}]\uff5d\uff3d")
+_QUOTES = frozenset("\"'\u2018\u201c\uff02")
 # what may follow an opener that starts real JSON (a value, a quoted or bare key, a literal the reader knows), as
 # opposed to prose like "[see below]" or "{first_name}"
 _JSON_START = re.compile(
@@ -101,7 +102,7 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
     open_count = {"{": 0, "[": 0}
     top_level: list[Span] = []
     pos = start
-    sq_hopeless = csq_hopeless = False
+    hopeless: set[str] = set()  # the single quotes that no longer open a string here
     find_opener = _OPENER.search
     decode_floor = max(start, decode_from)  # the C scanner is not tried again before where it last failed
     while True:
@@ -113,10 +114,7 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
             ch = _BRACKET.get(m.group(), m.group())
             if at >= decode_floor and m.group() in _ASCII_OPENERS:
                 # a valid JSON value is balanced, its strings skipped, nothing inside it a maximal span: one C call
-                try:
-                    value_end, failed_at = valid_value_end(text, at)
-                except ValueError:  # an integer too long to convert: read it bracket by bracket
-                    value_end, failed_at = -1, end
+                value_end, failed_at = _valid_end(text, at, end)
                 if 0 <= value_end <= end:
                     top_level.append(Span(at, value_end, True))
                     pos = value_end
@@ -134,42 +132,15 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
                 break
             ch = text[at]
         pos = at + 1
-        if ch == '"':
-            s = _STRING_END.match(text, pos, end)
-            pos = s.end() if s else end
-            continue
-        if ch == "'":
-            if not sq_hopeless and _after_structure(text, at, start):
-                s = _SQ_STRING.match(text, pos, end)
-                if s is not None:
-                    pos = s.end()
-                else:
-                    sq_hopeless = True  # no closing quote anywhere after here: later quotes need not look
-            continue
-        if ch == "\u2018":
-            if not csq_hopeless and _after_structure(text, at, start):
-                s = _CSQ_STRING.match(text, pos, end)
-                if s is not None:
-                    pos = s.end()
-                else:
-                    csq_hopeless = True
-            continue
-        if ch == "\u201c" or ch == "\uff02":
-            close = text.find("\u201d" if ch == "\u201c" else ch, pos, end)
-            pos = close + 1 if close >= 0 else end
+        if ch in _QUOTES:
+            pos = _after_quoted(text, ch, at, start, end, hopeless)
             continue
         ch = _BRACKET.get(ch, ch)
         if ch in _OPENERS:
             if not fast and at >= decode_floor and text[at] in _ASCII_OPENERS:
-                try:
-                    value_end, failed_at = valid_value_end(text, at)
-                except ValueError:  # an integer too long to convert: read it bracket by bracket
-                    value_end, failed_at = -1, end
+                value_end, failed_at = _valid_end(text, at, end)
                 if 0 <= value_end <= end:
-                    siblings = kids[-1]
-                    if siblings is None:
-                        kids[-1] = siblings = []
-                    siblings.append(Span(at, value_end, True))
+                    _add_child(kids, Span(at, value_end, True))
                     pos = value_end
                     continue
                 decode_floor = max(failed_at, value_end, at + 1)
@@ -191,19 +162,58 @@ def _scan(text: str, start: int, end: int, fast: bool, decode_from: int = -1) ->
         if not openers:
             top_level.append(span)
         else:
-            siblings = kids[-1]
-            if siblings is None:
-                kids[-1] = siblings = []
-            siblings.append(span)
+            _add_child(kids, span)
     if openers:
-        # children of openers that never closed are maximal spans too
-        outer = positions[0]
-        for children in kids:
-            if children:
-                top_level.extend(Span(c.start, c.end, True, outer) for c in children)
-        top_level.append(Span(outer, end, False))
-        top_level.sort(key=lambda s: s.start)
+        _add_unclosed(top_level, positions[0], kids, end)
     return top_level, swallowed
+
+
+def _valid_end(text: str, at: int, end: int) -> tuple[int, int]:
+    """Where the valid JSON value opening at `at` ends and where reading it failed (`valid_value_end`); one C call
+    instead of a scan bracket by bracket."""
+    try:
+        return valid_value_end(text, at)
+    except ValueError:  # an integer too long to convert: read it bracket by bracket
+        return -1, end
+
+
+def _add_child(kids: list[list[Span] | None], span: Span) -> None:
+    """Record a closed span as a direct child of the innermost open bracket (its list made on first use, since
+    most brackets have none)."""
+    siblings = kids[-1]
+    if siblings is None:
+        kids[-1] = siblings = []
+    siblings.append(span)
+
+
+def _add_unclosed(top_level: list[Span], outer: int, kids: list[list[Span] | None], end: int) -> None:
+    """Add what openers that never closed leave: their closed children are maximal spans too (marked as inside
+    the outermost, at `outer`), and that opener is a truncated span to the end."""
+    for children in kids:
+        if children:
+            top_level.extend(Span(c.start, c.end, True, outer) for c in children)
+    top_level.append(Span(outer, end, False))
+    top_level.sort(key=lambda s: s.start)
+
+
+def _after_quoted(text: str, ch: str, at: int, start: int, end: int, hopeless: set[str]) -> int:
+    """Where the scan goes on after the quote `ch` at `at` inside a span: past the string it opens, or right after
+    it when it is an apostrophe. `hopeless` holds the single quotes that no closing quote follows any more, so
+    later ones need not look (kept across calls, which keeps the scan linear)."""
+    pos = at + 1
+    if ch == '"':
+        s = _STRING_END.match(text, pos, end)
+        return s.end() if s else end
+    if ch == "\u201c" or ch == "\uff02":
+        close = text.find("\u201d" if ch == "\u201c" else ch, pos, end)
+        return close + 1 if close >= 0 else end
+    if ch in hopeless or not _after_structure(text, at, start):
+        return pos
+    s = (_SQ_STRING if ch == "'" else _CSQ_STRING).match(text, pos, end)
+    if s is None:
+        hopeless.add(ch)  # no closing quote anywhere after here: later quotes need not look
+        return pos
+    return s.end()
 
 
 def _after_structure(text: str, at: int, floor: int) -> bool:
