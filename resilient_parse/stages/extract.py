@@ -249,71 +249,26 @@ def _lone_value(text: str, regions: list[Region]) -> Candidate | None:
     return Candidate(body, start, end, "whole")
 
 
+_Piece = tuple[int, int, str, str, int, bool]
+"""A piece of text that may be a candidate: (start, end, source, region kind, floor for designating words,
+demoted)."""
+
+
 def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
+    """Every candidate of the text, best-first: the pieces of each region (fence bodies, the region as a whole,
+    balanced spans), each labelled in text order and given its tier and repairs, one candidate per distinct text."""
     has_reasoning = any(r.reasoning for r in regions)
     visible_text = _has_visible_text(text, regions)
     refusal_at = unread_at = -1
-    # (start, end, source, region kind, floor for designating words, demoted)
-    raw: list[tuple[int, int, str, str, int, bool]] = []
+    raw: list[_Piece] = []
     found = [scan_spans(text, region.start, region.end) for region in regions]
     prose = ProseCues(text, [s for spans in found for s in _json_stretches(spans, text)])
     for region, spans in zip(regions, found):
-        kind = region.kind
         if not region.reasoning and refusal_at < 0:
             refusal_at = _refusal_in(prose, region)
         if not region.reasoning and unread_at < 0:
             unread_at = _unread_in(text, region, _json_stretches(spans))
-        closed = [s for s in spans if s.closed and s.inside < 0]
-        starts = [s.start for s in closed]
-        ends = sorted(s.end for s in spans if s.closed)
-
-        def floor(at: int, _ends: list[int] = ends, _region: Region = region) -> int:
-            return _floor(_ends, _region, at)
-
-        # a fence body or an answer that is one JSON string literal (JSON encoded as a string, which the later
-        # stages may decode) is a candidate as a whole; the braces inside it are not spans of their own
-        literals: list[tuple[int, int]] = []
-        for fence in find_fences(text[region.start : region.end]):
-            marker = region.start + fence.marker_start
-            i = bisect_right(starts, marker) - 1
-            if i >= 0 and closed[i].start < marker < closed[i].end:
-                continue  # a fence written inside a JSON string or value is not a fence
-            body_start, body_end = region.start + fence.body_start, region.start + fence.body_end
-            source = "fence" if fence.closed else "open_fence"
-            raw.append((body_start, body_end, source, kind, floor(body_start), False))
-            if _is_string_literal(text[body_start:body_end].strip()):
-                literals.append((body_start, body_end))
-        chunk = text[region.start : region.end]
-        body = chunk.strip()
-        marker_cut: tuple[int, int] | None = None  # the answer before a closing fence marker with no opening one
-        if not region.reasoning and (body[:1] in _OPENERS or _is_string_literal(body)):
-            lead = len(chunk) - len(chunk.lstrip())
-            before_ticks = body.rstrip("`")
-            if len(body) - len(before_ticks) >= 3 and "```" not in before_ticks:
-                # `{"key": "value"}```: a fence whose opening marker was left out; what is before its closing
-                # marker is the candidate (the whole, backticks and all, is not JSON)
-                end = region.start + lead + len(before_ticks.rstrip())
-                raw.append((region.start + lead, end, "open_fence", kind, region.start, False))
-                marker_cut = (region.start + lead, end)
-            else:
-                whole_end = region.start + lead + len(body)
-                if body[:1] in _OPENERS and body[-1:] not in _CLOSERS:
-                    whole_end = region.end  # open-ended: it keeps its trailing white space, as a cut-off span does
-                raw.append((region.start + lead, whole_end, "whole", kind, region.start, False))
-            if body[:1] == '"':
-                literals.append((region.start + lead, region.start + lead + len(body)))
-        literals.sort()
-        literal_starts = [a for a, _ in literals]
-        for span in spans:
-            i = bisect_right(literal_starts, span.start) - 1
-            if i >= 0 and span.start < literals[i][1]:
-                continue
-            if marker_cut is not None and span.start == marker_cut[0] and span.end > marker_cut[1]:
-                continue  # the same answer with the fence marker in it
-            # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
-            demoted = span.inside >= 0 and opens_json(text, span.inside)
-            source = "span" if span.closed else "truncated_span"
-            raw.append((span.start, span.end, source, kind, floor(span.start), demoted))
+        _add_region_pieces(text, region, spans, raw)
 
     answer = "".join(text[r.start : r.end] for r in regions if not r.reasoning).strip()
     seen: dict[str, Candidate] = {}
@@ -325,19 +280,9 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     raw_starts = [r[0] for r in raw if _NON_SPACE.search(text, r[0], r[1]) is not None]
     for order, (start, end, source, kind, floor_at, demoted) in enumerate(raw):
         piece = text[start:end]
-        if source != "span" and piece.lstrip()[:1] == '"':
-            body = piece.strip()
-            if not _is_string_literal(body):
-                continue
-        else:
-            # a cut-off piece keeps its trailing whitespace: "30\n" shows the number was complete
-            open_ended = source in ("truncated_span", "open_fence") or (
-                source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
-            )
-            body = piece.lstrip() if open_ended else piece.strip()
-            tuple_in_fence = source in ("fence", "open_fence") and body[:1] == "("  # a Python tuple given as the JSON
-            if len(body.rstrip()) < 2 or (body[0] not in _OPENERS and not tuple_in_fence):
-                continue
+        body = _candidate_body(piece, source)
+        if body is None:
+            continue
         label = labeller.label(start, end, floor_at, _next_start(raw_starts, end))
         base = TIER_REASONING_CUT if kind == REASONING_CUT else TIER_REASONING if kind == REASONING else 0
         tier = base + LABEL_TIER[label] - (1 if demoted else 0)
@@ -347,19 +292,112 @@ def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
             source = "fence"
         elif body.strip() != stripped_all and bool(answer) and piece.strip() != answer:
             repairs.append(Repair.make("extract_prose", "", None, None, offset=start))
-        if unread_at >= 0:
-            # prose no table reads may refuse, retract or call this an example: the answer is assumed, not read
-            repairs.append(Repair.make("unread_prose", "", None, None, offset=unread_at))
-        if kind != ANSWER:
-            # choosing a draft from the model's reasoning is a judgement, never lossless
-            repairs.append(replace(Repair.make("reasoning_candidate", "", None, None, offset=start), lossless=False))
-        elif has_reasoning:
-            repairs.append(Repair.make("skip_reasoning", "", None, None, offset=start))
+        _add_reading_repairs(repairs, start, kind, unread_at, has_reasoning)
         cand = Candidate(body, start, end, source, tier, order, tuple(repairs), label, kind, refusal_at, visible_text)
         prev = seen.get(body)
         if prev is None or _better(cand, prev):
             seen[body] = cand
     return sorted(seen.values(), key=lambda c: (-c.tier, SOURCE_PREFERENCE.get(c.source, 9), -len(c.text)))
+
+
+def _add_region_pieces(text: str, region: Region, spans: list[Span], raw: list[_Piece]) -> None:
+    """Add to `raw` the pieces of one region that may be candidates: its fence bodies, the region as a whole when
+    it is one value, and its spans, except those inside a piece that is a candidate only as a whole."""
+    closed = [s for s in spans if s.closed and s.inside < 0]
+    ends = sorted(s.end for s in spans if s.closed)
+    # a fence body or an answer that is one JSON string literal (JSON encoded as a string, which the later
+    # stages may decode) is a candidate as a whole; the braces inside it are not spans of their own
+    literals = _add_fence_pieces(text, region, closed, ends, raw)
+    marker_cut = _add_whole_piece(text, region, raw, literals)
+    literals.sort()
+    literal_starts = [a for a, _ in literals]
+    for span in spans:
+        i = bisect_right(literal_starts, span.start) - 1
+        if i >= 0 and span.start < literals[i][1]:
+            continue
+        if marker_cut is not None and span.start == marker_cut[0] and span.end > marker_cut[1]:
+            continue  # the same answer with the fence marker in it
+        # a span inside an unclosed opener that starts real JSON is part of a cut-off answer, not an answer
+        demoted = span.inside >= 0 and opens_json(text, span.inside)
+        source = "span" if span.closed else "truncated_span"
+        raw.append((span.start, span.end, source, region.kind, _floor(ends, region, span.start), demoted))
+
+
+def _add_fence_pieces(
+    text: str, region: Region, closed: list[Span], ends: list[int], raw: list[_Piece]
+) -> list[tuple[int, int]]:
+    """Add to `raw` the body of each fence in the region that is not written inside a JSON value (`closed`, the
+    region's closed spans in order); returns the bodies that are one string literal."""
+    starts = [s.start for s in closed]
+    literals: list[tuple[int, int]] = []
+    for fence in find_fences(text[region.start : region.end]):
+        marker = region.start + fence.marker_start
+        i = bisect_right(starts, marker) - 1
+        if i >= 0 and closed[i].start < marker < closed[i].end:
+            continue  # a fence written inside a JSON string or value is not a fence
+        body_start, body_end = region.start + fence.body_start, region.start + fence.body_end
+        source = "fence" if fence.closed else "open_fence"
+        raw.append((body_start, body_end, source, region.kind, _floor(ends, region, body_start), False))
+        if _is_string_literal(text[body_start:body_end].strip()):
+            literals.append((body_start, body_end))
+    return literals
+
+
+def _add_whole_piece(
+    text: str, region: Region, raw: list[_Piece], literals: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """Add to `raw` a visible region that is one value (or one string literal, then also to `literals`) as a
+    whole; returns the answer before a closing fence marker it never opened, when that is what it is."""
+    chunk = text[region.start : region.end]
+    body = chunk.strip()
+    if region.reasoning or not (body[:1] in _OPENERS or _is_string_literal(body)):
+        return None
+    marker_cut: tuple[int, int] | None = None
+    lead = len(chunk) - len(chunk.lstrip())
+    before_ticks = body.rstrip("`")
+    if len(body) - len(before_ticks) >= 3 and "```" not in before_ticks:
+        # `{"key": "value"}```: a fence whose opening marker was left out; what is before its closing
+        # marker is the candidate (the whole, backticks and all, is not JSON)
+        end = region.start + lead + len(before_ticks.rstrip())
+        raw.append((region.start + lead, end, "open_fence", region.kind, region.start, False))
+        marker_cut = (region.start + lead, end)
+    else:
+        whole_end = region.start + lead + len(body)
+        if body[:1] in _OPENERS and body[-1:] not in _CLOSERS:
+            whole_end = region.end  # open-ended: it keeps its trailing white space, as a cut-off span does
+        raw.append((region.start + lead, whole_end, "whole", region.kind, region.start, False))
+    if body[:1] == '"':
+        literals.append((region.start + lead, region.start + lead + len(body)))
+    return marker_cut
+
+
+def _candidate_body(piece: str, source: str) -> str | None:
+    """The text a piece offers as a candidate (a cut-off piece keeps its trailing whitespace: "30\n" shows the
+    number was complete), or None when it cannot be one (too short, not a value, a broken string literal)."""
+    if source != "span" and piece.lstrip()[:1] == '"':
+        body = piece.strip()
+        return body if _is_string_literal(body) else None
+    open_ended = source in ("truncated_span", "open_fence") or (
+        source == "whole" and piece.rstrip()[-1:] not in _CLOSERS
+    )
+    body = piece.lstrip() if open_ended else piece.strip()
+    tuple_in_fence = source in ("fence", "open_fence") and body[:1] == "("  # a Python tuple given as the JSON
+    if len(body.rstrip()) < 2 or (body[0] not in _OPENERS and not tuple_in_fence):
+        return None
+    return body
+
+
+def _add_reading_repairs(repairs: list[Repair], start: int, kind: str, unread_at: int, has_reasoning: bool) -> None:
+    """Add the repairs that say how far the candidate at `start` was read rather than assumed: prose no table
+    reads, a draft taken from reasoning, reasoning skipped."""
+    if unread_at >= 0:
+        # prose no table reads may refuse, retract or call this an example: the answer is assumed, not read
+        repairs.append(Repair.make("unread_prose", "", None, None, offset=unread_at))
+    if kind != ANSWER:
+        # choosing a draft from the model's reasoning is a judgement, never lossless
+        repairs.append(replace(Repair.make("reasoning_candidate", "", None, None, offset=start), lossless=False))
+    elif has_reasoning:
+        repairs.append(Repair.make("skip_reasoning", "", None, None, offset=start))
 
 
 def _next_start(starts: list[int], end: int) -> int | None:
