@@ -45,6 +45,28 @@ def _mentions(
 ) -> tuple[list[_Mention], ParseError | None]:
     """Every mention of a value of the target in text[start:end] that the text gives as the answer; an error when
     they say different things, or when the prose around them says the value is not simply the answer."""
+    found, error = _all_mentions(text, prose, start, end, target, path)
+    if error is not None or not found:
+        return [], error
+    cues = _free_cues(prose.cues_in(start, end), found)
+    judged = _judge(prose, cues)
+    if target.kind == "bool":
+        judged.agree_with_no(prose, found)
+    found, error = _without_excluded(text, prose, start, end, found, judged, path)
+    if error is None:
+        error = _judged_against(text, prose, start, end, cues, found, judged, path)
+    if error is None:
+        error = _several_values(found, path)
+    if error is None:
+        error = _not_plainly_given(text, prose, start, end, found, judged, path)
+    return ([], error) if error is not None else (found, None)
+
+
+def _all_mentions(
+    text: str, prose: _Prose, start: int, end: int, target: _Target, path: str
+) -> tuple[list[_Mention], ParseError | None]:
+    """Every mention of a value of the target's kind in text[start:end], before any is judged (an error when
+    numbers are computed with); a null word counts for a target that takes None."""
     if target.kind == "number":
         found = _numbers(text, prose, start, end, target, path)
         error = _arithmetic(text, found, path)
@@ -57,14 +79,14 @@ def _mentions(
         found = _members(text, prose, start, end, target.view, path)
     if target.nullable:
         found = _merge(found, _nulls(text, start, end))
-    if not found:
-        return [], None
-    cues = _free_cues(prose.cues_in(start, end), found)
-    judged = _judge(prose, cues)
-    if target.kind == "bool":
-        judged.agree_with_no(prose, found)
+    return found, None
 
-    # a value an example, a counter-example, a rejection or the user's input names is never the answer
+
+def _without_excluded(
+    text: str, prose: _Prose, start: int, end: int, found: list[_Mention], judged: _Judged, path: str
+) -> tuple[list[_Mention], ParseError | None]:
+    """The mentions left once those an example, a counter-example, a rejection or the user's input names are
+    dropped (such a value is never the answer); an error when none is left or a dropped value is named again."""
     kept: list[_Mention] = []
     dropped: list[tuple[_Mention, str]] = []
     for m in found:
@@ -73,70 +95,91 @@ def _mentions(
             kept.append(m)
         else:
             dropped.append((m, category))
-    if dropped:
-        m, category = dropped[0]
-        excluded = {_value_key(d.value) for d, _ in dropped}
-        again = next((k for k in kept if _value_key(k.value) in excluded), None)
-        if not kept or again is not None:
-            what = category.replace("_", " ")
-            message = f"{m.raw!r} is named by {what} ({_around(text, start, end, m)!r}), not given as the answer"
-            return [], _ambiguous(message, path, _EXCLUDING[category], m)
-        found = kept
+    if not dropped:
+        return found, None
+    m, category = dropped[0]
+    excluded = {_value_key(d.value) for d, _ in dropped}
+    again = next((k for k in kept if _value_key(k.value) in excluded), None)
+    if not kept or again is not None:
+        what = category.replace("_", " ")
+        message = f"{m.raw!r} is named by {what} ({_around(text, start, end, m)!r}), not given as the answer"
+        return [], _ambiguous(message, path, _EXCLUDING[category], m)
+    return kept, None
 
+
+def _judged_against(
+    text: str,
+    prose: _Prose,
+    start: int,
+    end: int,
+    cues: Sequence[Cue],
+    found: list[_Mention],
+    judged: _Judged,
+    path: str,
+) -> ParseError | None:
+    """Why the prose takes the answer back, judges it wrong afterwards, negates it or hedges it, or None."""
     retraction = next((c for c in cues if c.category == "retraction" and c.start > found[0].start), None)
     if retraction is not None:
         taken = text[retraction.start : retraction.end]
         message = f"the answer takes itself back ({taken!r} after {found[0].raw!r}); refusing to guess"
-        return [], _ambiguous(message, path, "retracted_plain_answer", found[0])
-
+        return _ambiguous(message, path, "retracted_plain_answer", found[0])
     verdict = _later_verdict(text, prose, start, end, cues, found, judged)
     if verdict is not None:
         message = f"the answer is judged after it ({verdict!r} after {found[0].raw!r}); refusing to guess"
-        return [], _ambiguous(message, path, "negated_plain_answer", found[0])
-
+        return _ambiguous(message, path, "negated_plain_answer", found[0])
     for m in found:
         if _negating_prefix(text, prose, m, start) or judged.negates(prose.sentence(m.start)):
             message = f"{m.raw!r} is negated ({_around(text, start, end, m)!r}); refusing to guess"
-            return [], _ambiguous(message, path, "negated_plain_answer", m)
-
+            return _ambiguous(message, path, "negated_plain_answer", m)
     hedge = next((c for c in cues if c.category == "hedge"), None)
     if hedge is not None:
         message = f"the answer is hedged ({text[hedge.start : hedge.end]!r})"
-        return [], _ambiguous(message, path, "hedged_plain_answer", found[0])
+        return _ambiguous(message, path, "hedged_plain_answer", found[0])
+    return None
 
+
+def _several_values(found: list[_Mention], path: str) -> ParseError | None:
+    """An error when the mentions name more than one value (the text does not say which), else None."""
     distinct: list[_Mention] = []
     for m in found:
         if not any(_same_value(m.value, d.value) for d in distinct):
             distinct.append(m)
             if len(distinct) > _LISTED:
                 break  # enough to say it is ambiguous; comparing every value with every other would be quadratic
-    if len(distinct) > 1:
-        listed = ", ".join(repr(d.raw) for d in distinct[:_LISTED])
-        count = f"{len(distinct)}" if len(distinct) <= _LISTED else f"more than {_LISTED}"
-        message = f"{count} different values are mentioned ({listed}); the text does not say which"
-        named = [d.raw for d in distinct[:_LISTED]]
-        return [], _ambiguous(message, path, "ambiguous_plain_answer", distinct[0], named)
+    if len(distinct) <= 1:
+        return None
+    listed = ", ".join(repr(d.raw) for d in distinct[:_LISTED])
+    count = f"{len(distinct)}" if len(distinct) <= _LISTED else f"more than {_LISTED}"
+    message = f"{count} different values are mentioned ({listed}); the text does not say which"
+    named = [d.raw for d in distinct[:_LISTED]]
+    return _ambiguous(message, path, "ambiguous_plain_answer", distinct[0], named)
 
+
+def _not_plainly_given(
+    text: str, prose: _Prose, start: int, end: int, found: list[_Mention], judged: _Judged, path: str
+) -> ParseError | None:
+    """Why a mention is not simply given as the answer — asked, computed with, a bound or a shade, of doubtful
+    sign — or None."""
     for m in found:
         sentence = prose.sentence(m.start)
         asked = judged.questions.get(sentence, end)
         if asked < m.start or prose.asks(sentence, end):
             message = f"{m.raw!r} is asked, not answered ({_around(text, start, end, m)!r}); refusing to guess"
-            return [], _ambiguous(message, path, "question_plain_answer", m)
+            return _ambiguous(message, path, "question_plain_answer", m)
     for m in found:
         categories = judged.categories(prose.sentence(m.start))
         if m.number and "operation" in categories:
             message = f"{_around(text, start, end, m)!r} computes with {m.raw!r}; refusing to compute it"
-            return [], _ambiguous(message, path, "arithmetic_plain_answer", m)
+            return _ambiguous(message, path, "arithmetic_plain_answer", m)
         shade = _qualifier(text, start, end, m)
         if shade is None and "bound" in categories:
             shade = _around(text, start, end, m)
         if shade is not None:
-            return [], _ambiguous(f"the answer is a bound or a shade ({shade!r})", path, "hedged_plain_answer", m)
+            return _ambiguous(f"the answer is a bound or a shade ({shade!r})", path, "hedged_plain_answer", m)
         if m.sign_doubt:
             message = f"{_around(text, start, end, m)!r} may or may not make {m.raw!r} negative; refusing to guess"
-            return [], _ambiguous(message, path, "ambiguous_number", m)
-    return found, None
+            return _ambiguous(message, path, "ambiguous_number", m)
+    return None
 
 
 def _later_verdict(
