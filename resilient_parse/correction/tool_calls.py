@@ -266,17 +266,8 @@ def read_tool_calls(
     `parse_started` + `parse_failed` too.
     """
     started = time.perf_counter()
-    tools = tool_target(target)
-    if tools is None:
-        raise ConfigurationError(
-            f"{target!r} is not an argument model, a union of them, or a list of either: it cannot be read "
-            "from tool calls"
-        )
-    calls = tuple(calls)
+    tools, calls = _checked_calls(target, calls)
     sent = frozenset(sent_names)
-    for call in calls:
-        if not isinstance(call, ToolCall):
-            raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
     length = sum(len(c.arguments) for c in calls)
     if not calls:  # no call is no answer for a list target either: `[]` and (for `... | None`) None fit as well
         missing = _no_call(tools)
@@ -292,40 +283,8 @@ def read_tool_calls(
         whole_check = _strip_annotated(target) is not next(iter(tools.models.values())) or len(tools.models) > 1
         json_text = result.json_text
     else:
-        values: list[Any] = []
-        texts: list[str | None] = []
-        found_repairs: list[Repair] = []  # one list for every call: a tuple re-made per call is quadratic
-        failures: list[ParseError] = []
-        # with the length limit reached, the calls whose arguments stop mid-value are the cut ones; when none
-        # does, the cut fell after the last call, which is refused for the calls that may be missing
-        cut_at = {i for i, c in enumerate(calls) if _looks_cut(c.arguments)} if truncated else set()
-        unsure = truncated and bool(calls) and not cut_at
-        if unsure:
-            cut_at = {len(calls) - 1}
-        for position, call in enumerate(calls):
-            path = f"/{position}"
-            try:
-                if position in cut_at:
-                    cut = _truncated(call, path, complete=unsure)
-                    _tell_failed(parser, target, aliases, cut, time.perf_counter(), len(call.arguments))
-                    raise cut
-                result, found = _read_one(call, tools, parser, path, aliases, sent, target)
-            except ParseError as error:
-                failures.append(error)
-                texts.append(error.candidate)
-                continue
-            values.append(result.value)
-            texts.append(result.json_text)
-            found_repairs.extend(found)
-        whole = None if any(t is None for t in texts) else "[" + ",".join(t for t in texts if t is not None) + "]"
-        if failures:
-            first = failures[0]
-            details = [d for f in failures for d in f.details]
-            message = first.message if len(failures) == 1 else f"{len(failures)} of {len(calls)} tool calls failed"
-            combined = type(first)(message, details, candidate=whole, repairs=[r for f in failures for r in f.repairs])
-            raise combined from first
-        value, whole_check, json_text = values, True, whole
-        repairs = tuple(found_repairs)
+        value, json_text, repairs = _read_each(calls, tools, parser, aliases, sent, target, truncated)
+        whole_check = True
     try:
         if whole_check:
             value = _validate_whole(parser, target, value)
@@ -337,6 +296,68 @@ def read_tool_calls(
         _tell_failed(parser, target, aliases, error, started, length)
         raise
     return ParseResult(value=value, repairs=repairs, candidate=json_text, json_text=json_text, mode=parser.policy.name)
+
+
+def _checked_calls(target: Any, calls: Sequence[ToolCall]) -> tuple[ToolTarget, tuple[ToolCall, ...]]:
+    """The tool target and the calls as a tuple, or a `ConfigurationError` when the target is none or a call is
+    not a `ToolCall` (a caller's mistake, not the model's)."""
+    tools = tool_target(target)
+    if tools is None:
+        raise ConfigurationError(
+            f"{target!r} is not an argument model, a union of them, or a list of either: it cannot be read "
+            "from tool calls"
+        )
+    calls = tuple(calls)
+    for call in calls:
+        if not isinstance(call, ToolCall):
+            raise ConfigurationError(f"calls must be ToolCall objects, not {type(call).__name__}")
+    return tools, calls
+
+
+def _read_each(
+    calls: tuple[ToolCall, ...],
+    tools: ToolTarget,
+    parser: Parser,
+    aliases: Mapping[str, str] | None,
+    sent: Collection[str],
+    target: Any,
+    truncated: bool,
+) -> tuple[list[Any], str | None, tuple[Repair, ...]]:
+    """Every call read for a list target: the values, their JSON text as one array and the repairs (paths under
+    each call's place); one `ParseError` for all the calls that failed, so each failure is reported at once."""
+    values: list[Any] = []
+    texts: list[str | None] = []
+    found_repairs: list[Repair] = []  # one list for every call: a tuple re-made per call is quadratic
+    failures: list[ParseError] = []
+    # with the length limit reached, the calls whose arguments stop mid-value are the cut ones; when none
+    # does, the cut fell after the last call, which is refused for the calls that may be missing
+    cut_at = {i for i, c in enumerate(calls) if _looks_cut(c.arguments)} if truncated else set()
+    unsure = truncated and bool(calls) and not cut_at
+    if unsure:
+        cut_at = {len(calls) - 1}
+    for position, call in enumerate(calls):
+        path = f"/{position}"
+        try:
+            if position in cut_at:
+                cut = _truncated(call, path, complete=unsure)
+                _tell_failed(parser, target, aliases, cut, time.perf_counter(), len(call.arguments))
+                raise cut
+            result, found = _read_one(call, tools, parser, path, aliases, sent, target)
+        except ParseError as error:
+            failures.append(error)
+            texts.append(error.candidate)
+            continue
+        values.append(result.value)
+        texts.append(result.json_text)
+        found_repairs.extend(found)
+    whole = None if any(t is None for t in texts) else "[" + ",".join(t for t in texts if t is not None) + "]"
+    if failures:
+        first = failures[0]
+        details = [d for f in failures for d in f.details]
+        message = first.message if len(failures) == 1 else f"{len(failures)} of {len(calls)} tool calls failed"
+        combined = type(first)(message, details, candidate=whole, repairs=[r for f in failures for r in f.repairs])
+        raise combined from first
+    return values, whole, tuple(found_repairs)
 
 
 def read_reply_calls(
