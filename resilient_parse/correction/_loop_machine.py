@@ -441,24 +441,7 @@ class _Loop:
             "latency_s": reply.latency_s,
         }
         if reply.error is not None:
-            exc = reply.error
-            # the request was sent: count it (what the provider reported, else its prompt, estimated)
-            asked = estimate_tokens(messages, "", tools=_tools_of(adapter))
-            if isinstance(exc, MalformedResponseError):
-                self._set_failure(exc, None)
-                usage = exc.usage or asked
-                return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details, usage=usage)), None
-            note = f"{type(exc).__name__}: {_message(exc)}"[:200]
-            if _is_quota_error(exc):
-                self._record(Attempt(**base, error_kind="quota_exhausted", note=note, usage=asked))
-                raise QuotaExhaustedError(
-                    f"the LLM provider says the quota is exhausted ({adapter.name}); stopped at once",
-                    [ErrorDetail(path="", kind="quota_exhausted", message=_message(exc)[:500])],
-                    candidate=self.failure.candidate if self.failure else None,
-                    attempts=self.attempts,
-                ) from exc
-            self._record(Attempt(**base, error_kind="llm_error", note=note, usage=asked))
-            raise _Raised(_with_attempts(exc, tuple(self.attempts), self._totals()))
+            return self._settle_error(adapter, messages, base, reply.error), None
         completion = reply.value
         if not isinstance(completion, Completion):  # a user's adapter-shaped object: a bug to report, not retry
             raise ConfigurationError(
@@ -498,12 +481,37 @@ class _Loop:
             attempt = Attempt(**base, error_kind=kind, errors=exc.details, repairs=exc.repairs)
             return self._record(attempt), None
         attempt = self._record(Attempt(**base, ok=True, repairs=parsed.repairs))
+        return attempt, self._result(role, parsed)
+
+    def _settle_error(self, adapter: LLMAdapter, messages: Messages, base: dict[str, Any], exc: Exception) -> Attempt:
+        """Record a call that failed: a malformed response is an attempt the loop corrects (returned), a quota
+        error or any other exception from the llm ends the loop (raised, with the attempts so far)."""
+        # the request was sent: count it (what the provider reported, else its prompt, estimated)
+        asked = estimate_tokens(messages, "", tools=_tools_of(adapter))
+        if isinstance(exc, MalformedResponseError):
+            self._set_failure(exc, None)
+            usage = exc.usage or asked
+            return self._record(Attempt(**base, error_kind=exc.kind, errors=exc.details, usage=usage))
+        note = f"{type(exc).__name__}: {_message(exc)}"[:200]
+        if _is_quota_error(exc):
+            self._record(Attempt(**base, error_kind="quota_exhausted", note=note, usage=asked))
+            raise QuotaExhaustedError(
+                f"the LLM provider says the quota is exhausted ({adapter.name}); stopped at once",
+                [ErrorDetail(path="", kind="quota_exhausted", message=_message(exc)[:500])],
+                candidate=self.failure.candidate if self.failure else None,
+                attempts=self.attempts,
+            ) from exc
+        self._record(Attempt(**base, error_kind="llm_error", note=note, usage=asked))
+        raise _Raised(_with_attempts(exc, tuple(self.attempts), self._totals()))
+
+    def _result(self, role: Role, parsed: ParseResult[Any]) -> CorrectionResult[Any]:
+        """The result of the call that produced the object, with the outcome its attempts earn."""
         outcome: Outcome
         if role == "initial":
             outcome = "repaired" if parsed.repairs else "valid"
         else:
             outcome = "fallback" if any(a.role == "fallback" for a in self.attempts) else "corrected"
-        result = CorrectionResult(
+        return CorrectionResult(
             value=parsed.value,
             attempts=tuple(self.attempts),
             outcome=outcome,
@@ -511,7 +519,6 @@ class _Loop:
             candidate=parsed.json_text,
             usage=self._usage(),
         )
-        return attempt, result
 
     def _final_error(self) -> CorrectionError:
         failure = self.failure
