@@ -14,7 +14,6 @@ from resilient_parse.feedback import excerpt
 from resilient_parse.rejections import check_size
 from resilient_parse.repairs import ParseResult
 from resilient_parse.target_plan import TargetPlan
-from resilient_parse.tools.replies import read_reply
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser
@@ -51,6 +50,7 @@ def _read_reply(
     call_aliases: Mapping[str, str],
     calls: Any,
 ) -> tuple[ParseResult[Any], str, str]:
+    from resilient_parse.tools.replies import read_reply  # the tools layer loads with the first reply object
 
     found, read = read_reply(reply, parser.policy)
     said = found.text or ""
