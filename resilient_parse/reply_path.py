@@ -17,6 +17,9 @@ from resilient_parse.target_plan import TargetPlan
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser
+    from resilient_parse.policy import Policy
+    from resilient_parse.repairs import Repair
+    from resilient_parse.tools.replies import Reply
 
 
 def reply_result(
@@ -28,31 +31,8 @@ def reply_result(
     calls: Any,
 ) -> tuple[ParseResult[Any], str, str]:
     """`_guarded` for a provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool
-    calls read by name (`tools.answer.answer_reply`); the repairs start with how the reply was read. An object
-    whose fields raise when read is invalid input, never the exception it raised."""
-    try:
-        return _read_reply(parser, reply, plan, checks, call_aliases, calls)
-    except (ParseError, ConfigurationError):
-        raise
-    except Exception as exc:
-        got = type(reply).__name__
-        raise InvalidInputError(
-            f"the {got} could not be read ({type(exc).__name__})",
-            [ErrorDetail(path="", kind="invalid_input", message=f"the {got} could not be read", cause=repr(exc))],
-        ) from exc
-
-
-def _read_reply(
-    parser: Parser,
-    reply: object,
-    plan: TargetPlan,
-    checks: Sequence[SemanticValidator],
-    call_aliases: Mapping[str, str],
-    calls: Any,
-) -> tuple[ParseResult[Any], str, str]:
-    from resilient_parse.tools.replies import read_reply  # the tools layer loads with the first reply object
-
-    found, read = read_reply(reply, parser.policy)
+    calls read by name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
+    found, read = _read(reply, parser.policy)
     said = found.text or ""
     check_size(len(said) + sum(len(call.arguments) for call in found.calls), parser.policy)
     text = said
@@ -70,6 +50,23 @@ def _read_reply(
         source,
         path,
     )
+
+
+def _read(reply: object, policy: Policy) -> tuple[Reply, tuple[Repair, ...]]:
+    """The reply read once; an object whose fields raise when read is invalid input, never the exception it
+    raised (an SDK object built without validation, a look-alike)."""
+    from resilient_parse.tools.replies import read_reply  # the tools layer loads with the first reply object
+
+    try:
+        return read_reply(reply, policy)
+    except (ParseError, ConfigurationError):
+        raise
+    except Exception as exc:
+        got = type(reply).__name__
+        raise InvalidInputError(
+            f"the {got} could not be read ({type(exc).__name__})",
+            [ErrorDetail(path="", kind="invalid_input", message=f"the {got} could not be read", cause=repr(exc))],
+        ) from exc
 
 
 def _text_agrees(
