@@ -167,16 +167,5 @@ def rp_on_event(event: Event, ctx: CallContext | None) -> None:
     """
 
 
-HOOK_NAMES = (
-    "rp_register_aliases",
-    "rp_extract_candidates",
-    "rp_select_candidates",
-    "rp_explain_no_candidate",
-    "rp_parse",
-    "rp_propose_key_mappings",
-    "rp_coerce_value",
-    "rp_value_repairers",
-    "rp_semantic_validators",
-    "rp_build_feedback",
-    "rp_on_event",
-)
+HOOK_NAMES = tuple(name for name, fn in list(globals().items()) if hasattr(fn, f"{PROJECT}_spec"))
+"""Every hook, in the order declared above: derived from the specs, never kept by hand."""
