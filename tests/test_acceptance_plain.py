@@ -468,3 +468,22 @@ def test_json_in_the_text_is_read_as_json_not_as_words() -> None:
 def test_a_float_out_of_range_is_refused(mode: str) -> None:
     with pytest.raises(ParseError):
         PARSERS[mode].parse_result("1e999999", float)
+
+
+# -- a number past a float's range is refused, never read as infinity or zero ----------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    "text",
+    ["-" + "1" * 5000, "1" * 5000 + ".5", "The value is " + "1" * 400 + ".", "about 1e-400", "1.8e308"],
+)
+def test_a_plain_number_past_a_floats_range_is_refused(mode: str, text: str) -> None:
+    with pytest.raises(UnrecoverableSyntaxError) as info:
+        Parser(mode=mode, entrypoints=False).parse(text, float)
+    assert info.value.details[0].kind == "number_out_of_range"
+
+
+@pytest.mark.parametrize(("text", "value"), [("1.7e308", 1.7e308), ("5e-324", 5e-324), ("-2.5e300", -2.5e300)])
+def test_a_plain_number_at_a_floats_edge_is_read(text: str, value: float) -> None:
+    assert Parser(mode="lenient", entrypoints=False).parse(f"{text} is the answer", float) == value

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from resilient_parse.errors import ParseError
+from resilient_parse.errors import ErrorDetail, ParseError, UnrecoverableSyntaxError
 from resilient_parse.schema import ScalarView
-from resilient_parse.stages.coerce.numbers import UNIT_WORDS
+from resilient_parse.stages.coerce.numbers import _FLOAT_EXPONENT_RANGE, UNIT_WORDS
 from resilient_parse.stages.plain_prose import _UNSPACED, _Prose
 from resilient_parse.stages.plain_reading import _ambiguous, _Mention, _Refused, _Target
 from resilient_parse.text.lexicon import expand, lexicon
@@ -179,6 +180,8 @@ def _numbers(text: str, prose: _Prose, start: int, end: int, target: _Target, pa
                 value = value * factor
         simple = how != "normalised" and factor == 1 and minus_word is None and sign_char in ("", "-", "+")
         simple = simple and not (sign_char and currency)  # "-$5": coercion reads the sign after the symbol
+        if py_type is float and _past_a_float(value):
+            raise _Refused(_out_of_range(raw, path, first))
         if simple or len(digits) > _MAX_EXACT_DIGITS:
             exact_json = _JSON_NUMBER.fullmatch(raw) is not None and len(digits) <= _MAX_EXACT_DIGITS
             written: Any = (int(raw) if "." not in raw else float(raw)) if exact_json else raw
@@ -191,6 +194,24 @@ def _numbers(text: str, prose: _Prose, start: int, end: int, target: _Target, pa
         mention = _Mention(value, raw, first, raw_end, exact_json, written, bool(sign_char or minus_word), True, doubt)
         found.append(mention)
     return found
+
+
+def _past_a_float(value: Decimal) -> bool:
+    """Whether a float would read the number as infinity or zero: a value the text never wrote."""
+    if not value:
+        return False
+    if not -_FLOAT_EXPONENT_RANGE < value.adjusted() < 309:  # decided without converting a huge number
+        return True
+    as_float = float(value)
+    return not math.isfinite(as_float) or as_float == 0
+
+
+def _out_of_range(raw: str, path: str, offset: int) -> ParseError:
+    shown = raw if len(raw) <= 40 else f"{raw[:20]}…{raw[-8:]} ({len(raw)} characters)"
+    message = f"the number {shown} is out of a float's range: read as a float it would be infinity or zero"
+    return UnrecoverableSyntaxError(
+        message, [ErrorDetail(path=path, kind="number_out_of_range", message=message, offset=offset)]
+    )
 
 
 def _free_before(text: str, at: int, start: int) -> bool:
