@@ -41,17 +41,8 @@ INVALID: Any = object()
 _EXTRA_OVERRIDE = "extra" in inspect.signature(TypeAdapter.validate_json).parameters  # Pydantic >= 2.12
 _KEY_PATTERN = re.compile(r'"([^"\\]*)"\s*:')  # a key with escapes is misread as unknown: safe, just slower
 JSON_SPACE = " \t\r\n"  # the white space JSON allows around a value (str.strip() would take more)
-# Pydantic's json_invalid messages that json.loads agrees with (never "recursion limit exceeded", a lone
-# surrogate's escape or a number out of range: json.loads reads those texts, or refuses them its own way)
-_NOT_JSON_MESSAGES = (
-    "Invalid JSON: EOF while parsing",
-    "Invalid JSON: expected",
-    "Invalid JSON: trailing c",
-    "Invalid JSON: key must be a string",
-    "Invalid JSON: control character",
-    "Invalid JSON: invalid number",
-    "Invalid JSON: invalid escape",
-)
+_SAFE_DEPTH = 200
+"""Fewer brackets than this cannot reach Pydantic's nesting limit, which json.loads does not share."""
 # what a JSON text Pydantic reads can open with: a value, or `NaN`/`Infinity`, which it reads as floats
 _JSON_OPENERS = frozenset('{["-0123456789tfnNI')
 
@@ -95,7 +86,7 @@ def validate_exact(
         else:
             value = plan.adapter.validate_json(json_text)
     except ValidationError as exc:
-        if memo is not None and _certainly_not_json(exc):
+        if memo is not None and _certainly_not_json(exc, json_text):
             memo[NOT_JSON] = json_text  # the syntax stage need not ask json.loads again (`syntax.load_json`)
         return INVALID
     except ValueError:  # e.g. lone surrogates Pydantic cannot encode
@@ -122,12 +113,16 @@ def _may_be_json(text: str) -> bool:
     return not first or first in _JSON_OPENERS
 
 
-def _certainly_not_json(exc: ValidationError) -> bool:
-    """Guards a second scan: Pydantic refused the text as JSON as json.loads would too (one json_invalid error)."""
+def _certainly_not_json(exc: ValidationError, text: str) -> bool:
+    """Guards a second scan: Pydantic refused the text as JSON (one `json_invalid` error, asked by type, never by
+    its English message) where json.loads refuses it too: not too deep for Pydantic alone, and no `\\u` escape
+    (a lone surrogate's escape json.loads reads). A number too long to convert both refuse, in their own words."""
     if exc.error_count() != 1:
         return False
     error = exc.errors(include_url=False, include_context=False, include_input=False)[0]
-    return error["type"] == "json_invalid" and error["msg"].startswith(_NOT_JSON_MESSAGES)
+    if error["type"] != "json_invalid" or "\\u" in text:
+        return False
+    return text.count("[") + text.count("{") < _SAFE_DEPTH
 
 
 def _holds_infinity(value: Any, plan: TargetPlan) -> bool:
