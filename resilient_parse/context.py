@@ -44,6 +44,10 @@ class CallContext:
         return self.aliases.get(key, ())
 
 
+ANSWER, REASONING, REASONING_CUT = "answer", "reasoning", "reasoning_cut"
+"""The regions a candidate can stand in (`Candidate.region`, `Region.kind`)."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A piece of the text that may hold the answer, with where it came from and how much the text vouches for it.
@@ -70,7 +74,7 @@ class Candidate:
     order: int = 0
     repairs: tuple[Repair, ...] = ()
     label: str = ""
-    region: str = "answer"
+    region: str = ANSWER
     refusal_at: int = -1
     visible_text: bool = True
 

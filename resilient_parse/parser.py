@@ -71,6 +71,30 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def _contained(exc: Exception, length: int, target: str) -> ParseError:
+    """The library's own error for an exception that is not: too deep a nesting, or an internal error whose text
+    stays local (`cause`, logs), since a message may be sent back to a model."""
+    if isinstance(exc, RecursionError):
+        return UnrecoverableSyntaxError(
+            "the input is nested too deeply to process",
+            [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
+        )
+    log.warning(
+        "internal error while parsing", extra={"rp_error": type(exc).__name__, "rp_length": length, "rp_target": target}
+    )
+    return ParseError(
+        f"internal error while parsing ({type(exc).__name__})",
+        [
+            ErrorDetail(
+                path="",
+                kind="internal",
+                message="the parser could not process this output",
+                cause=f"{type(exc).__name__}: {exc}",
+            )
+        ],
+    )
+
+
 class _CallReader:
     """How `tools.answer` reads a call's JSON and arguments: with this parser and the call's aliases, unobserved
     (observers hear of the parse that asked, not of each call inside it)."""
@@ -286,28 +310,8 @@ class Parser(ParserSetup):
             return found
         except (ParseError, ConfigurationError):
             raise
-        except RecursionError:
-            raise UnrecoverableSyntaxError(
-                "the input is nested too deeply to process",
-                [ErrorDetail(path="", kind="too_deep", message="nesting too deep")],
-            ) from None
         except Exception as exc:  # the contract: only our own exception types leave the library
-            # the exception's text stays local (`cause`, logs): a message may be sent back to a model
-            log.warning(
-                "internal error while parsing",
-                extra={"rp_error": type(exc).__name__, "rp_length": len(text), "rp_target": plan.name},
-            )
-            raise ParseError(
-                f"internal error while parsing ({type(exc).__name__})",
-                [
-                    ErrorDetail(
-                        path="",
-                        kind="internal",
-                        message="the parser could not process this output",
-                        cause=f"{type(exc).__name__}: {exc}",
-                    )
-                ],
-            ) from exc
+            raise _contained(exc, len(text), plan.name) from exc
 
     @overload
     def stream(self, chunks: Iterable[str | bytes], target: type[T], **options: Any) -> Iterator[StreamUpdate[T]]: ...
@@ -357,8 +361,13 @@ class Parser(ParserSetup):
     def _reply_result(
         self, reply: object, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]
     ) -> tuple[ParseResult[Any], str, str]:
-        """`_guarded` for a provider's reply object: `reply_path.reply_result`."""
-        return reply_result(self, reply, plan, checks, call_aliases, _CallReader(self, call_aliases))
+        """`_guarded` for a provider's reply object (`reply_path.reply_result`), under the same contract."""
+        try:
+            return reply_result(self, reply, plan, checks, call_aliases, _CallReader(self, call_aliases))
+        except (ParseError, ConfigurationError):
+            raise
+        except Exception as exc:
+            raise _contained(exc, 0, plan.name) from exc
 
     def _tool_path(
         self, text: str, plan: TargetPlan, checks: Sequence[SemanticValidator], call_aliases: Mapping[str, str]

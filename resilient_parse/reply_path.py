@@ -8,18 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from resilient_parse.context import SemanticValidator
-from resilient_parse.errors import AmbiguousMatchError, ConfigurationError, ErrorDetail, InvalidInputError, ParseError
+from resilient_parse.errors import AmbiguousMatchError, ParseError
 from resilient_parse.fast_path import tool_answers
-from resilient_parse.feedback import excerpt
 from resilient_parse.rejections import check_size
 from resilient_parse.repairs import ParseResult
 from resilient_parse.target_plan import TargetPlan
 
 if TYPE_CHECKING:
     from resilient_parse.parser import Parser
-    from resilient_parse.policy import Policy
-    from resilient_parse.repairs import Repair
-    from resilient_parse.tools.replies import Reply
 
 
 def reply_result(
@@ -32,7 +28,9 @@ def reply_result(
 ) -> tuple[ParseResult[Any], str, str]:
     """`_guarded` for a provider's reply object (`tools/replies.py`): its text parsed as text is, or its tool
     calls read by name (`tools.answer.answer_reply`); the repairs start with how the reply was read."""
-    found, read = _read(reply, parser.policy)
+    from resilient_parse.tools.replies import read_reply  # the tools layer loads with the first reply object
+
+    found, read = read_reply(reply, parser.policy)
     said = found.text or ""
     check_size(len(said) + sum(len(call.arguments) for call in found.calls), parser.policy)
     text = said
@@ -52,23 +50,6 @@ def reply_result(
     )
 
 
-def _read(reply: object, policy: Policy) -> tuple[Reply, tuple[Repair, ...]]:
-    """The reply read once; an object whose fields raise when read is invalid input, never the exception it
-    raised (an SDK object built without validation, a look-alike)."""
-    from resilient_parse.tools.replies import read_reply  # the tools layer loads with the first reply object
-
-    try:
-        return read_reply(reply, policy)
-    except (ParseError, ConfigurationError):
-        raise
-    except Exception as exc:
-        got = type(reply).__name__
-        raise InvalidInputError(
-            f"the {got} could not be read ({type(exc).__name__})",
-            [ErrorDetail(path="", kind="invalid_input", message=f"the {got} could not be read", cause=repr(exc))],
-        ) from exc
-
-
 def _text_agrees(
     parser: Parser,
     said: str,
@@ -78,21 +59,16 @@ def _text_agrees(
     call_aliases: Mapping[str, str],
 ) -> None:
     """A reply's text beside its call, for a target of no tool models: when the text gives the target too and
-    another value, the reply says two things (`ambiguous_answer`); prose that gives none is no answer."""
+    another value, the reply says two things (`reply_signals.disagreeing_text_error`, the one wording); a text that
+    is itself two readings is ambiguous too; prose that gives no value is no answer."""
+    from resilient_parse.tools.reply_signals import disagreeing_text_error
+
     try:
         other = parser._guarded(said, plan, checks, call_aliases)[0]
+    except AmbiguousMatchError:
+        raise
     except ParseError:
         return
     dump = plan.adapter.dump_python
     if dump(other.value, mode="json") != dump(called.value, mode="json"):
-        raise AmbiguousMatchError(
-            "the reply's text and its tool call give different answers; it does not say which is meant",
-            [
-                ErrorDetail(
-                    path="",
-                    kind="ambiguous_answer",
-                    message="the text answers one value and the tool call another",
-                    got=excerpt(said, 120),
-                )
-            ],
-        )
+        raise disagreeing_text_error(other.json_text or said, called.json_text or "", called.candidate)

@@ -8,19 +8,19 @@ streamed, only their result). `parser=` streams with a parser of your own, as `P
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from typing_extensions import TypeForm
 
 from resilient_parse import streaming
 from resilient_parse.api import default_parser
-from resilient_parse.correction.adapters import as_adapter
-from resilient_parse.correction.loop import acorrect_result, correct_result
-from resilient_parse.correction.types import Completion, CorrectionResult
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
 from resilient_parse.streaming import StreamUpdate
+
+if TYPE_CHECKING:
+    from resilient_parse.correction.types import Completion, CorrectionResult
 
 T = TypeVar("T")
 CorrectWith = tuple[Any, Sequence[Mapping[str, Any]]]
@@ -62,6 +62,7 @@ def stream(
     `resilient_parse.streaming.stream`); with `correct_with`, a final answer that does not parse is corrected."""
     use = _parser(mode, parser)
     if correct_with is None:
+        _no_options_without_loop(correct_options)
         return streaming.stream(use, chunks, target, **options)
     llm, messages = _pair(correct_with)
     state = streaming.open_stream(use, target, **options)
@@ -71,6 +72,8 @@ def stream(
 def _corrected(
     state: Any, chunks: Iterable[str | bytes], llm: Any, messages: Sequence[Mapping[str, Any]], extra: dict[str, Any]
 ) -> Iterator[StreamUpdate[Any]]:
+    from resilient_parse.correction.loop import correct_result  # the loop loads when a stream may need it
+
     yield from streaming.partials(state, chunks)
     replay, options = _replayed(state, llm, extra)
     yield _final(state, correct_result(replay, messages, state.target, **options))
@@ -111,6 +114,7 @@ def astream(
     """The async twin of `stream`, over an async iterable of text chunks (an async model for `correct_with`)."""
     use = _parser(mode, parser)
     if correct_with is None:
+        _no_options_without_loop(correct_options)
         return streaming.astream(use, chunks, target, **options)
     llm, messages = _pair(correct_with)
     state = streaming.open_stream(use, target, **options)
@@ -126,6 +130,8 @@ async def _acorrected(
     messages: Sequence[Mapping[str, Any]],
     extra: dict[str, Any],
 ) -> AsyncIterator[StreamUpdate[Any]]:
+    from resilient_parse.correction.loop import acorrect_result
+
     async for update in streaming.apartials(state, chunks):
         yield update
     replay, options = _replayed(state, llm, extra)
@@ -142,6 +148,11 @@ def _parser(mode: str | Policy | None, parser: Parser | None) -> Parser:
     return parser
 
 
+def _no_options_without_loop(correct_options: Mapping[str, Any] | None) -> None:
+    if correct_options:
+        raise ConfigurationError("correct_options= needs correct_with=(llm, messages): without it nothing is corrected")
+
+
 def _pair(correct_with: Any) -> CorrectWith:
     if not isinstance(correct_with, tuple) or len(correct_with) != 2:
         raise ConfigurationError("correct_with must be a (llm, messages) pair")
@@ -151,6 +162,8 @@ def _pair(correct_with: Any) -> CorrectWith:
 def _replayed(state: Any, llm: Any, extra: dict[str, Any]) -> tuple[_Replay, dict[str, Any]]:
     """The loop's first reply is the answer already streamed, so it is parsed like any answer and the model is
     asked again only when it does not parse."""
+    from resilient_parse.correction.adapters import as_adapter
+
     options: dict[str, Any] = {"parser": state.parser, "aliases": state.aliases, "validators": state.validators}
     options.update(extra)
     return _Replay(state.whole_text(), as_adapter(llm)), options
@@ -192,5 +205,7 @@ class _Replay:
         return await self.llm.acomplete(messages)
 
     def _replayed(self) -> Completion:
+        from resilient_parse.correction.types import Completion
+
         text, self.first = self.first, None
         return Completion(text=text or "", model=self.name)

@@ -468,7 +468,7 @@ def test_parse_what_the_openai_client_returned_from_a_server() -> None:
     assert parse(call_reply, GetWeather | SendEmail) == SendEmail(to="a@b.c", body="hi")
 
 
-def test_a_valid_parse_of_a_reply_imports_no_sdk() -> None:
+def test_a_valid_parse_of_a_reply_imports_no_sdk_nor_the_reader() -> None:
     program = textwrap.dedent(
         """
         import sys
@@ -482,7 +482,8 @@ def test_a_valid_parse_of_a_reply_imports_no_sdk() -> None:
         message = O(role="assistant", content='{"city": "Paris"}', tool_calls=None, refusal=None)
         reply = O(object="chat.completion", choices=[O(index=0, finish_reason="stop", message=message)])
         assert parse(reply, Weather) == Weather(city="Paris")
-        print(sorted(m for m in ("openai", "anthropic", "langchain_core") if m in sys.modules))
+        heavy = ("openai", "anthropic", "langchain_core", "json_repair", "rapidfuzz", "resilient_parse.stages.read")
+        print(sorted(m for m in heavy if m in sys.modules) + [m for m in sys.modules if ".text." in m])
         """
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False)
@@ -580,3 +581,26 @@ def test_a_function_llm_may_return_a_responses_object_or_several_choices() -> No
     with pytest.raises(CorrectionsExhaustedError) as info:  # never silently choices[0]
         correct(lambda m: two, [], Weather, max_corrections=0)
     assert info.value.attempts[0].error_kind == "malformed_response"
+
+
+def test_a_text_beside_the_call_that_is_itself_two_answers_is_ambiguous() -> None:
+    said = 'Either {"city": "Rome"} or {"city": "Oslo"}'
+    reply = completion(said, finish_reason="tool_calls", calls=(("lookup", '{"city": "Paris"}'),))
+    with pytest.raises(AmbiguousMatchError):
+        parse(reply, dict[str, str])
+
+
+def test_a_target_that_fails_while_dumping_is_our_error_not_pydantics() -> None:
+    from pydantic import field_serializer
+
+    class Touchy(BaseModel):
+        city: str
+
+        @field_serializer("city")
+        def _boom(self, value: str) -> str:
+            raise RuntimeError("serializer broke")
+
+    reply = completion(None, finish_reason="tool_calls", calls=(("Touchy", '{"city": "Paris"}'),))
+    with pytest.raises(ParseError) as info:
+        parse(reply, Touchy)
+    assert info.value.details[0].kind == "internal"

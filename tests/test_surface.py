@@ -103,6 +103,8 @@ def test_an_unknown_option_is_a_configuration_error_naming_the_options() -> None
         resilient_parse.correct(lambda messages: '{"x": 1}', [], Point, bogus=1)  # type: ignore[call-arg]
     with pytest.raises(ConfigurationError, match="iterable"):
         list(resilient_parse.stream(None, Point))  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="correct_with"):  # nothing would be corrected
+        list(resilient_parse.stream(['{"x": 1}'], Point, correct_options={"max_corrections": 1}))
     with pytest.raises(ConfigurationError, match="not both"):  # the parser's own mode would silently win
         list(resilient_parse.stream(['{"x": 1}'], Point, mode="strict", parser=Parser()))
 

@@ -25,13 +25,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from resilient_parse.context import Candidate
+from resilient_parse.context import ANSWER, REASONING, REASONING_CUT, Candidate
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.extract_fences import Fence, find_fences
 from resilient_parse.stages.extract_reasoning import (
-    ANSWER,
-    REASONING,
-    REASONING_CUT,
     REASONING_TAGS,
     Region,
     is_quoted_tag,

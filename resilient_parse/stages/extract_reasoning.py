@@ -6,6 +6,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from resilient_parse.context import ANSWER, REASONING, REASONING_CUT
 from resilient_parse.stages.extract_spans import scan_spans
 
 REASONING_TAGS = (
@@ -25,10 +26,6 @@ _REASONING_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s*>", re.I
 _ANALYSIS_OPEN = re.compile(r"<\|channel\|>[ \t]*+analysis[ \t]*+<\|message\|>")
 _ANALYSIS_CLOSE = re.compile(r"<\|end\|>|<\|start\|>|<\|channel\|>")
 _QUOTES = frozenset("`\"'\u2018\u2019\u201c\u201d")
-
-
-ANSWER, REASONING, REASONING_CUT = "answer", "reasoning", "reasoning_cut"
-"""The regions a candidate can stand in (`Candidate.region`, `Region.kind`)."""
 
 
 @dataclass(frozen=True)

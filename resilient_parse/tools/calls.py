@@ -12,9 +12,9 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+from resilient_parse.context import ANSWER
 from resilient_parse.errors import ConfigurationError, ErrorDetail, UnrecoverableSyntaxError
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.extract import ANSWER
 from resilient_parse.tools.names import shown_name
 
 

@@ -265,7 +265,8 @@ def anthropic_reply(message: Any) -> Reply:
     blocks = get(message, "content")
     if not isinstance(blocks, Sequence) or isinstance(blocks, str):
         raise ReplyShapeError("no content blocks in the message")
-    text = "".join(str(get(b, "text", "")) for b in blocks if get(b, "type") == "text")
+    written = [get(b, "text") for b in blocks if get(b, "type") == "text"]
+    text = "".join(t for t in written if isinstance(t, str))  # a block without text (None) adds none
     calls: list[ToolCall] = []
     for block in blocks:
         if get(block, "type") != "tool_use":
