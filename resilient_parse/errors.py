@@ -24,7 +24,9 @@ Only these types leave the library::
 
 * also a `CorrectionError`. A budget or a quota stops the conversation, not the reading of a reply: those are
 not `ParseError`s. When the loop ends because no answer parsed or the model refused, the error is both. Catch
-`ResilientParseError` for all.
+`ResilientParseError` for all. Namespaces add kinds: `MalformedResponseError` (an adapter could not read the
+provider's reply), `PatchFailedError` (the JSON Patch plugin) and `LangChainParseError` are `ParseError`s; the
+test helper's `ScriptExhaustedError` is an `AssertionError`.
 """
 
 from __future__ import annotations
