@@ -180,8 +180,7 @@ def _numbers(text: str, prose: _Prose, start: int, end: int, target: _Target, pa
                 value = value * factor
         simple = how != "normalised" and factor == 1 and minus_word is None and sign_char in ("", "-", "+")
         simple = simple and not (sign_char and currency)  # "-$5": coercion reads the sign after the symbol
-        if py_type is float and _past_a_float(value):
-            raise _Refused(_out_of_range(raw, path, first))
+        _check_float_range(py_type, value, raw, path, first)
         if simple or len(digits) > _MAX_EXACT_DIGITS:
             exact_json = _JSON_NUMBER.fullmatch(raw) is not None and len(digits) <= _MAX_EXACT_DIGITS
             written: Any = (int(raw) if "." not in raw else float(raw)) if exact_json else raw
@@ -194,6 +193,12 @@ def _numbers(text: str, prose: _Prose, start: int, end: int, target: _Target, pa
         mention = _Mention(value, raw, first, raw_end, exact_json, written, bool(sign_char or minus_word), True, doubt)
         found.append(mention)
     return found
+
+
+def _check_float_range(py_type: type, value: Decimal, raw: str, path: str, offset: int) -> None:
+    """A float target refuses a number a float would read as infinity or zero (`number_out_of_range`)."""
+    if py_type is float and _past_a_float(value):
+        raise _Refused(_out_of_range(raw, path, offset))
 
 
 def _past_a_float(value: Decimal) -> bool:
