@@ -816,8 +816,10 @@ def measure(
     mode: str = "lenient",
     reps: int = 3,
     clock: Callable[[], float] = time.process_time,
+    warm: bool = True,
 ) -> Timing:
-    """Time the case at n, 2n, 4n, 8n from a calibrated n, stopping early when a doubling costs over 4x."""
+    """Time the case at n, 2n, 4n, 8n from a calibrated n, stopping early when a doubling costs over 4x. `warm`
+    parses each size once untimed first (fresh memory is slower); a quick first look may skip it."""
     parser = Parser(mode, entrypoints=case.entrypoints)
     parser.plan(case.target)  # build the plan outside the timing
     n = calibrate(case, parser, clock)
@@ -826,7 +828,8 @@ def measure(
     outcomes: list[str] = []
     for k in (1, 2, 4, 8):
         text = case.make(n * k)
-        outcome(parser, text, case.target, case.run)  # untimed: the first run at a size pays for fresh memory
+        if warm:
+            outcome(parser, text, case.target, case.run)  # untimed: the first run at a size pays for fresh memory
         t, result = time_once(parser, text, case.target, reps, clock, case.run)
         sizes.append(_size(text))
         seconds.append(t)
@@ -840,15 +843,17 @@ TIMEOUT_S = 120.0
 """A case still running after this long is super-linear: it is stopped and reported as such."""
 
 
-def _measure_in_child(conn: Connection, name: str, mode: str, reps: int) -> None:
-    conn.send(measure(CASES_BY_NAME[name], mode, reps))
+def _measure_in_child(conn: Connection, name: str, mode: str, reps: int, warm: bool) -> None:
+    conn.send(measure(CASES_BY_NAME[name], mode, reps, warm=warm))
 
 
-def measure_isolated(case: Case, mode: str, reps: int = 3, timeout: float = TIMEOUT_S) -> Timing | None:
+def measure_isolated(
+    case: Case, mode: str, reps: int = 3, timeout: float = TIMEOUT_S, *, warm: bool = True
+) -> Timing | None:
     """`measure` in a child process, so that an exponential shape cannot hang the run: None on a timeout."""
     ctx = mp.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_measure_in_child, args=(send, case.name, mode, reps), daemon=True)
+    child = ctx.Process(target=_measure_in_child, args=(send, case.name, mode, reps, warm), daemon=True)
     child.start()
     try:
         if receive.poll(timeout):
