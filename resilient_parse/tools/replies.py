@@ -464,7 +464,8 @@ def _unknown(obj: Any) -> InvalidInputError:
 def one_reply(replies: tuple[Reply, ...]) -> Reply:
     """The one reply several choices give, or an `AmbiguousMatchError` naming the choices that differ."""
     first = replies[0]
-    differing = [i for i, r in enumerate(replies) if r.said != first.said]
+    said = first.said  # read once: each reading decodes the reply's JSON
+    differing = [i for i, r in enumerate(replies) if r.said != said]
     if not differing:
         return first
     shown = ", ".join(f"choices[{i}]" for i in differing)
