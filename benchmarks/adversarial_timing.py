@@ -537,7 +537,7 @@ CASES += (
     ),
 )
 
-# the reader's one-match flat objects (read_runs.FLAT_OBJECT): a match that fails late in every sibling (a raw
+# the reader's one-match flat objects (json.runs.FLAT_OBJECT): a match that fails late in every sibling (a raw
 # line break in the last string), and one long flat object that fails at its very end (a nested value)
 CASES += (
     Case(

@@ -11,10 +11,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "resilient_parse"
 MAX_LINES = 600
-# modules still over MAX_LINES, at most this long: the list only shrinks (the reader's grammar is still to be split)
-OVER = {
-    "stages/read.py": 1336,
-}
+# modules still over MAX_LINES, at most this long: the list only shrinks
+OVER: dict[str, int] = {}
 
 
 def module_names() -> dict[str, Path]:

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from resilient_parse import Parser
 
-HEAVY = ("json_repair", "rapidfuzz", "numpy", "jsonpatch", "resilient_parse.stages.read", "resilient_parse.text")
+HEAVY = ("json_repair", "rapidfuzz", "numpy", "jsonpatch", "resilient_parse.json.document", "resilient_parse.text")
 
 
 def _run(program: str) -> str:
@@ -51,7 +51,7 @@ def test_a_repair_does_load_the_reader() -> None:
         import resilient_parse
 
         assert resilient_parse.parse('{"a": 1,}', dict) == {"a": 1}
-        print("resilient_parse.stages.read" in sys.modules)
+        print("resilient_parse.json.document" in sys.modules)
         """
     )
     assert loaded == "True"

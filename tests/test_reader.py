@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-import resilient_parse.stages.read as read_module
+import resilient_parse.json.document as read_module
 from resilient_parse import (
     AmbiguousMatchError,
     NoCandidateError,
@@ -26,10 +26,10 @@ from resilient_parse import (
     TruncatedOutputError,
     UnrecoverableSyntaxError,
 )
+from resilient_parse.json.document import read
+from resilient_parse.json.failure import ReadFailure
 from resilient_parse.repairs import KINDS
-from resilient_parse.stages.read import read
 from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
-from resilient_parse.stages.read_failure import ReadFailure
 from resilient_parse.stages.syntax import load_json, lossy_kinds
 
 MODES = ("strict", "lenient")
@@ -515,7 +515,7 @@ def test_any_text_is_read_or_fails_with_a_reader_failure(text: str) -> None:
 
 @pytest.mark.parametrize("size", [10, 600, 5_000, 70_000])
 def test_a_valid_value_longer_than_the_first_window_is_read_whole(size: int) -> None:
-    from resilient_parse.stages.read import valid_value_end
+    from resilient_parse.json.tokens import valid_value_end
 
     value = json.dumps({"a": "x" * size, "b": [1, 2, {"c": "y" * size}]})
     text = f"[{value}, 1,]"
@@ -524,7 +524,7 @@ def test_a_valid_value_longer_than_the_first_window_is_read_whole(size: int) -> 
 
 @pytest.mark.parametrize("size", [10, 600, 5_000])
 def test_an_invalid_value_reports_where_it_stops_being_valid(size: int) -> None:
-    from resilient_parse.stages.read import valid_value_end
+    from resilient_parse.json.tokens import valid_value_end
 
     text = '{"a": "' + "x" * size + '", "b": 1,}'
     end, failed_at = valid_value_end(text, 0)
@@ -1008,7 +1008,7 @@ _STYLE_KNOBS = ("single_quotes", "bare_keys", "python_literals", "trailing_comma
 def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
     ex: S.Example, seed: int, knobs: set[str], indent: int | None, where: str
 ) -> None:
-    """`read_runs.FLAT_OBJECT` reads an object of scalars and flat lists in one match: the same tree and the same
+    """`json.runs.FLAT_OBJECT` reads an object of scalars and flat lists in one match: the same tree and the same
     repairs (kind, pointer, offset, before, after) — or the same failure — as reading it container by container."""
     tree = {"wrapped": [ex.tree, ex.tree]} if where == "nested" else ex.tree
     text = S.Emitter(S.Style(indent=indent, **{k: 1.0 for k in knobs}), random.Random(seed)).emit(tree)

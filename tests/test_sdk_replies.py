@@ -482,7 +482,7 @@ def test_a_valid_parse_of_a_reply_imports_no_sdk_nor_the_reader() -> None:
         message = O(role="assistant", content='{"city": "Paris"}', tool_calls=None, refusal=None)
         reply = O(object="chat.completion", choices=[O(index=0, finish_reason="stop", message=message)])
         assert parse(reply, Weather) == Weather(city="Paris")
-        heavy = ("openai", "anthropic", "langchain_core", "json_repair", "rapidfuzz", "resilient_parse.stages.read")
+        heavy = ("openai", "anthropic", "langchain_core", "json_repair", "rapidfuzz", "resilient_parse.json.document")
         print(sorted(m for m in heavy if m in sys.modules) + [m for m in sys.modules if ".text." in m])
         """
     )

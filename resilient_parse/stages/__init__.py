@@ -45,7 +45,7 @@ class SelectStage:
 
 
 class SyntaxStage:
-    """`rp_parse`: the one-pass repairing reader (`stages/read.py`), its schema-aware truncation rules and
+    """`rp_parse`: the one-pass repairing reader (`json/`), its schema-aware truncation rules and
     duplicate-key check, json-repair as the lenient last resort (`stages/syntax.py` orders them)."""
 
     @hookimpl(trylast=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from resilient_parse.stages.read import valid_value_end
+from resilient_parse.json.tokens import valid_value_end
 
 _ASCII_OPENER = re.compile(r"[{\[]")
 _OPENER = re.compile("[{\\[\uff5b\uff3b]")

@@ -21,8 +21,8 @@ from collections import Counter
 import json_repair
 
 from resilient_parse.context import LoadResult
+from resilient_parse.json.failure import ReadFailure, as_error
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.read_failure import ReadFailure, as_error
 
 JSON_REPAIR_MAX_CHARS = 20_000
 """Candidates longer than this are never handed to json-repair (its worst case grows with the square of the size)."""

@@ -31,9 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from resilient_parse.json.document import read
+from resilient_parse.json.failure import ReadFailure
+from resilient_parse.json.frames import Frame, Reading, decode_key
+from resilient_parse.json.tokens import fix_string
 from resilient_parse.repairs import Repair
-from resilient_parse.stages.read import Frame, Reading, decode_key, fix_string, read
-from resilient_parse.stages.read_failure import ReadFailure
 
 PathPart = str | int
 KeepString = Callable[[list[PathPart]], bool]

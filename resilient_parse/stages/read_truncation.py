@@ -15,9 +15,9 @@ The objects are then closed (`close_truncated`, lossy).
 from __future__ import annotations
 
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError
+from resilient_parse.json.frames import Frame, Reading, decode_key
 from resilient_parse.repairs import Repair, escape_token
 from resilient_parse.schema import AnyView, DictView, FieldView, ModelView, NoneView, TypeView, UnionView
-from resilient_parse.stages.read import Frame, Reading, decode_key
 
 _EXTRA = AnyView()
 """The view of content the schema does not have (an extra key's value)."""
@@ -79,28 +79,7 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
     views: list[TypeView] = [_unwrap(schema)]
     for frame in frames[:-1]:
         views.append(_child(views[-1], frame))
-    state = cut.state
-    last = len(frames) - 1
-    for i, frame in enumerate(frames):
-        if _is_extra(views[i], frame) and (i < last or state == "value"):
-            # the cut is inside a member the schema does not have: drop the member, keep the object
-            key = decode_key(frame.key or '""')
-            del reading.out[frame.member_start :]
-            frame.keys.pop()
-            del frames[i + 1 :]
-            del views[i + 1 :]
-            reading.repairs.append(
-                Repair.make(
-                    "truncated_extra",
-                    f"{frame.prefix}/{escape_token(key)}",
-                    key,
-                    None,
-                    offset=cut.offset,
-                    note=f"dropped the member {key!r}, which the schema does not have and the cut went through",
-                )
-            )
-            state = "complete"
-            break
+    state = _drop_cut_extra(reading, views)
     top = frames[-1]
     if state == "value":
         raise truncated(cut.message, cut.path, cut.offset)
@@ -152,6 +131,33 @@ def settle_cut(reading: Reading, schema: TypeView, lenient: bool) -> None:
     reading.repairs.append(Repair.make("close_truncated", "", None, closers, offset=cut.offset))
     reading.stack.clear()
     reading.cut = None
+
+
+def _drop_cut_extra(reading: Reading, views: list[TypeView]) -> str:
+    """Where the cut went through a member the schema does not have, drop that member and keep its object (a
+    recorded `truncated_extra`); the state of the cut afterwards."""
+    cut, frames = reading.cut, reading.stack
+    assert cut is not None
+    last = len(frames) - 1
+    for i, frame in enumerate(frames):
+        if _is_extra(views[i], frame) and (i < last or cut.state == "value"):
+            key = decode_key(frame.key or '""')
+            del reading.out[frame.member_start :]
+            frame.keys.pop()
+            del frames[i + 1 :]
+            del views[i + 1 :]
+            reading.repairs.append(
+                Repair.make(
+                    "truncated_extra",
+                    f"{frame.prefix}/{escape_token(key)}",
+                    key,
+                    None,
+                    offset=cut.offset,
+                    note=f"dropped the member {key!r}, which the schema does not have and the cut went through",
+                )
+            )
+            return "complete"
+    return cut.state
 
 
 def _field_begun(view: ModelView, frame: Frame, partial_key: str | None) -> str | None:

@@ -11,11 +11,11 @@ import json
 
 from resilient_parse.context import CallContext, LoadResult
 from resilient_parse.errors import UnrecoverableSyntaxError
+from resilient_parse.json.document import read
+from resilient_parse.json.failure import ReadFailure, as_error
 from resilient_parse.policy import Policy
 from resilient_parse.repairs import KINDS, Repair
-from resilient_parse.stages.read import read
 from resilient_parse.stages.read_duplicates import find_duplicates, has_duplicate_keys
-from resilient_parse.stages.read_failure import ReadFailure, as_error
 from resilient_parse.stages.read_fallback import JSON_REPAIR_MAX_CHARS, bracket_depth, json_repair_fallback
 from resilient_parse.stages.read_truncation import settle_cut
 from resilient_parse.stages.valid_json import NOT_JSON, OutOfRange, decode, out_of_range

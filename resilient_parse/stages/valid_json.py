@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from resilient_parse.errors import UnrecoverableSyntaxError
-from resilient_parse.stages.read_failure import ReadFailure, as_error
+from resilient_parse.json.failure import ReadFailure, as_error
 
 __all__ = ["NOT_JSON", "OutOfRange", "decode", "has_big_exponent", "out_of_range", "refuse_out_of_range"]
 

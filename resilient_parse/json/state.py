@@ -1,0 +1,172 @@
+"""The reader's state (`Reader`) and the grammar's common steps: a value begins and ends, a key is written,
+a repair is recorded, a lossy repair is allowed or refused."""
+
+from __future__ import annotations
+
+from resilient_parse.json.failure import ReadFailure
+from resilient_parse.json.frames import Cut, Frame, path_of
+from resilient_parse.json.tokens import (
+    _ESCAPE_KINDS,
+    _LITERAL_WORDS,
+    _QUOTES,
+    _WORD_START,
+    COLON,
+    COMMA_OR_END,
+    DONE,
+    KEY,
+    KEY_OR_END,
+    VALUE,
+    VALUE_OR_END,
+    _word_at,
+    escape_kinds,
+)
+from resilient_parse.repairs import Repair
+
+
+class Reader:
+    """The reader's state in one pass: the output so far, the repairs, the open containers, and what the grammar
+    functions need to know of the last value. One per `read`; the grammar functions take it as `r`."""
+
+    __slots__ = (
+        "cut",
+        "doubled_keys",
+        "last_root",
+        "lossy",
+        "max_depth",
+        "n",
+        "opened",
+        "out",
+        "prev_end",
+        "prev_number",
+        "repairs",
+        "root_close",
+        "root_close_at",
+        "root_raw",
+        "stack",
+        "state",
+        "text",
+    )
+
+    def __init__(self, text: str, lossy: frozenset[str], max_depth: int) -> None:
+        self.text = text
+        self.n = len(text)
+        self.lossy = lossy
+        self.max_depth = max_depth
+        self.out: list[str] = []
+        self.repairs: list[Repair] = []
+        self.stack: list[Frame] = []
+        self.state = VALUE
+        self.prev_number = False  # whether the last value was a number
+        self.prev_end = 0  # where the last value ended in the text
+        self.last_root: Frame | None = None  # the root object once closed (for a '}' that came too early)
+        self.root_close = -1  # index in `out` of the root's closer, and its offset in the text
+        self.root_close_at = -1
+        self.root_raw = False  # whether the root container was read whole by the C scanner
+        self.doubled_keys = False  # whether a key was written in doubled quotes (`{""answer"": …}`)
+        self.cut: Cut | None = None
+        self.opened = {"}": 0, "]": 0, ")": 0}  # how many containers of each kind are open, by closer
+
+
+def fail(r: Reader, message: str, at: int, kind: str = "syntax", truncated: bool = False) -> ReadFailure:
+    return ReadFailure(message, at, path_of(r.stack), kind, truncated)
+
+
+def add(r: Reader, kind: str, before: object, after: object, at: int, path: str | None = None) -> None:
+    r.repairs.append(Repair.make(kind, path_of(r.stack) if path is None else path, before, after, offset=at))
+
+
+def allowed(r: Reader, kind: str, message: str, at: int) -> None:
+    if kind not in r.lossy:
+        raise fail(r, message, at)
+
+
+def expecting_key(r: Reader) -> bool:
+    return r.state in (KEY, KEY_OR_END) or (r.state == COMMA_OR_END and bool(r.stack) and r.stack[-1].is_object)
+
+
+def touches_a_quote(r: Reader, at: int) -> bool:
+    # a value right after the previous one with nothing between, where one side is a quote: the quotes of
+    # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
+    return at == r.prev_end and at > 0 and (r.text[at - 1] in _QUOTES or r.text[at] in _QUOTES)
+
+
+def set_cut(r: Reader, kind: str, path: str, at: int, message: str, partial_key: str | None = None) -> int:
+    r.cut = Cut(kind, path, at, message, partial_key)
+    return r.n
+
+
+def begin_value(r: Reader, at: int, number: bool = False) -> None:
+    if r.state == COMMA_OR_END:
+        top = r.stack[-1]
+        if top.is_object:
+            raise fail(r, "expected ',' or '}' after a value", at)
+        top.index += 1
+        if number and r.prev_number and "\n" not in r.text[r.prev_end : at]:
+            raise fail(r, "two numbers with only a space between them: one number or two? Two readings", at)
+        if touches_a_quote(r, at):
+            raise fail(r, "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes")
+        top.member_start = len(r.out)
+        r.out.append(",")
+        add(r, "missing_comma", None, ",", at)
+    elif r.state == COLON:
+        # `{"a" 2}`: a key, then its value with nothing but space between them
+        if r.text[at] in _WORD_START and _word_at(r.text, at) not in _LITERAL_WORDS:
+            raise fail(r, "expected ':' after the key", at)
+        r.out.append(":")
+        add(r, "missing_colon", None, ":", at)
+    elif r.state == VALUE_OR_END or (r.state == VALUE and r.stack and not r.stack[-1].is_object):
+        r.stack[-1].index += 1
+    elif r.state == DONE:
+        raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+    elif r.state in (KEY, KEY_OR_END):
+        raise fail(r, "expected a key", at)
+
+
+def end_value(r: Reader, end_at: int, number: bool = False) -> None:
+    r.state = COMMA_OR_END if r.stack else DONE
+    r.prev_number = number
+    r.prev_end = end_at
+
+
+def emit_key(r: Reader, raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
+    top = r.stack[-1]
+    if r.state == COMMA_OR_END:
+        if repair is not None and "\n" not in r.text[r.prev_end : at]:
+            # a bare word right after a value on the same line is the rest of that value, not a key
+            raise fail(r, "expected ',' or '}' after a value", at)
+        if touches_a_quote(r, at):
+            raise fail(r, "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes")
+        top.member_start = len(r.out)
+        top.key = raw
+        r.out.append(",")
+        add(r, "missing_comma", None, ",", at)
+    else:
+        top.key = raw
+    top.keys.append(raw)
+    top.open_run = ""
+    if repair is not None:
+        add(r, repair[0], repair[1], raw, at)
+    r.out.append(raw)
+    r.state = COLON
+
+
+def with_escapes(r: Reader, kinds: tuple[str, ...] | list[str], original: str, at: int) -> tuple[str, ...] | list[str]:
+    """The kinds, with what the string's escapes took when its JSON text was built from its body; an escape
+    other languages read as a character (`\\x41`, `\\0`) has two readings, so keeping it as text is a guess."""
+    if not kinds and original[:1] == '"':
+        return kinds  # a whole JSON string, or one `fix_string` read: its escapes are already accounted for
+    if not any(kind in _ESCAPE_KINDS for kind in kinds) and original[:1] != "\u201c":  # (“…” is taken raw)
+        kinds = [*kinds, *escape_kinds(original)]
+    if "ambiguous_escape" in kinds:
+        allowed(r, "ambiguous_escape", "an escape JSON lacks that other languages read as a character", at)
+    if "line_continuation" in kinds:
+        allowed(r, "line_continuation", "a backslash before a line break: a continued line, or a backslash?", at)
+    return kinds
+
+
+def emit_value(r: Reader, fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> None:
+    begin_value(r, at)
+    for kind in with_escapes(r, kinds, original, at):
+        add(r, kind, original, fixed, at)
+    r.out.append(fixed)
+    end_value(r, end)
