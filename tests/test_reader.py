@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-import resilient_parse.json.document as read_module
+import resilient_parse.json.containers as containers_module
 from resilient_parse import (
     AmbiguousMatchError,
     NoCandidateError,
@@ -1018,7 +1018,7 @@ def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
 
     def reading(flat: re.Pattern[str]) -> Any:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(read_module, "FLAT_OBJECT", flat)
+            patch.setattr(containers_module, "FLAT_OBJECT", flat)
             try:
                 got = read(text, lossy=lossy)
             except ReadFailure as failure:
@@ -1028,7 +1028,7 @@ def test_a_flat_object_read_in_one_match_reads_as_token_by_token(
             [(r.kind, r.path, r.offset, r.before, r.after) for r in got.repairs],
         )
 
-    assert reading(read_module.FLAT_OBJECT) == reading(re.compile("(?!)"))
+    assert reading(containers_module.FLAT_OBJECT) == reading(re.compile("(?!)"))
 
 
 @pytest.mark.parametrize("mode", ["lenient", "strict"])

@@ -6,20 +6,22 @@ from __future__ import annotations
 import re
 
 from resilient_parse.json.frames import Frame, path_of
-from resilient_parse.json.runs import RUN_ITEM, rewrite_loose
-from resilient_parse.json.state import Reader, add, end_value, fail
+from resilient_parse.json.runs import FLAT_OBJECT, RUN_ITEM, rewrite_loose
+from resilient_parse.json.state import Reader, add, begin_value, end_value, fail
 from resilient_parse.json.tokens import (
-    _INVISIBLE,
-    _LINE_END,
-    _WORD_START,
-    _WS,
     COLON,
     COMMA_OR_END,
+    INVISIBLE,
     KEY,
     KEY_OR_END,
+    LINE_END,
     VALUE,
     VALUE_OR_END,
-    _comment_at,
+    WORD_START,
+    WS,
+    comment_at,
+    too_deep,
+    valid_value_end,
 )
 from resilient_parse.repairs import Repair
 
@@ -28,9 +30,9 @@ def comment(r: Reader, at: int) -> int:
     if r.text.startswith("/*", at):
         close = r.text.find("*/", at + 2)
         end = r.n if close < 0 else close + 2
-    elif r.text.startswith("//", at) or r.text[at] == "#" or (r.stack and _comment_at(r.text, at)):
+    elif r.text.startswith("//", at) or r.text[at] == "#" or (r.stack and comment_at(r.text, at)):
         # (inside containers, a lone '/' that ends the text is the first character of a comment cut off)
-        line_end = _LINE_END.search(r.text, at)  # a line ends at LF, CR (old Mac files), or U+2028/U+2029
+        line_end = LINE_END.search(r.text, at)  # a line ends at LF, CR (old Mac files), or U+2028/U+2029
         close = -1 if line_end is None else line_end.start()
         end = r.n if close < 0 else close
     else:
@@ -136,7 +138,7 @@ def after_the_end(r: Reader, at: int, c: str) -> int:
     """Text after the top-level value: a comment, an invisible character, or a '}' that came too early."""
     if c in "/#":
         return comment(r, at)
-    if c in _INVISIBLE:
+    if c in INVISIBLE:
         add(r, "invisible_character", c, "", at)
         return at + 1
     if c in "}]" and "stray_closer" in r.lossy:
@@ -158,9 +160,9 @@ def after_the_end(r: Reader, at: int, c: str) -> int:
             r.state = KEY_OR_END
             return at + 1
     if c == "," and r.last_root is not None and r.last_root.is_object and "stray_closer" in r.lossy:
-        follows = _WS.match(r.text, at + 1)
+        follows = WS.match(r.text, at + 1)
         nxt = follows.end() if follows else at + 1
-        if nxt < r.n and (r.text[nxt] == '"' or r.text[nxt] in _WORD_START):
+        if nxt < r.n and (r.text[nxt] == '"' or r.text[nxt] in WORD_START):
             # `{"a": 1}, "b": 2}`: the '}' came before members that follow it
             r.out[r.root_close] = ""
             frame = r.last_root
@@ -175,9 +177,110 @@ def after_the_end(r: Reader, at: int, c: str) -> int:
             r.state = KEY
             return at + 1
     if c == "," and (r.root_raw or (r.last_root is not None and r.last_root.is_object)) and r.out[-1].endswith("}"):
-        follows = _WS.match(r.text, at + 1)
+        follows = WS.match(r.text, at + 1)
         nxt = follows.end() if follows else at + 1
-        if nxt < r.n and (r.text[nxt] == '"' or r.text[nxt] in _WORD_START):
+        if nxt < r.n and (r.text[nxt] == '"' or r.text[nxt] in WORD_START):
             # strict: `{"a": 1}, "b": 2}` is one object closed too early, not an object with prose after it
             raise fail(r, "members follow the object's '}': it was closed too early (a lossy repair)", at)
     raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+
+
+def open_bracket(r: Reader, at: int, c: str) -> int:
+    """A '{' or '[' (`c`, the fullwidth ones already mapped): a whole valid value read by the C scanner in one
+    call, a flat object in one match, or else a container opened for token-by-token reading."""
+    text, n, stack = r.text, r.n, r.stack
+    begin_value(r, at)
+    if r.decode_wait:
+        r.decode_wait -= 1
+    elif (at >= r.decode_floor or r.rescan_budget > 0) and text[at] == c:
+        end, failed_at = valid_value_end(text, at)
+        if at < r.decode_floor:
+            r.rescan_budget -= (end if end >= 0 else failed_at) - at
+        if end < 0:
+            r.decode_floor = max(failed_at, r.decode_floor, at + 1)
+            if failed_at < n:
+                # siblings are usually written alike: after a failure, try the C scanner ever less often
+                # (a failure at the very end is a cut: what it holds may well be whole)
+                r.decode_skip = min(max(1, r.decode_skip * 2), 64)
+                r.decode_wait = r.decode_skip
+        else:
+            r.decode_skip = 0
+            if too_deep(text, at, end, r.max_depth - len(stack)):
+                r.decode_floor = n
+                open_container(r, at, "}" if c == "{" else "]")
+                return at + 1
+            r.out.append(text[at:end])
+            r.root_raw = not stack
+            end_value(r, end)
+            return end
+    if c == "{" and len(stack) < r.max_depth and text[at] == "{":
+        if r.flat_wait:
+            r.flat_wait -= 1
+        else:
+            flat = FLAT_OBJECT.match(text, at)
+            # the root only when nothing follows it (what may follow a root is read with its frame)
+            if flat is not None and (stack or not text[flat.end() :].strip(" \t\r\n")):
+                r.flat_skip = 0
+                return flat_object(r, flat)
+            # siblings are written alike: after a failure, try the match ever less often
+            r.flat_skip = min(max(1, r.flat_skip * 2), 64)
+            r.flat_wait = r.flat_skip
+    open_container(r, at, "}" if c == "{" else "]")
+    return at + 1
+
+
+def closing_bracket(r: Reader, at: int, c: str) -> int:
+    """A '}', ']' or ')': it closes the open container, or is a stray or mismatched closer."""
+    stack = r.stack
+    if not stack:
+        raise fail(r, f"unexpected '{c}'", at)
+    top = stack[-1]
+    if top.closer != c and len(stack) == 1 and c != ")" and not r.opened[c] and "stray_closer" in r.lossy:
+        follows = WS.match(r.text, at + 1)
+        nxt = follows.end() if follows else at + 1
+        if nxt < r.n and r.text[nxt] == ",":
+            # `[{"a": 1}}, {"b": 2}]`: a '}' with no object open closes nothing; as the root list's ']'
+            # it would leave the items after it outside the answer (deeper, as an inner list's ']', it
+            # is the other plausible reading, so the mismatched-bracket rule below stands)
+            add(r, "stray_closer", c, "", at, path=top.prefix)
+            return at + 1
+    if top.closer != c:
+        if c == ")" or top.closer == ")" or "mismatched_bracket" not in r.lossy:
+            raise fail(r, f"unexpected '{c}' inside an open {'object' if top.is_object else 'list'}", at)
+        add(r, "mismatched_bracket", c, top.closer, at, path=top.prefix)
+    close_container(r, at)
+    return at + 1
+
+
+def comma(r: Reader, at: int) -> int:
+    """A ',' after a value: the next member or item comes."""
+    if r.state != COMMA_OR_END:
+        if r.state == VALUE and r.stack and r.stack[-1].is_object:
+            raise fail(r, "a key has no value", at, "missing_value")
+        raise fail(r, "unexpected ','", at)
+    top = r.stack[-1]
+    top.last_comma = top.member_start = len(r.out)
+    top.last_comma_at = at
+    r.out.append(",")
+    if top.is_object:
+        top.key = None
+        top.open_run = ""
+    r.state = KEY if top.is_object else VALUE
+    return at + 1
+
+
+def colon(r: Reader, at: int) -> int:
+    """A ':' after a key."""
+    if r.state != COLON:
+        raise fail(r, "unexpected ':'", at)
+    r.out.append(":")
+    r.state = VALUE
+    return at + 1
+
+
+def python_tuple(r: Reader, at: int) -> int:
+    """A '(' where a value goes: a Python tuple, written as a list."""
+    begin_value(r, at)
+    add(r, "python_tuple", "(", "[", at)
+    open_container(r, at, ")")
+    return at + 1

@@ -6,19 +6,19 @@ from __future__ import annotations
 from resilient_parse.json.failure import ReadFailure
 from resilient_parse.json.frames import Cut, Frame, path_of
 from resilient_parse.json.tokens import (
-    _ESCAPE_KINDS,
-    _LITERAL_WORDS,
-    _QUOTES,
-    _WORD_START,
     COLON,
     COMMA_OR_END,
     DONE,
+    ESCAPE_KINDS,
     KEY,
     KEY_OR_END,
+    LITERAL_WORDS,
+    QUOTES,
     VALUE,
     VALUE_OR_END,
-    _word_at,
+    WORD_START,
     escape_kinds,
+    word_at,
 )
 from resilient_parse.repairs import Repair
 
@@ -29,7 +29,12 @@ class Reader:
 
     __slots__ = (
         "cut",
+        "decode_floor",
+        "decode_skip",
+        "decode_wait",
         "doubled_keys",
+        "flat_skip",
+        "flat_wait",
         "last_root",
         "lossy",
         "max_depth",
@@ -39,6 +44,7 @@ class Reader:
         "prev_end",
         "prev_number",
         "repairs",
+        "rescan_budget",
         "root_close",
         "root_close_at",
         "root_raw",
@@ -65,6 +71,12 @@ class Reader:
         self.doubled_keys = False  # whether a key was written in doubled quotes (`{""answer"": …}`)
         self.cut: Cut | None = None
         self.opened = {"}": 0, "]": 0, ")": 0}  # how many containers of each kind are open, by closer
+        self.decode_floor = 0  # the C scanner is not tried again before the offset where it last failed
+        self.decode_skip = self.decode_wait = 0  # how many containers to read by tokens before trying it again
+        self.flat_skip = self.flat_wait = 0  # likewise, how many objects to read by tokens before FLAT_OBJECT again
+        # text before the last failure may still hold complete valid values (a document cut at its very end fails
+        # at the end, its lists inside are whole): they may be tried again, within one more reading of the text
+        self.rescan_budget = self.n
 
 
 def fail(r: Reader, message: str, at: int, kind: str = "syntax", truncated: bool = False) -> ReadFailure:
@@ -87,7 +99,7 @@ def expecting_key(r: Reader) -> bool:
 def touches_a_quote(r: Reader, at: int) -> bool:
     # a value right after the previous one with nothing between, where one side is a quote: the quotes of
     # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
-    return at == r.prev_end and at > 0 and (r.text[at - 1] in _QUOTES or r.text[at] in _QUOTES)
+    return at == r.prev_end and at > 0 and (r.text[at - 1] in QUOTES or r.text[at] in QUOTES)
 
 
 def set_cut(r: Reader, kind: str, path: str, at: int, message: str, partial_key: str | None = None) -> int:
@@ -110,7 +122,7 @@ def begin_value(r: Reader, at: int, number: bool = False) -> None:
         add(r, "missing_comma", None, ",", at)
     elif r.state == COLON:
         # `{"a" 2}`: a key, then its value with nothing but space between them
-        if r.text[at] in _WORD_START and _word_at(r.text, at) not in _LITERAL_WORDS:
+        if r.text[at] in WORD_START and word_at(r.text, at) not in LITERAL_WORDS:
             raise fail(r, "expected ':' after the key", at)
         r.out.append(":")
         add(r, "missing_colon", None, ":", at)
@@ -155,7 +167,7 @@ def with_escapes(r: Reader, kinds: tuple[str, ...] | list[str], original: str, a
     other languages read as a character (`\\x41`, `\\0`) has two readings, so keeping it as text is a guess."""
     if not kinds and original[:1] == '"':
         return kinds  # a whole JSON string, or one `fix_string` read: its escapes are already accounted for
-    if not any(kind in _ESCAPE_KINDS for kind in kinds) and original[:1] != "\u201c":  # (“…” is taken raw)
+    if not any(kind in ESCAPE_KINDS for kind in kinds) and original[:1] != "\u201c":  # (“…” is taken raw)
         kinds = [*kinds, *escape_kinds(original)]
     if "ambiguous_escape" in kinds:
         allowed(r, "ambiguous_escape", "an escape JSON lacks that other languages read as a character", at)

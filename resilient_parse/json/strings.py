@@ -20,24 +20,31 @@ from resilient_parse.json.state import (
     with_escapes,
 )
 from resilient_parse.json.tokens import (
-    _AFTER_VALUE,
-    _CONCAT,
-    _DIGIT_START,
-    _DOUBLED,
-    _INNER_QUOTE_BEFORE,
-    _INVISIBLE,
-    _KEY_AFTER_QUOTE,
-    _LITERAL_WORDS,
-    _STRING,
-    _TRIPLE_BODY,
+    AFTER_VALUE,
+    BACKTICK_CLOSE,
     COMMA_OR_END,
+    CONCAT,
+    DIGIT_START,
+    DONE,
+    DOUBLED,
+    DOUBLED_SQ,
+    EMPTY_FOLLOWS,
+    INNER_QUOTE_BEFORE,
+    INVISIBLE,
     KEY,
+    KEY_AFTER_QUOTE,
+    LITERAL_WORDS,
+    LOOSE_STRING,
+    STRING,
+    TRIPLE_BODY,
     VALUE,
-    _after_spaces,
-    _one_string_before_closers,
-    _quoted,
-    _read_single_quoted,
-    _word_at,
+    after_spaces,
+    as_json_string,
+    fix_string,
+    odd_backslashes_before_end,
+    one_string_before_closers,
+    read_single_quoted,
+    word_at,
 )
 
 
@@ -55,17 +62,17 @@ def emit_string(r: Reader, fixed: str, at: int, end: int, kinds: tuple[str, ...]
 def concatenated(r: Reader, end: int) -> int:
     """`'hello' + 'world'`: JavaScript string concatenation, read as the one string it makes."""
     while True:
-        plus = _CONCAT.match(r.text, end)
+        plus = CONCAT.match(r.text, end)
         if plus is None:
             return end
         at = plus.end()
         if r.text[at] == "'":
-            got = _read_single_quoted(r.text, at)
+            got = read_single_quoted(r.text, at)
             if got is None:
                 return end
             more, after = got
         else:
-            m = _STRING.match(r.text, at)
+            m = STRING.match(r.text, at)
             if m is None:
                 return end
             more, after = m.group(), m.end()
@@ -78,19 +85,19 @@ def concatenated(r: Reader, end: int) -> int:
 def string_value_follow(r: Reader, at: int, end: int, fixed: str, kinds: list[str], original: str) -> int:
     """A string value followed by something other than structure: concatenation, a missing quote before the
     next key (`"Bob, "age": 30`), or quotes inside the string left unescaped (`"a 24" screen"`)."""
-    j = _after_spaces(r.text, end)
+    j = after_spaces(r.text, end)
     nxt = r.text[j] if j < r.n else ""
     in_list = bool(r.stack) and not r.stack[-1].is_object
     if (
         not nxt
-        or nxt in _AFTER_VALUE
+        or nxt in AFTER_VALUE
         or nxt in "\"'{[+\u201c\u2018"
-        or nxt in _INVISIBLE
+        or nxt in INVISIBLE
         or (nxt == ")" and in_list and r.stack[-1].closer == ")")
-        or (in_list and j > end and (nxt in _DIGIT_START or _word_at(r.text, j) in _LITERAL_WORDS))
+        or (in_list and j > end and (nxt in DIGIT_START or word_at(r.text, j) in LITERAL_WORDS))
     ):
         return emit_string(r, fixed, at, end, kinds, original)
-    key = _KEY_AFTER_QUOTE.match(r.text, end)
+    key = KEY_AFTER_QUOTE.match(r.text, end)
     body = r.text[at + 1 : end - 1]
     if key is not None and j == end:
         comma = body.rfind(",")
@@ -103,7 +110,7 @@ def string_value_follow(r: Reader, at: int, end: int, fixed: str, kinds: list[st
                 "ambiguous",
             )
         allowed(r, "missing_quote", "a string is missing its closing quote before the next key", at)
-        value = _quoted(body[:comma].rstrip())
+        value = as_json_string(body[:comma].rstrip())
         emit_value(r, value, at, end, ["missing_quote"], r.text[at:end])
         top = r.stack[-1]
         top.last_comma = top.member_start = len(r.out)
@@ -116,7 +123,7 @@ def string_value_follow(r: Reader, at: int, end: int, fixed: str, kinds: list[st
     # quotes inside the string: the string ends at the next quote followed by structure
     if not body.strip():
         raise fail(r, "text after an empty string: an unescaped quote, or a stray one?", end)
-    if "\n" in body or not (body[-1].isalnum() or body[-1] in _INNER_QUOTE_BEFORE) or (in_list and j > end):
+    if "\n" in body or not (body[-1].isalnum() or body[-1] in INNER_QUOTE_BEFORE) or (in_list and j > end):
         # `["value1" value2", …]`, `["hello,"world"]`: a quote inside the string, or a missing quote and comma
         raise fail(
             r, "text after a closing quote: a quote inside the string, or a new value? Two readings", end, "ambiguous"
@@ -127,7 +134,7 @@ def string_value_follow(r: Reader, at: int, end: int, fixed: str, kinds: list[st
         q = r.text.find('"', k)
         if q < 0:
             raise fail(r, "a quote inside a string, and no later quote closes it", end)
-        after = _after_spaces(r.text, q + 1)
+        after = after_spaces(r.text, q + 1)
         if after >= r.n or r.text[after] in ",}]\n\r":
             break
         if r.text[after] == ":":
@@ -135,7 +142,7 @@ def string_value_follow(r: Reader, at: int, end: int, fixed: str, kinds: list[st
                 r, "a quote inside a string, then a quoted key: where the string ends is unclear", q, "ambiguous"
             )
         k = q + 1
-    value = _quoted(r.text[at + 1 : q])
+    value = as_json_string(r.text[at + 1 : q])
     emit_value(r, value, at, q + 1, [*kinds, "inner_quote"], r.text[at : q + 1])
     return q + 1
 
@@ -151,7 +158,7 @@ def one_string_with_inner_quotes(r: Reader, at: int, end: int) -> int:
     if r.text[end] == '"' and last != end:
         return -1  # `"a""b"`: two strings missing their comma, or quotes inside one
     allowed(r, "inner_quote", "a quote inside the string, then text: an unescaped quote?", end)
-    emit_value(r, _quoted(r.text[at + 1 : last]), at, last + 1, ["inner_quote"], r.text[at : last + 1])
+    emit_value(r, as_json_string(r.text[at + 1 : last]), at, last + 1, ["inner_quote"], r.text[at : last + 1])
     return last + 1
 
 
@@ -172,7 +179,7 @@ def unclosed_string(r: Reader, at: int) -> int:
     ):
         body = tail[: -len(closers)]
         close_at = at + 1 + len(body)
-        if not _one_string_before_closers(body, r.stack[-1].is_object and not expecting_key(r)):
+        if not one_string_before_closers(body, r.stack[-1].is_object and not expecting_key(r)):
             return cut_quoted(r, at, "the output ends inside a string (or a quote is missing: where is unclear)")
         if expecting_key(r):
             key, colon, value = body.partition(":")
@@ -184,7 +191,7 @@ def unclosed_string(r: Reader, at: int) -> int:
             emit_value(r, json.dumps(value.strip()), at, close_at, [], value)
             return close_at
         # the space before the closers is the text's layout, as it is after any value (`["abc  ]`)
-        emit_value(r, _quoted(body.rstrip()), at, close_at, ["missing_quote"], r.text[at:close_at])
+        emit_value(r, as_json_string(body.rstrip()), at, close_at, ["missing_quote"], r.text[at:close_at])
         return close_at
     return cut_quoted(r, at, "the output ends inside a string")
 
@@ -203,12 +210,12 @@ def doubled_or_triple(r: Reader, at: int) -> int:
     """A Python triple-quoted string or a string in doubled quotes (`""text""`): where reading goes on, or
     -1 when the text is neither (an empty string followed by more)."""
     if r.text.startswith('"""', at):
-        triple = _TRIPLE_BODY.match(r.text, at)
+        triple = TRIPLE_BODY.match(r.text, at)
         if triple is not None and any(ch.isalnum() for ch in triple.group(1)):
             allowed(r, "triple_quotes", "a triple-quoted string is not JSON", at)
-            return emit_string(r, _quoted(triple.group(1)), at, triple.end(), ("triple_quotes",), triple.group())
+            return emit_string(r, as_json_string(triple.group(1)), at, triple.end(), ("triple_quotes",), triple.group())
         return -1
-    doubled = _DOUBLED.match(r.text, at)
+    doubled = DOUBLED.match(r.text, at)
     if doubled is None:
         return -1
     if expecting_key(r):
@@ -218,4 +225,82 @@ def doubled_or_triple(r: Reader, at: int) -> int:
         # unescaped — only keys written the same way (`{""answer"": ""5""}`) say which
         raise fail(r, '""x"" is "x" in doubled quotes or \'"x"\' with unescaped quotes: two readings', at, "ambiguous")
     allowed(r, "doubled_quotes", 'a string in doubled quotes (""x"") is not JSON', at)
-    return emit_string(r, _quoted(doubled.group(1)), at, doubled.end(), ("doubled_quotes",), doubled.group())
+    return emit_string(r, as_json_string(doubled.group(1)), at, doubled.end(), ("doubled_quotes",), doubled.group())
+
+
+def double_quoted(r: Reader, at: int) -> int:
+    """A string in double quotes: whole and valid, doubled or triple, with inner quotes, or broken."""
+    text, n = r.text, r.n
+    if r.state == DONE:
+        raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+    if text.startswith('""', at) and r.state != COMMA_OR_END and at + 2 < n and text[at + 2] not in EMPTY_FOLLOWS:
+        read_as = doubled_or_triple(r, at)
+        if read_as >= 0:
+            return read_as
+    m = STRING.match(text, at)
+    if m is not None:
+        end = m.end()
+        tok = m.group()
+        if not r.stack and r.state == VALUE and end < n and text[end] in '"]}':
+            whole = one_string_with_inner_quotes(r, at, end)
+            if whole >= 0:
+                return whole
+        if end >= n or text[end] in AFTER_VALUE or expecting_key(r):
+            return emit_string(r, tok, at, end, (), tok)
+        return string_value_follow(r, at, end, tok, [], tok)
+    tok = LOOSE_STRING.match(text, at).group()  # type: ignore[union-attr]
+    if len(tok) < 2 or tok[-1] != '"' or (tok.endswith('\\"') and odd_backslashes_before_end(tok)):
+        return unclosed_string(r, at)
+    end = at + len(tok)
+    fixed, kinds = fix_string(tok)
+    if end >= n or text[end] in AFTER_VALUE or expecting_key(r):
+        return emit_string(r, fixed, at, end, kinds, tok)
+    return string_value_follow(r, at, end, fixed, kinds, tok)
+
+
+def single_quoted(r: Reader, at: int) -> int:
+    """A string in single quotes (or in doubled single quotes, where keys came in doubled quotes)."""
+    text = r.text
+    if r.doubled_keys and text.startswith("''", at):
+        doubled_sq = DOUBLED_SQ.match(text, at)
+        if doubled_sq is not None:
+            allowed(r, "doubled_quotes", "a string in doubled quotes is not JSON", at)
+            fixed = as_json_string(doubled_sq.group(1))
+            return emit_string(r, fixed, at, doubled_sq.end(), ("doubled_quotes",), doubled_sq.group())
+    got = read_single_quoted(text, at)
+    if got is None:
+        return cut_quoted(r, at, "a single-quoted string never closes")
+    fixed, end = got
+    return emit_string(r, fixed, at, end, ("single_quotes",), text[at:end])
+
+
+def curly_single_quoted(r: Reader, at: int) -> int:
+    """‘…’ read like '…': the ’ of "it’s" is an apostrophe, not the closing quote."""
+    got = read_single_quoted(r.text, at, "\u2019")
+    if got is None:
+        return cut_quoted(r, at, "a curly-quoted string never closes")
+    fixed, end = got
+    return emit_string(r, fixed, at, end, ("fullwidth_punctuation",), r.text[at:end])
+
+
+def curly_double_quoted(r: Reader, at: int, c: str) -> int:
+    """“…” (taken raw) or ＂…＂."""
+    text = r.text
+    close = text.find("\u201d" if c == "\u201c" else c, at + 1)
+    if close < 0:
+        return cut_quoted(r, at, "a quoted string never closes")
+    body = text[at + 1 : close]
+    fixed = json.dumps(body, ensure_ascii=False) if c == "\u201c" else as_json_string(body)
+    return emit_string(r, fixed, at, close + 1, ("fullwidth_punctuation",), text[at : close + 1])
+
+
+def backtick_quoted(r: Reader, at: int) -> int:
+    """`a`, `a´: a JavaScript string in backticks (one with `${…}` in it is a template, not a string)."""
+    text = r.text
+    closing = BACKTICK_CLOSE.search(text, at + 1)
+    if closing is None:
+        return cut_quoted(r, at, "a string in backticks never closes")
+    body = text[at + 1 : closing.start()]
+    if "${" in body:
+        raise fail(r, "a JavaScript template string with `${…}` in it is not a string value", at)
+    return emit_string(r, as_json_string(body), at, closing.end(), ("single_quotes",), text[at : closing.end()])

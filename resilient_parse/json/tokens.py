@@ -8,177 +8,74 @@ import re
 from itertools import accumulate
 
 # a whole valid JSON string, matched in one C-speed step
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
-
-
+STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
 # any double-quoted string, closed or not (an unclosed one runs to the end): linear, never rescans
-_LOOSE_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"?', re.DOTALL)
-
-
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+")
-
-
-_LOOSE_NUMBER = re.compile(r"[+-]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][+-]?+[0-9]++)?+")
-
-
-_UNDERSCORED = re.compile(r"-?[0-9]++(?:_[0-9]++)++(?:\.[0-9]++(?:_[0-9]++)*+)?+")
-
-
-_HEX = re.compile(r"[-+]?0[xX][0-9a-fA-F]++")
-
-
-_WORD = re.compile(r"[A-Za-z_$][\w$]*+")
-
-
+LOOSE_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"?', re.DOTALL)
+NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+")
+LOOSE_NUMBER = re.compile(r"[+-]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][+-]?+[0-9]++)?+")
+UNDERSCORED = re.compile(r"-?[0-9]++(?:_[0-9]++)++(?:\.[0-9]++(?:_[0-9]++)*+)?+")
+HEX = re.compile(r"[-+]?0[xX][0-9a-fA-F]++")
+WORD = re.compile(r"[A-Za-z_$][\w$]*+")
 # a bare key as JSON5 writes it: letters of any script, `$`, `_`, digits after the first, `\uXXXX` escapes
-_KEY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
-
-
-_KEY_WORD = re.compile(r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})(?:[\w$]|\\u[0-9a-fA-F]{4})*+")
-
-
-_WS = re.compile(r"[ \t\r\n]++")
-
-
-_LINE_END = re.compile(r"[\r\n\u2028\u2029]")
-
-
+KEY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
+KEY_WORD = re.compile(r"(?:[^\W\d]|\$|\\u[0-9a-fA-F]{4})(?:[\w$]|\\u[0-9a-fA-F]{4})*+")
+WS = re.compile(r"[ \t\r\n]++")
+LINE_END = re.compile(r"[\r\n\u2028\u2029]")
 _SPACES = re.compile(r"[ \t]*+")
-
-
-_BARE_VALUE = re.compile(r"[^,:{}\[\]\"'\n#]*+")
-
-
+BARE_VALUE = re.compile(r"[^,:{}\[\]\"'\n#]*+")
 _CONTROL = re.compile(r"[\x00-\x1f]")
-
-
 # a valid escape is consumed as a unit, so the `\U` of `"C:\\Users"` is never taken for a bad escape
 _ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt]|\r\n|[\r\n\u2028\u2029])|\\')
-
-
 _LINE_BREAKS = frozenset("\r\n\u2028\u2029")
-
-
 # after a backslash, what other languages read as one character (a hex or octal byte, a short or long \u, a named
 # character; `\users` or `\utils` is no escape anywhere): kept as text, such an escape has two readings (`\a` or
 # `\v` as a bell or a vertical tab is not plausible in a model's JSON: `C:\Users\ana` is a path)
 _READ_ELSEWHERE = re.compile(r"x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|N\{|u[0-9a-fA-F]|[0-7]")
-
-
-_ESCAPE_KINDS = ("line_continuation", "escaped_apostrophe", "invalid_escape", "ambiguous_escape")
-
-
+ESCAPE_KINDS = ("line_continuation", "escaped_apostrophe", "invalid_escape", "ambiguous_escape")
 _CONTROL_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
 _SQ_SIMPLE = re.compile(r"'([^'\"\\\x00-\x1f]*+)'")
-
-
-_DOUBLED = re.compile(r'""([^"\\\n]++)""')
-
-
-_DOUBLED_SQ = re.compile(r"''([^'\\\n]++)''")
-
-
-_TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
-
-
-_CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
-
-
-_KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
-
-
-_BACKTICK_CLOSE = re.compile("[`\u00b4]")
-
-
-_ENDS_A_NUMBER = frozenset(",]} \t\r\n")  # what usually follows a number: no second look
-
-
-_DIGIT_WORD = re.compile(r"(?:[0-9A-Za-z_.:+\-]|/(?![/*]))++")  # a '/' that starts no comment (`1/3`)
-
-
-_BROKEN_EXPONENT = re.compile(r"[0-9]++(?:\.[0-9]*+)?+[eE][+-]?+")
-
-
-_AFTER_DIGIT_WORD = frozenset(",}]) \t\r\n")
-
-
-_CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
-
-
-_MONGO = re.compile(
+DOUBLED = re.compile(r'""([^"\\\n]++)""')
+DOUBLED_SQ = re.compile(r"''([^'\\\n]++)''")
+TRIPLE_BODY = re.compile(r'"""((?:[^"\\]++|\\.|"(?!""))*+)"""', re.DOTALL)
+CONCAT = re.compile(r"[ \t\r\n]*+\+[ \t\r\n]*+(?=[\"'])")
+KEY_AFTER_QUOTE = re.compile(r'([A-Za-z_$][\w$]*+)"[ \t]*+:')
+BACKTICK_CLOSE = re.compile("[`\u00b4]")
+ENDS_A_NUMBER = frozenset(",]} \t\r\n")  # what usually follows a number: no second look
+DIGIT_WORD = re.compile(r"(?:[0-9A-Za-z_.:+\-]|/(?![/*]))++")  # a '/' that starts no comment (`1/3`)
+BROKEN_EXPONENT = re.compile(r"[0-9]++(?:\.[0-9]*+)?+[eE][+-]?+")
+AFTER_DIGIT_WORD = frozenset(",}]) \t\r\n")
+CUT_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]*(?:[eE][-+]?)?[ \t\r\n]*")
+MONGO = re.compile(
     r"""(?:ObjectId|ISODate|NumberLong|NumberInt|NumberDecimal|UUID|Timestamp|BinData)\([ \t]*+"""
     r"""("(?:[^"\\\n]++|\\.)*+"|'[^'\\\n]*+'|-?[0-9]++(?:\.[0-9]++)?+)[ \t]*+\)"""
 )
-
-
-_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
-
-
-_JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
-
-
-_FULLWIDTH = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]", "\uff1a": ":", "\uff0c": ",", "\u3001": ","}
-
-
+PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+JSON_LITERALS = frozenset({"true", "false", "null", "NaN", "Infinity", "-Infinity"})
+FULLWIDTH = {"\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]", "\uff1a": ":", "\uff0c": ",", "\u3001": ","}
 # white space JSON lacks (JSON5 has it all): form feed, vertical tab, BOM, Unicode spaces and line separators
-_INVISIBLE = frozenset(
+INVISIBLE = frozenset(
     "\x0b\x0c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u202f\u205f\u3000\ufeff\u200b\u2028\u2029"
 )
-
-
-_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
-
-
+QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019\uff02")
 _SQ_CLOSERS = frozenset(",:}]\n")
-
-
-_AFTER_VALUE = frozenset(",}]:\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
-
-
-_WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
-
-
-_DIGIT_START = frozenset("0123456789-+.")
-
-
-_LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
-
-
-_INNER_QUOTE_BEFORE = frozenset(" .!?'%)(=")  # what an inner quote may follow besides a letter or digit
-
-
+AFTER_VALUE = frozenset(",}]:\n\r/#\uff0c\uff5d\uff3d")  # what may follow a value without a second look
+WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+DIGIT_START = frozenset("0123456789-+.")
+LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
+INNER_QUOTE_BEFORE = frozenset(" .!?'%)(=")  # what an inner quote may follow besides a letter or digit
 # what a stretch of members or items can start with (after white space): a string, a word, a number
-_RUN_STARTS = frozenset("\"'-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
-
-
-_EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
-
-
+RUN_STARTS = frozenset("\"'-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+EMPTY_FOLLOWS = frozenset(",:}] \t\r\n)\uff0c\uff1a\uff5d\uff3d")  # what follows an empty string ""
 _DECODER = json.JSONDecoder()
-
 
 # parser states
 VALUE = 0  # a value must come (top level, after ':' or after ',' in a list)
-
-
 VALUE_OR_END = 1  # just after '[' or '('
-
-
 KEY = 2  # a key must come (after ',' in an object)
-
-
 KEY_OR_END = 3  # just after '{'
-
-
 COLON = 4
-
-
 COMMA_OR_END = 5  # a value has just ended
-
-
 DONE = 6  # the top-level value has ended
 
 
@@ -221,7 +118,7 @@ def _fix_escapes(token: str) -> tuple[str, list[str]]:
         return m.group()
 
     fixed = _ESCAPE.sub(sub, token)
-    return fixed, [k for k in _ESCAPE_KINDS if k in took]
+    return fixed, [k for k in ESCAPE_KINDS if k in took]
 
 
 def escape_kinds(original: str) -> list[str]:
@@ -232,7 +129,7 @@ def escape_kinds(original: str) -> list[str]:
     return [k for k in _fix_escapes(original)[1] if k != "escaped_apostrophe"]
 
 
-def _quoted(body: str) -> str:
+def as_json_string(body: str) -> str:
     """JSON string text for a raw body (quotes escaped, controls escaped, backslashes kept as written)."""
     out: list[str] = []
     i = 0
@@ -251,7 +148,7 @@ def _quoted(body: str) -> str:
     return fix_string('"' + "".join(out) + '"')[0]
 
 
-def _comment_at(text: str, at: int) -> bool:
+def comment_at(text: str, at: int) -> bool:
     """Whether a comment (`//`, `/*`, `#`) starts at `at`: structure after a value, like a comma or a closer. A lone
     `/` the text ends with is one too, its first character (a stream not done writing it, or a text cut there)."""
     return text.startswith(("//", "/*", "#"), at) or (at == len(text) - 1 and text[at] == "/")
@@ -260,10 +157,10 @@ def _comment_at(text: str, at: int) -> bool:
 def _ends_structure(text: str, at: int) -> bool:
     """Whether what stands at `at` (after a candidate closing quote and its spaces) is structure: the end, a closer,
     a comma, a line break, a comment (so a prefix `'' /` is an empty string, not one that runs on over the `/`)."""
-    return at >= len(text) or text[at] in _SQ_CLOSERS or _comment_at(text, at)
+    return at >= len(text) or text[at] in _SQ_CLOSERS or comment_at(text, at)
 
 
-def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
+def read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, int] | None:
     """Read a single-quoted string as a token: the closing quote is the first unescaped `close` (`'`, or `’` after
     `‘`) followed by structure (`,` `:` `}` `]`, a newline, a comment, or the end). Apostrophes inside stay apostrophes.
     Returns the JSON string and the end offset, or None when no such closing quote exists. Each search moves
@@ -271,7 +168,7 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
     if close == "'":
         simple = _SQ_SIMPLE.match(text, start)
         if simple is not None:
-            m = _after_spaces(text, simple.end())
+            m = after_spaces(text, simple.end())
             if _ends_structure(text, m) or text[m] in ")'\"":
                 return '"' + simple.group(1) + '"', simple.end()
     i = start + 1
@@ -285,13 +182,13 @@ def _read_single_quoted(text: str, start: int, close: str = "'") -> tuple[str, i
             backslashes += 1
             k -= 1
         if backslashes % 2 == 0:
-            m = _after_spaces(text, j + 1)
+            m = after_spaces(text, j + 1)
             if _ends_structure(text, m) or text[m] in ")\r+":
-                return _quoted(text[start + 1 : j]), j + 1
+                return as_json_string(text[start + 1 : j]), j + 1
         i = j + 1
 
 
-def _one_string_before_closers(body: str, object_value: bool) -> bool:
+def one_string_before_closers(body: str, object_value: bool) -> bool:
     """Whether `body`, what an unclosed string holds before the closers the text ends with, can only be one string
     (its closing quote missing right before them). Not when it is empty or holds `+` (a concatenation cut), nor
     when a ',' in it may end the string: in a list or a key always (`["hello, world]`); in an object's value when a
@@ -304,34 +201,34 @@ def _one_string_before_closers(body: str, object_value: bool) -> bool:
         return True
     if not object_value or ":" in body[comma:] or body.rstrip()[-1] == ",":
         return False
-    return not any(_WORD.fullmatch(part.strip()) for part in body[comma + 1 :].split(","))
+    return not any(WORD.fullmatch(part.strip()) for part in body[comma + 1 :].split(","))
 
 
-def _runs_on(text: str, end: int) -> bool:
+def runs_on(text: str, end: int) -> bool:
     """Whether the number that ends at `end` (< len(text)) runs on into a word: a letter, a digit, `.`, `_`, or
     `-`, `:` or `/` and a digit (`10-20`, `12:30`, `1/3`). One character test in the usual case."""
     c = text[end]
     return c.isalnum() or c in "._" or (c in "-:/" and end + 1 < len(text) and text[end + 1].isdigit())
 
 
-def _word_char_at(text: str, i: int) -> bool:
+def word_char_at(text: str, i: int) -> bool:
     """Whether a word goes on at `i` (`+InfinityX` is no number)."""
     return i < len(text) and (text[i].isalnum() or text[i] in "_$")
 
 
-def _word_at(text: str, i: int) -> str:
+def word_at(text: str, i: int) -> str:
     """The identifier-like word at `i` ("" when there is none)."""
-    m = _WORD.match(text, i)
+    m = WORD.match(text, i)
     return m.group() if m is not None else ""
 
 
-def _after_spaces(text: str, i: int) -> int:
+def after_spaces(text: str, i: int) -> int:
     """The offset after the spaces and tabs at `i`."""
     m = _SPACES.match(text, i)
     return m.end() if m is not None else i
 
 
-def _normalise_number(token: str) -> str:
+def normalise_number(token: str) -> str:
     sign = ""
     if token[0] in "+-":
         sign = "-" if token[0] == "-" else ""
@@ -347,7 +244,7 @@ def _normalise_number(token: str) -> str:
     return sign + mantissa + (("e" + exponent) if exponent else "")
 
 
-def _odd_backslashes_before_end(token: str) -> bool:
+def odd_backslashes_before_end(token: str) -> bool:
     count = 0
     i = len(token) - 2
     while i >= 0 and token[i] == "\\":
@@ -357,12 +254,10 @@ def _odd_backslashes_before_end(token: str) -> bool:
 
 
 _DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
-
-
 _NOT_BRACKETS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[^\[\]{}"]++')
 
 
-def _too_deep(text: str, start: int, end: int, room: int) -> bool:
+def too_deep(text: str, start: int, end: int, room: int) -> bool:
     """Whether the valid JSON value at text[start:end] nests deeper than `room` (a count first; the depth itself,
     in C, only when there are more brackets than room)."""
     value = text[start:end]
@@ -372,8 +267,6 @@ def _too_deep(text: str, start: int, end: int, room: int) -> bool:
 
 
 _FIRST_WINDOW = 512
-
-
 _NEAR_THE_EDGE = 64
 
 
