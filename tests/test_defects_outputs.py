@@ -62,11 +62,23 @@ class Counted(BaseModel):
 @pytest.mark.parametrize("mode", ["strict", "lenient"])
 @pytest.mark.parametrize(
     ("text", "target"),
-    [('{"n": ' + "1" * 5000 + "}", Counted), ('{"n": ' + "1" * 5000 + ",}", Counted), ("1" * 5000, int)],
+    [
+        ('{"n": ' + "1" * 5000 + "}", Counted),
+        ('{"n": ' + "1" * 5000 + ",}", Counted),
+        ("{'n': " + "1" * 5000 + "}", Counted),  # a stretch of members the reader rewrites in one match
+        ("[{'n': " + "1" * 5000 + ", 'm': 1}, {'n': 2},]", list[Counted]),
+    ],
 )
 def test_a_number_too_long_to_read_exactly_is_a_clear_refusal_not_an_internal_error(
     mode: str, text: str, target: Any
 ) -> None:
     with pytest.raises(ParseError) as info:
         Parser(mode=mode, entrypoints=False).parse(text, target)
+    assert info.value.errors[0]["kind"] == "number_too_long"
+
+
+@pytest.mark.parametrize("mode", ["strict", "lenient"])
+def test_a_bare_number_too_long_for_an_int_target_is_refused_not_an_internal_error(mode: str) -> None:
+    with pytest.raises(ParseError) as info:
+        Parser(mode=mode, entrypoints=False).parse("1" * 5000, int)
     assert info.value.errors[0]["kind"] != "internal"

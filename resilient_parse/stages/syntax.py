@@ -58,8 +58,9 @@ _READER_LOSSY = tuple(
 
 def _refuse_too_many_digits(exc: ValueError) -> None:
     """An integer longer than Python converts (4,300 digits by default) cannot be read exactly: a clear refusal,
-    not an internal error (and never a rounded float)."""
-    if "integer string conversion" in str(exc):
+    not an internal error (and never a rounded float). The json module reports bad syntax as a `JSONDecodeError`;
+    the only other `ValueError` it raises on a string is that limit (told by type, never by its message)."""
+    if not isinstance(exc, json.JSONDecodeError):
         message = "a number has more digits than can be read exactly (sys.get_int_max_str_digits())"
         raise as_error(ReadFailure(message, 0, "", "number_too_long")) from None
 
@@ -115,7 +116,10 @@ def load_json(text: str, ctx: CallContext) -> LoadResult:
         tree = decode(fixed)
     except OutOfRange as exc:  # a stretch of valid members the reader copied whole holds one
         raise out_of_range(exc, text) from None
-    except (ValueError, RecursionError) as exc:  # pragma: no cover - the reader writes valid JSON
+    except ValueError as exc:  # likewise, an integer too long to read exactly
+        _refuse_too_many_digits(exc)
+        raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None  # pragma: no cover
+    except RecursionError as exc:  # pragma: no cover - the reader writes valid JSON
         raise UnrecoverableSyntaxError(f"repaired text is still not JSON: {exc}") from None
     return _checked(tree, fixed, reading.repairs)
 
