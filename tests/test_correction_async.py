@@ -136,3 +136,18 @@ def test_async_errors_are_the_same_types() -> None:
         asyncio.run(acorrect(ScriptedLLM(SCRIPTS["quota"]), ASK, Plan, parser=parser))
     with pytest.raises(CorrectionsExhaustedError):
         asyncio.run(acorrect(ScriptedLLM(SCRIPTS["exhausted"]), ASK, Plan, parser=parser))
+
+
+def test_a_configuration_error_from_the_default_leaves_sync_and_async_alike() -> None:
+    def sync_default(error: ParseError) -> None:
+        raise ConfigurationError("the default is misconfigured")
+
+    async def async_default(error: ParseError) -> None:
+        raise ConfigurationError("the default is misconfigured")
+
+    with pytest.raises(ConfigurationError, match="misconfigured") as sync_info:
+        correct(ScriptedLLM([BAD_ENUM, BAD_ENUM]), ASK, Plan, on_exhausted=sync_default)
+    with pytest.raises(ConfigurationError, match="misconfigured") as async_info:
+        asyncio.run(acorrect(ScriptedLLM([BAD_ENUM, BAD_ENUM]), ASK, Plan, on_exhausted=async_default))
+    assert type(sync_info.value) is type(async_info.value)
+    assert getattr(sync_info.value, "attempts", None) == getattr(async_info.value, "attempts", None)

@@ -80,6 +80,8 @@ async def _run_async(engine: Engine) -> CorrectionResult[Any]:
                     if inspect.isawaitable(value):
                         value = await value
                     reply = _Reply(value=value)
+                except ConfigurationError:
+                    raise
                 except Exception as exc:
                     reply = _Reply(error=exc)
             else:
