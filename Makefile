@@ -18,8 +18,8 @@ $(VENV)/.installed: pyproject.toml $(PLUGINS)
 install: $(VENV)/.installed
 
 lint: install
-	$(BIN)/ruff check resilient_parse plugins tests benchmarks
-	$(BIN)/ruff format --check resilient_parse plugins tests benchmarks
+	$(BIN)/ruff check resilient_parse plugins tests benchmarks .ci
+	$(BIN)/ruff format --check resilient_parse plugins tests benchmarks .ci
 	$(BIN)/mypy resilient_parse plugins/planner/src/rp_planner plugins/toolcalls/src/rp_toolcalls
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python .ci/redos_scan.py resilient_parse plugins

@@ -24,10 +24,10 @@ ALLOWED: dict[str, str] = {}
 
 
 class _Parser(SreOpParser):  # type: ignore[misc]
-    def from_POSSESSIVE_REPEAT(self, data: object) -> None:  # noqa: N802 - regexploit's naming
+    def from_POSSESSIVE_REPEAT(self, data: object) -> None:
         return None
 
-    def from_ATOMIC_GROUP(self, data: object) -> None:  # noqa: N802
+    def from_ATOMIC_GROUP(self, data: object) -> None:
         return None
 
 
@@ -45,7 +45,9 @@ def scan(path: Path) -> list[str]:
             if redos.starriness < MIN_STARRINESS or regex.pattern in ALLOWED:
                 continue
             where = f"{path}:{regex.lineno}"
-            findings.append(f"{where}: starriness {redos.starriness}: {regex.pattern!r}\n    {lines[regex.lineno - 1].strip()}")
+            findings.append(
+                f"{where}: starriness {redos.starriness}: {regex.pattern!r}\n    {lines[regex.lineno - 1].strip()}"
+            )
     return findings
 
 
