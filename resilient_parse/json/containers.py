@@ -26,7 +26,7 @@ from resilient_parse.json.tokens import (
 from resilient_parse.repairs import Repair
 
 
-def comment(r: Reader, at: int) -> int:
+def comment(r: Reader, at: int, c: str) -> int:
     if r.text.startswith("/*", at):
         close = r.text.find("*/", at + 2)
         end = r.n if close < 0 else close + 2
@@ -137,7 +137,7 @@ def flat_object(r: Reader, flat: re.Match[str]) -> int:
 def after_the_end(r: Reader, at: int, c: str) -> int:
     """Text after the top-level value: a comment, an invisible character, or a '}' that came too early."""
     if c in "/#":
-        return comment(r, at)
+        return comment(r, at, c)
     if c in INVISIBLE:
         add(r, "invisible_character", c, "", at)
         return at + 1
@@ -252,7 +252,7 @@ def closing_bracket(r: Reader, at: int, c: str) -> int:
     return at + 1
 
 
-def comma(r: Reader, at: int) -> int:
+def comma(r: Reader, at: int, c: str) -> int:
     """A ',' after a value: the next member or item comes."""
     if r.state != COMMA_OR_END:
         if r.state == VALUE and r.stack and r.stack[-1].is_object:
@@ -269,7 +269,7 @@ def comma(r: Reader, at: int) -> int:
     return at + 1
 
 
-def colon(r: Reader, at: int) -> int:
+def colon(r: Reader, at: int, c: str) -> int:
     """A ':' after a key."""
     if r.state != COLON:
         raise fail(r, "unexpected ':'", at)
@@ -278,7 +278,7 @@ def colon(r: Reader, at: int) -> int:
     return at + 1
 
 
-def python_tuple(r: Reader, at: int) -> int:
+def python_tuple(r: Reader, at: int, c: str) -> int:
     """A '(' where a value goes: a Python tuple, written as a list."""
     begin_value(r, at)
     add(r, "python_tuple", "(", "[", at)

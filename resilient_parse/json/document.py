@@ -16,6 +16,8 @@ the schema-aware rules of `read_truncation`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from resilient_parse.json.containers import (
     after_the_end,
     closing_bracket,
@@ -53,6 +55,10 @@ from resilient_parse.json.tokens import (
 )
 from resilient_parse.json.words import elided, number, word
 
+TokenReader = Callable[[Reader, int, str], int]
+"""A grammar function for a token: it takes the reader, where the token starts and its first character, and
+returns where reading goes on."""
+
 
 def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400) -> Reading:
     """Read `text` into strict JSON text in one pass. Raises `ReadFailure` where it cannot read within the
@@ -60,6 +66,7 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
     with a `Cut` for `read_truncation` to judge."""
     r = Reader(text, lossy, max_depth)
     n, stack = r.n, r.stack
+    by_first_character = _BY_FIRST_CHARACTER
     pos = 0
     while pos < n:
         c = text[pos]
@@ -86,43 +93,24 @@ def read(text: str, *, lossy: frozenset[str] = frozenset(), max_depth: int = 400
             c = text[pos]
             if c in " \t\r\n":
                 continue
-        pos = _token(r, pos, c)
+        if r.state == DONE and c != '"':
+            pos = after_the_end(r, pos, c)
+        else:
+            pos = by_first_character.get(c, _other)(r, pos, c)
     return _end_of_text(r)
 
 
-def _token(r: Reader, at: int, c: str) -> int:
-    """One token, read by the grammar function its first character names; where reading goes on."""
-    if c == '"':
-        return double_quoted(r, at)
-    if r.state == DONE:
-        return after_the_end(r, at, c)
-    if c in FULLWIDTH:
-        add(r, "fullwidth_punctuation", c, FULLWIDTH[c], at)
-        c = FULLWIDTH[c]
-    if c == "{" or c == "[":
-        return open_bracket(r, at, c)
-    if c == "}" or c == "]" or c == ")":
-        return closing_bracket(r, at, c)
-    if c == ",":
-        return comma(r, at)
-    if c == ":":
-        return colon(r, at)
-    if c in DIGIT_START:
-        return number(r, at)
-    if c in WORD_START or (expecting_key(r) and (c.isalpha() or KEY_ESCAPE.match(r.text, at) is not None)):
-        return word(r, at)
-    if c == "(":
-        return python_tuple(r, at)
-    if c == "/" or c == "#":
-        return comment(r, at)
-    if c == "'":
-        return single_quoted(r, at)
-    if c == "\u2018":
-        return curly_single_quoted(r, at)
-    if c == "\u201c" or c == "\uff02":
-        return curly_double_quoted(r, at, c)
-    if c == "`" and not r.text.startswith("``", at):
-        return backtick_quoted(r, at)
+def _fullwidth(r: Reader, at: int, c: str) -> int:
+    """A fullwidth bracket, colon or comma (｛ ［ ： ，, the ideographic comma 、): read as its ASCII twin."""
+    add(r, "fullwidth_punctuation", c, FULLWIDTH[c], at)
+    return _BY_FIRST_CHARACTER[FULLWIDTH[c]](r, at, FULLWIDTH[c])
+
+
+def _other(r: Reader, at: int, c: str) -> int:
+    """A token no table row names: a key in another script or with `\\u` escapes, an ellipsis, an invisible
+    character, a backslash before a quote (two readings), or text that is no JSON at all."""
+    if expecting_key(r) and (c.isalpha() or KEY_ESCAPE.match(r.text, at) is not None):
+        return word(r, at, c)
     if c == "\u2026":
         raise elided(r, at, c)
     if c in INVISIBLE:
@@ -139,6 +127,30 @@ def _token(r: Reader, at: int, c: str) -> int:
             "ambiguous",
         )
     raise fail(r, f"unexpected character {c!r}", at)
+
+
+# the grammar function for each first character of a token; a character no row names goes to `_other`
+_BY_FIRST_CHARACTER: dict[str, TokenReader] = {
+    **dict.fromkeys(DIGIT_START, number),
+    **dict.fromkeys(WORD_START, word),
+    **dict.fromkeys(FULLWIDTH, _fullwidth),
+    '"': double_quoted,
+    "{": open_bracket,
+    "[": open_bracket,
+    "}": closing_bracket,
+    "]": closing_bracket,
+    ")": closing_bracket,
+    ",": comma,
+    ":": colon,
+    "(": python_tuple,
+    "/": comment,
+    "#": comment,
+    "'": single_quoted,
+    "\u2018": curly_single_quoted,
+    "\u201c": curly_double_quoted,
+    "\uff02": curly_double_quoted,
+    "`": backtick_quoted,
+}
 
 
 def _end_of_text(r: Reader) -> Reading:

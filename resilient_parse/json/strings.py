@@ -228,7 +228,7 @@ def doubled_or_triple(r: Reader, at: int) -> int:
     return emit_string(r, as_json_string(doubled.group(1)), at, doubled.end(), ("doubled_quotes",), doubled.group())
 
 
-def double_quoted(r: Reader, at: int) -> int:
+def double_quoted(r: Reader, at: int, c: str) -> int:
     """A string in double quotes: whole and valid, doubled or triple, with inner quotes, or broken."""
     text, n = r.text, r.n
     if r.state == DONE:
@@ -258,7 +258,7 @@ def double_quoted(r: Reader, at: int) -> int:
     return string_value_follow(r, at, end, fixed, kinds, tok)
 
 
-def single_quoted(r: Reader, at: int) -> int:
+def single_quoted(r: Reader, at: int, c: str) -> int:
     """A string in single quotes (or in doubled single quotes, where keys came in doubled quotes)."""
     text = r.text
     if r.doubled_keys and text.startswith("''", at):
@@ -274,7 +274,7 @@ def single_quoted(r: Reader, at: int) -> int:
     return emit_string(r, fixed, at, end, ("single_quotes",), text[at:end])
 
 
-def curly_single_quoted(r: Reader, at: int) -> int:
+def curly_single_quoted(r: Reader, at: int, c: str) -> int:
     """‘…’ read like '…': the ’ of "it’s" is an apostrophe, not the closing quote."""
     got = read_single_quoted(r.text, at, "\u2019")
     if got is None:
@@ -294,9 +294,11 @@ def curly_double_quoted(r: Reader, at: int, c: str) -> int:
     return emit_string(r, fixed, at, close + 1, ("fullwidth_punctuation",), text[at : close + 1])
 
 
-def backtick_quoted(r: Reader, at: int) -> int:
+def backtick_quoted(r: Reader, at: int, c: str) -> int:
     """`a`, `a´: a JavaScript string in backticks (one with `${…}` in it is a template, not a string)."""
     text = r.text
+    if text.startswith("``", at):
+        raise fail(r, f"unexpected character {c!r}", at)
     closing = BACKTICK_CLOSE.search(text, at + 1)
     if closing is None:
         return cut_quoted(r, at, "a string in backticks never closes")

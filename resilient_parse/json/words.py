@@ -61,10 +61,10 @@ def loose_number(r: Reader, at: int) -> int:
             end += 1
         raise elided(r, at, r.text[at:end])
     if r.text.startswith("-Infinity", at):
-        return word(r, at + 1, negative=True)
+        return word(r, at + 1, r.text[at + 1], negative=True)
     if r.text.startswith("+Infinity", at) and not word_char_at(r.text, at + 9):
         add(r, "number_format", "+Infinity", "Infinity", at)  # JSON5's explicit sign: the same number
-        return word(r, at + 1)
+        return word(r, at + 1, r.text[at + 1])
     for pattern, kind in ((HEX, "hex_number"), (UNDERSCORED, "number_underscores"), (LOOSE_NUMBER, "")):
         m = pattern.match(r.text, at)
         if m is None:
@@ -141,7 +141,7 @@ def digit_word(r: Reader, at: int) -> int:
     return end
 
 
-def word(r: Reader, at: int, negative: bool = False) -> int:
+def word(r: Reader, at: int, c: str, negative: bool = False) -> int:
     """A word: a key without quotes, a literal of JSON or another language, a Mongo-shell wrapper or a string
     without its quotes."""
     m = (KEY_WORD if expecting_key(r) and not negative else WORD).match(r.text, at)
@@ -250,7 +250,7 @@ def _bare_string(r: Reader, at: int, tok: str) -> int:
     return stop
 
 
-def number(r: Reader, at: int) -> int:
+def number(r: Reader, at: int, c: str) -> int:
     """A token that starts like a number: a JSON number, a number key, or a loose number for `loose_number`."""
     text, n = r.text, r.n
     if expecting_key(r):
