@@ -27,6 +27,7 @@ from resilient_parse.repairs import Repair
 
 
 def comment(r: Reader, at: int, c: str) -> int:
+    """A comment (`//`, `#`, `/* */`) where JSON allows white space: dropped, recorded."""
     if r.text.startswith("/*", at):
         close = r.text.find("*/", at + 2)
         end = r.n if close < 0 else close + 2
@@ -49,6 +50,7 @@ def comment(r: Reader, at: int, c: str) -> int:
 
 
 def open_container(r: Reader, at: int, closer: str) -> None:
+    """A container opens: a frame on the stack, refused past the policy's depth (the stack is the only recursion)."""
     if len(r.stack) >= r.max_depth:
         raise fail(r, f"nesting deeper than {r.max_depth} levels (Policy.max_depth)", at, "too_deep")
     frame = Frame(closer=closer, prefix=path_of(r.stack), opened_at=at, member_start=len(r.out) + 1, out_at=len(r.out))
@@ -59,6 +61,7 @@ def open_container(r: Reader, at: int, closer: str) -> None:
 
 
 def close_container(r: Reader, at: int) -> None:
+    """The open container closes: a trailing comma before it goes (recorded); a key left without a value fails."""
     top = r.stack[-1]
     if r.state == COLON or (r.state == VALUE and top.is_object):
         raise fail(r, "a key has no value", at, "missing_value")

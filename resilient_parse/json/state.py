@@ -80,34 +80,41 @@ class Reader:
 
 
 def fail(r: Reader, message: str, at: int, kind: str = "syntax", truncated: bool = False) -> ReadFailure:
+    """The reader's refusal at `at`, with the JSON Pointer of where it stood."""
     return ReadFailure(message, at, path_of(r.stack), kind, truncated)
 
 
 def add(r: Reader, kind: str, before: object, after: object, at: int, path: str | None = None) -> None:
+    """Record a repair at `at`, at the current pointer unless `path` names another."""
     r.repairs.append(Repair.make(kind, path_of(r.stack) if path is None else path, before, after, offset=at))
 
 
 def allowed(r: Reader, kind: str, message: str, at: int) -> None:
+    """Refuse here unless the policy allows this lossy kind: a guess is made only when the caller allows it."""
     if kind not in r.lossy:
         raise fail(r, message, at)
 
 
 def expecting_key(r: Reader) -> bool:
+    """Whether a key would come next (after `{` or `,` in an object, or a value ended inside one)."""
     return r.state in (KEY, KEY_OR_END) or (r.state == COMMA_OR_END and bool(r.stack) and r.stack[-1].is_object)
 
 
 def touches_a_quote(r: Reader, at: int) -> bool:
+    """Whether a value starts right where the last one ended, with a quote on one side."""
     # a value right after the previous one with nothing between, where one side is a quote: the quotes of
     # `[""", """]` are unescaped quotes inside one string, not two strings missing their comma
     return at == r.prev_end and at > 0 and (r.text[at - 1] in QUOTES or r.text[at] in QUOTES)
 
 
 def set_cut(r: Reader, kind: str, path: str, at: int, message: str, partial_key: str | None = None) -> int:
+    """The text ended inside a value or member: note where, for `read_truncation` to judge; reading stops."""
     r.cut = Cut(kind, path, at, message, partial_key)
     return r.n
 
 
 def begin_value(r: Reader, at: int, number: bool = False) -> None:
+    """A value begins: the comma or colon it lacks is added (recorded) where that has one reading, else a failure."""
     if r.state == COMMA_OR_END:
         top = r.stack[-1]
         if top.is_object:
@@ -135,12 +142,14 @@ def begin_value(r: Reader, at: int, number: bool = False) -> None:
 
 
 def end_value(r: Reader, end_at: int, number: bool = False) -> None:
+    """A value has ended at `end_at`: a comma or the end comes next."""
     r.state = COMMA_OR_END if r.stack else DONE
     r.prev_number = number
     r.prev_end = end_at
 
 
 def emit_key(r: Reader, raw: str, at: int, repair: tuple[str, object] | None = None) -> None:
+    """Write a key (its JSON text), with the comma it lacks and the repair that made it, if any."""
     top = r.stack[-1]
     if r.state == COMMA_OR_END:
         if repair is not None and "\n" not in r.text[r.prev_end : at]:
@@ -177,6 +186,7 @@ def with_escapes(r: Reader, kinds: tuple[str, ...] | list[str], original: str, a
 
 
 def emit_value(r: Reader, fixed: str, at: int, end: int, kinds: tuple[str, ...] | list[str], original: str) -> None:
+    """Write a scalar value read from `original` as `fixed`, recording each repair kind it took."""
     begin_value(r, at)
     for kind in with_escapes(r, kinds, original, at):
         add(r, kind, original, fixed, at)

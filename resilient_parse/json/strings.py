@@ -197,6 +197,7 @@ def unclosed_string(r: Reader, at: int) -> int:
 
 
 def cut_quoted(r: Reader, at: int, message: str) -> int:
+    """A quoted string the text ended inside: a cut key or value for `read_truncation` to judge."""
     if r.state == COMMA_OR_END and touches_a_quote(r, at):
         # `{"name": "x""}`: the quote is the string's own, unescaped, not a cut member missing its comma
         raise fail(r, "a quote right after a value: an unescaped quote, not a missing comma", at, "adjacent_quotes")

@@ -50,11 +50,14 @@ from resilient_parse.json.tokens import (
 
 
 def elided(r: Reader, at: int, tok: str) -> ReadFailure:
+    """The failure for `...` or `…` where items were left out: what they were is unknown, so no reading guesses."""
     where = r.stack[-1].prefix if r.stack and (not r.stack[-1].is_object or expecting_key(r)) else path_of(r.stack)
     return ReadFailure(f"the output elides items with {tok!r}: what was left out is unknown", at, where, "elided")
 
 
 def loose_number(r: Reader, at: int) -> int:
+    """A number JSON does not write (hex, underscores, a leading `+` or `.`, `-Infinity`) or a word that starts
+    with a digit."""
     if r.text.startswith("..", at):
         end = at
         while end < r.n and r.text[end] == ".":
