@@ -3,10 +3,10 @@ the result (`Reading`), with the JSON Pointer of the current position."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from resilient_parse.json.runs import RUN_KEY
+from resilient_parse.json.tokens import decode_key
 from resilient_parse.repairs import Repair, escape_token
 
 
@@ -65,17 +65,6 @@ class Reading:
     @property
     def json_text(self) -> str:
         return "".join(self.out)
-
-
-def decode_key(raw: str) -> str:
-    """A key's value from its raw JSON text."""
-    if "\\" not in raw:
-        return raw[1:-1]
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return raw.strip('"')
-    return value if isinstance(value, str) else raw
 
 
 def _segment(frame: Frame) -> str | None:

@@ -10,10 +10,10 @@ text, guesses) is left to the token reader. All patterns are possessive: nothing
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
+from resilient_parse.json.tokens import decode_key
 from resilient_parse.repairs import Repair, escape_token
 
 _WS = r"[ \t\r\n]*+"
@@ -113,7 +113,7 @@ def rewrite_loose(body: str, offset: int, prefix: str, is_object: bool, index: i
             value = m.group(4)
             if lead == "[" or lead == "'" or value in _PY_LITERALS:
                 if not path:
-                    path = f"{prefix}/{escape_token(_decoded(key))}"
+                    path = f"{prefix}/{escape_token(decode_key(key))}"
                 at = offset + v0
                 value = _listed(value, at, path, repairs) if lead == "[" else _scalar(value, at, path, repairs)
             out += (text[done:k0], fixed_key, text[m.end(2) : v0], value)
@@ -193,13 +193,3 @@ def _listed(tok: str, at: int, path: str, repairs: list[Repair]) -> str:
             done = m.end()
     out.append(tok[done:])
     return "".join(out)
-
-
-def _decoded(raw: str) -> str:
-    if "\\" not in raw:
-        return raw[1:-1]
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return raw[1:-1]
-    return value if isinstance(value, str) else raw[1:-1]

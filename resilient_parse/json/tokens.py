@@ -79,6 +79,17 @@ COMMA_OR_END = 5  # a value has just ended
 DONE = 6  # the top-level value has ended
 
 
+def decode_key(raw: str) -> str:
+    """A key's value from its raw JSON text."""
+    if "\\" not in raw:
+        return raw[1:-1]
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw.strip('"')
+    return value if isinstance(value, str) else raw
+
+
 def fix_string(token: str) -> tuple[str, list[str]]:
     """Escape raw control characters and invalid escapes inside a double-quoted string token; a backslash right
     before a line break is a line continuation (JSON5, JavaScript and Python alike: both go)."""

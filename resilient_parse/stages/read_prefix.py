@@ -33,8 +33,8 @@ from typing import Any
 
 from resilient_parse.json.document import read
 from resilient_parse.json.failure import ReadFailure
-from resilient_parse.json.frames import Frame, Reading, decode_key
-from resilient_parse.json.tokens import fix_string
+from resilient_parse.json.frames import Frame, Reading
+from resilient_parse.json.tokens import decode_key, fix_string
 from resilient_parse.repairs import Repair
 
 PathPart = str | int

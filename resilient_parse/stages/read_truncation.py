@@ -15,7 +15,8 @@ The objects are then closed (`close_truncated`, lossy).
 from __future__ import annotations
 
 from resilient_parse.errors import ErrorDetail, TruncatedOutputError
-from resilient_parse.json.frames import Frame, Reading, decode_key
+from resilient_parse.json.frames import Frame, Reading
+from resilient_parse.json.tokens import decode_key
 from resilient_parse.repairs import Repair, escape_token
 from resilient_parse.schema import AnyView, DictView, FieldView, ModelView, NoneView, TypeView, UnionView
 
