@@ -451,8 +451,8 @@ class Weather(BaseModel):
 
 def tool_calls(parser: Parser, text: Input, target: Any) -> None:
     """A chat completion's JSON as the SDK would hand it over: its tool calls read into `target`."""
-    from resilient_parse.correction.adapters import completion_from_openai
     from resilient_parse.correction.tool_calls import read_tool_calls
+    from resilient_parse.llm.openai import completion_from_openai
 
     assert isinstance(text, str)
     read_tool_calls(completion_from_openai(json.loads(text)).tool_calls, target, parser)

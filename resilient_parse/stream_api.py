@@ -162,7 +162,7 @@ def _pair(correct_with: Any) -> CorrectWith:
 def _replayed(state: Any, llm: Any, extra: dict[str, Any]) -> tuple[_Replay, dict[str, Any]]:
     """The loop's first reply is the answer already streamed, so it is parsed like any answer and the model is
     asked again only when it does not parse."""
-    from resilient_parse.correction.adapters import as_adapter
+    from resilient_parse.llm.choose import as_adapter
 
     options: dict[str, Any] = {"parser": state.parser, "aliases": state.aliases, "validators": state.validators}
     options.update(extra)

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from resilient_parse.context import SemanticValidator
 from resilient_parse.correction.openai_stream import ChunkParts, ChunkReader, aclose_stream, close_stream
 from resilient_parse.correction.tool_calls import ToolCall, read_reply_calls, tool_target
-from resilient_parse.correction.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.errors import ConfigurationError, ErrorDetail, InputTooLargeError
+from resilient_parse.llm.tool_defs import ToolSpec, openai_tools, sent_tool_names
 from resilient_parse.streaming import _Stream
 from resilient_parse.tools.replies import says_cut
 

@@ -24,7 +24,9 @@ from resilient_parse.correction import (
     as_adapter,
     is_quota_error,
 )
-from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai, to_completion
+from resilient_parse.llm.anthropic import completion_from_anthropic
+from resilient_parse.llm.function import to_completion
+from resilient_parse.llm.openai import completion_from_openai
 
 MESSAGES = [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi"}]
 

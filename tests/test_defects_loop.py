@@ -26,8 +26,8 @@ from resilient_parse import (
 from resilient_parse.correction import Completion, ScriptedLLM, Usage, acorrect_result, correct_result
 from resilient_parse.correction.json_patch import JsonPatchFeedback, PatchFailedError, PatchLimits, apply_patch
 from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
-from resilient_parse.correction.tool_defs import anthropic_tools, openai_tools
 from resilient_parse.feedback import MAX_LINE_CHARS, condense, format_feedback, schema_for_paths
+from resilient_parse.llm.tool_defs import anthropic_tools, openai_tools
 from resilient_parse.safe_text import escape_surrogates, json_safe, utf8_safe
 from resilient_parse.stages.validate import run_semantic_checks
 
@@ -608,7 +608,7 @@ def test_the_patch_feedback_is_valid_utf8() -> None:
 
 
 def test_a_providers_odd_token_counts_do_not_break_the_loop() -> None:
-    from resilient_parse.correction.adapters import completion_from_openai
+    from resilient_parse.llm.openai import completion_from_openai
 
     response = {
         "choices": [{"message": {"content": '{"action": "x"}'}, "finish_reason": "stop"}],

@@ -24,7 +24,6 @@ from pydantic import BaseModel
 
 from resilient_parse import Parser, parse, parse_result
 from resilient_parse.context import CallContext
-from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.types import MalformedResponseError
 from resilient_parse.errors import (
     AmbiguousMatchError,
@@ -35,6 +34,8 @@ from resilient_parse.errors import (
     TruncatedOutputError,
 )
 from resilient_parse.hookspecs import Event, hookimpl
+from resilient_parse.llm.anthropic import completion_from_anthropic
+from resilient_parse.llm.openai import completion_from_openai
 
 
 class Weather(BaseModel):

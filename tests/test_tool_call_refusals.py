@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from resilient_parse import ParseError, Parser, RefusalError, parse
 from resilient_parse.correction import Completion, ModelRefusedError, ToolCall, correct
-from resilient_parse.correction.tool_defs import openai_tools
+from resilient_parse.llm.tool_defs import openai_tools
 from resilient_parse.tools.envelopes import refusal_beside_calls
 
 

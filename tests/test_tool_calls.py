@@ -29,10 +29,8 @@ from resilient_parse.correction import (
     read_tool_calls,
     tool_name,
 )
-from resilient_parse.correction.adapters import completion_from_anthropic, completion_from_openai
 from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
 from resilient_parse.correction.tool_calls import check_text_agrees
-from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -43,6 +41,9 @@ from resilient_parse.errors import (
     SchemaMismatchError,
     TruncatedOutputError,
 )
+from resilient_parse.llm.anthropic import completion_from_anthropic
+from resilient_parse.llm.openai import completion_from_openai
+from resilient_parse.llm.tool_followups import anthropic_tool_followup, openai_tool_followup
 from resilient_parse.plugin_api import Event, hookimpl
 
 

@@ -9,9 +9,9 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from resilient_parse.correction.adapters import is_quota_error
 from resilient_parse.correction.types import Attempt, Usage
 from resilient_parse.errors import ConfigurationError
+from resilient_parse.llm.base import is_quota_error
 
 if TYPE_CHECKING:
     pass

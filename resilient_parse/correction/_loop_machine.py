@@ -28,10 +28,7 @@ from resilient_parse.correction._loop_messages import (
     schema_instruction,
 )
 from resilient_parse.correction._loop_protocol import Engine, Request, _Call, _Callback, _message, _Raised, _Reply
-from resilient_parse.correction.adapters import LLMAdapter, Messages, as_adapter, copy_messages, takes_declared_tools
 from resilient_parse.correction.tool_calls import ToolTarget, check_tool_name, read_reply_calls, tool_target
-from resilient_parse.correction.tool_defs import ToolSpec, sent_tool_names
-from resilient_parse.correction.tool_followups import for_tool_calls, text_followup
 from resilient_parse.correction.types import (
     Attempt,
     Completion,
@@ -56,6 +53,11 @@ from resilient_parse.errors import (
     UnrecoverableSyntaxError,
 )
 from resilient_parse.feedback import excerpt
+from resilient_parse.llm.base import LLMAdapter, copy_messages
+from resilient_parse.llm.choose import as_adapter, takes_declared_tools
+from resilient_parse.llm.tool_defs import ToolSpec, sent_tool_names
+from resilient_parse.llm.tool_followups import for_tool_calls, text_followup
+from resilient_parse.llm.types import Messages
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import Policy
 from resilient_parse.safe_text import escape_surrogates

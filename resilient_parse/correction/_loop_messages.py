@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
-from resilient_parse.correction.adapters import LLMAdapter, Messages
 from resilient_parse.correction.types import Completion
 from resilient_parse.errors import ConfigurationError
 from resilient_parse.feedback import excerpt, schema_shape
+from resilient_parse.llm.base import LLMAdapter
+from resilient_parse.llm.types import Messages
 from resilient_parse.safe_text import escape_surrogates
 from resilient_parse.tools.replies import CUT_OFF
 

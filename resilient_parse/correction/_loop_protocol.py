@@ -6,9 +6,10 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from resilient_parse.correction.adapters import LLMAdapter, Messages
 from resilient_parse.correction.types import CorrectionResult
 from resilient_parse.errors import CorrectionError
+from resilient_parse.llm.base import LLMAdapter
+from resilient_parse.llm.types import Messages
 
 if TYPE_CHECKING:
     pass

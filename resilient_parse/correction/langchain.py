@@ -45,13 +45,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from pydantic import ConfigDict, PrivateAttr
 
 from resilient_parse.api import default_parser
-from resilient_parse.correction.chat_model import ChatModelAdapter, completion_from_message, to_langchain_messages
 from resilient_parse.correction.tool_calls import ToolCall, read_reply_calls, tool_target
-from resilient_parse.correction.tool_defs import (
-    ToolSpec,
-    openai_tools,
-    sent_tool_names,
-)
 from resilient_parse.errors import (
     ConfigurationError,
     InputTooLargeError,
@@ -59,6 +53,12 @@ from resilient_parse.errors import (
     RefusalError,
 )
 from resilient_parse.feedback import schema_shape
+from resilient_parse.llm.langchain import ChatModelAdapter, completion_from_message, to_langchain_messages
+from resilient_parse.llm.tool_defs import (
+    ToolSpec,
+    openai_tools,
+    sent_tool_names,
+)
 from resilient_parse.parser import Parser
 from resilient_parse.tools.replies import (
     langchain_calls,

@@ -41,9 +41,9 @@ from resilient_parse.correction._loop_machine import Instructions, OnExhausted, 
 from resilient_parse.correction._loop_machine import StopReason as StopReason
 from resilient_parse.correction._loop_messages import MAX_ECHO_CHARS as MAX_ECHO_CHARS  # re-exported: its old path
 from resilient_parse.correction._loop_messages import schema_instruction as schema_instruction
-from resilient_parse.correction.tool_defs import ToolSpec
 from resilient_parse.correction.types import CorrectionResult
 from resilient_parse.errors import ConfigurationError
+from resilient_parse.llm.tool_defs import ToolSpec
 from resilient_parse.parser import Parser
 from resilient_parse.policy import Policy
 

@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from resilient_parse.correction.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 from resilient_parse.correction.types import Completion, Usage
+from resilient_parse.llm.tool_followups import anthropic_tool_followup, openai_tool_followup, text_followup
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 

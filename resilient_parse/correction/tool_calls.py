@@ -27,7 +27,6 @@ import typing_extensions
 from pydantic import BaseModel, ValidationError
 
 from resilient_parse.context import SemanticValidator
-from resilient_parse.correction.tool_defs import ToolSpec, is_tool_model, tool_name
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -37,6 +36,7 @@ from resilient_parse.errors import (
     SchemaMismatchError,
     TruncatedOutputError,
 )
+from resilient_parse.llm.tool_defs import ToolSpec, is_tool_model, tool_name
 from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import STRICT
 from resilient_parse.repairs import Repair

@@ -42,8 +42,8 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import is_typeddict
 
 from resilient_parse.api import default_parser
-from resilient_parse.correction.tool_followups import for_tool_calls
 from resilient_parse.errors import ParseError
+from resilient_parse.llm.tool_followups import for_tool_calls
 from resilient_parse.parser import Parser
 from resilient_parse.stages.read_duplicates import has_duplicate_keys
 from resilient_parse.targets import SchemaError, model_from_json_schema

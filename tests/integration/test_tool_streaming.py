@@ -19,7 +19,7 @@ from resilient_parse import (
     SchemaMismatchError,
     TruncatedOutputError,
 )
-from resilient_parse.correction.tool_defs import openai_tools
+from resilient_parse.llm.tool_defs import openai_tools
 from resilient_parse.policy import LENIENT
 from resilient_parse.tool_streaming import ToolStreamUpdate, astream_tool_calls, stream_tool_calls
 

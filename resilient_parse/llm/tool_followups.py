@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from resilient_parse.correction.tool_calls import ToolCall
+from resilient_parse.tools.calls import ToolCall
 
 
 def _answer_ids(calls: Sequence[ToolCall]) -> list[str]:

@@ -21,19 +21,17 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
     raise ConfigurationError("ChatModelAdapter needs langchain-core: pip install 'resilient-parse[langchain]'") from exc
 
-from resilient_parse.correction.tool_defs import (
+from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError
+from resilient_parse.llm.tool_defs import (
     ToolSpec,
     check_tool_choice,
     openai_tool_choice,
     openai_tools,
     tool_name,
 )
-from resilient_parse.correction.tool_followups import openai_tool_followup, text_followup
-from resilient_parse.correction.types import Completion, MalformedResponseError, usage_from_counts
-from resilient_parse.errors import ConfigurationError, ErrorDetail, ParseError
+from resilient_parse.llm.tool_followups import openai_tool_followup, text_followup
+from resilient_parse.llm.types import Completion, MalformedResponseError, Messages, usage_from_counts
 from resilient_parse.tools.replies import langchain_calls, langchain_finish_reason, langchain_refusal
-
-Messages = list[dict[str, Any]]
 
 
 def _content(message: Mapping[str, Any], position: int) -> str | list[Any]:
