@@ -94,7 +94,7 @@ def test_corrected_works_on_async_functions() -> None:
 @pytest.fixture
 def lc() -> Any:
     pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
-    from resilient_parse.correction import langchain
+    from resilient_parse.integrations import langchain
 
     return langchain
 

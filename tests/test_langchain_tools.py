@@ -26,7 +26,7 @@ from langchain_core.output_parsers.openai_tools import parse_tool_call
 from langchain_core.runnables import RunnableLambda
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from resilient_parse.correction.langchain import (
+from resilient_parse.integrations.langchain import (
     ChatModelAdapter,
     LangChainParseError,
     ResilientOutputParser,
@@ -464,7 +464,7 @@ def test_the_async_path_calls_ainvoke() -> None:
 
 def test_a_chat_models_odd_token_counts_are_unreported_usage_not_free_calls() -> None:
     """A negative count is no count: the loop estimates the call (marked) rather than booking it as 0 tokens."""
-    from resilient_parse.correction.langchain import completion_from_message
+    from resilient_parse.integrations.langchain import completion_from_message
 
     message = AIMessage(content="{}", usage_metadata={"input_tokens": -5, "output_tokens": 3, "total_tokens": -2})
     assert completion_from_message(message).usage is None

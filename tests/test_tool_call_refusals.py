@@ -180,7 +180,7 @@ def _langchain_adapter(text: str, servers: Servers) -> Any:
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
-    from resilient_parse.correction.langchain import ChatModelAdapter
+    from resilient_parse.integrations.langchain import ChatModelAdapter
 
     model = GenericFakeChatModel(messages=iter([AIMessage(content=text, tool_calls=[_lc_call()])]))
     return correct(ChatModelAdapter(model), ASK, Transfer, max_corrections=0)
@@ -222,7 +222,7 @@ def _langchain_invoke(text: str, servers: Servers) -> Any:
     pytest.importorskip("langchain_core")
     from langchain_core.messages import AIMessage
 
-    from resilient_parse.correction.langchain import ResilientOutputParser
+    from resilient_parse.integrations.langchain import ResilientOutputParser
 
     return ResilientOutputParser(target=Transfer).invoke(AIMessage(content=text, tool_calls=[_lc_call()]))
 
@@ -231,7 +231,7 @@ def _langchain_stream(text: str, servers: Servers) -> Any:
     pytest.importorskip("langchain_core")
     from langchain_core.messages import AIMessageChunk
 
-    from resilient_parse.correction.langchain import ResilientOutputParser
+    from resilient_parse.integrations.langchain import ResilientOutputParser
 
     chunks = [AIMessageChunk(content=piece) for piece in _pieces(text)]
     chunks += [
@@ -356,7 +356,7 @@ def _signal_langchain_adapter(**fields: Any) -> Callable[[Servers], Any]:
     def run(servers: Servers) -> Any:
         from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 
-        from resilient_parse.correction.langchain import ChatModelAdapter
+        from resilient_parse.integrations.langchain import ChatModelAdapter
 
         model = GenericFakeChatModel(messages=iter([_lc_message(**fields)]))
         return correct(ChatModelAdapter(model), ASK, Transfer, max_corrections=2)
@@ -366,7 +366,7 @@ def _signal_langchain_adapter(**fields: Any) -> Callable[[Servers], Any]:
 
 def _signal_langchain_invoke(**fields: Any) -> Callable[[Servers], Any]:
     def run(servers: Servers) -> Any:
-        from resilient_parse.correction.langchain import ResilientOutputParser
+        from resilient_parse.integrations.langchain import ResilientOutputParser
 
         return ResilientOutputParser(target=Transfer).invoke(_lc_message(**fields))
 
@@ -377,7 +377,7 @@ def _signal_langchain_stream(servers: Servers) -> Any:
     pytest.importorskip("langchain_core")
     from langchain_core.messages import AIMessageChunk
 
-    from resilient_parse.correction.langchain import ResilientOutputParser
+    from resilient_parse.integrations.langchain import ResilientOutputParser
 
     chunks = [
         AIMessageChunk(content="", additional_kwargs={"refusal": SAID[:7]}),

@@ -83,7 +83,7 @@ def _by_langchain(mode: str, calls: list[tuple[str, str]]) -> Any:
     from langchain_core.exceptions import OutputParserException
     from langchain_core.messages import AIMessage
 
-    from resilient_parse.correction.langchain import ResilientOutputParser
+    from resilient_parse.integrations.langchain import ResilientOutputParser
 
     good, broken = [], []
     for i, (name, arguments) in enumerate(calls):

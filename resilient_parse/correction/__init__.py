@@ -7,7 +7,7 @@
 every attempt. With tool calling, build the adapter with `tools=[Model, ...]`: the answer is read from the calls'
 arguments (`read_tool_calls`) and a re-ask answers the calls in the API's own shape. The adapters live in
 `resilient_parse.llm`, one module per provider, and are re-exported here. The LangChain output parser lives in
-`resilient_parse.correction.langchain` (optional extra). The JSON Patch feedback plugin
+`resilient_parse.integrations.langchain` (optional extra). The JSON Patch feedback plugin
 (`resilient_parse.correction.json_patch`) needs the `patch` extra: its names load on first use.
 """
 

@@ -3,5 +3,6 @@
 - Batch engines: Dask (`integrations.dask`) and Spark's `mapInPandas` (`integrations.spark`); each runs
   `resilient_parse.batch`'s `RecordProcessor` on a partition at a time (`[dask]`, `[spark]`).
 - Tracing: OpenTelemetry spans from the parser's events (`integrations.otel`, `[otel]`).
-- Agent frameworks: pydantic-ai (`integrations.pydantic_ai`, `[pydantic-ai]`).
+- Agent frameworks: pydantic-ai (`integrations.pydantic_ai`, `[pydantic-ai]`); LangChain's output parser
+  (`integrations.langchain`, `[langchain]`).
 """

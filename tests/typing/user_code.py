@@ -30,8 +30,8 @@ from resilient_parse.correction import (
     corrected,
     parsed,
 )
-from resilient_parse.correction.langchain import ResilientOutputParser
 from resilient_parse.errors import CandidateAttempt
+from resilient_parse.integrations.langchain import ResilientOutputParser
 
 
 class Plan(BaseModel):
