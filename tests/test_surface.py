@@ -133,16 +133,3 @@ def test_the_adapters_keep_their_correction_names_and_live_one_module_per_provid
     }
     for name, module in homes.items():
         assert getattr(correction_ns, name) is getattr(importlib.import_module(f"resilient_parse.llm.{module}"), name)
-
-
-def test_the_langchain_parser_s_old_home_still_resolves_but_warns() -> None:
-    """The output parser moved to `integrations.langchain`; `correction.langchain` names it, with a warning."""
-    pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
-    from resilient_parse.correction import langchain as old
-    from resilient_parse.integrations import langchain as home
-
-    for name in ("ResilientOutputParser", "LangChainParseError", "ChatModelAdapter"):
-        with pytest.warns(DeprecationWarning, match=r"resilient_parse\.integrations\.langchain"):
-            assert getattr(old, name) is getattr(home, name)
-    with pytest.raises(AttributeError, match="no_such_thing"):
-        old.no_such_thing  # noqa: B018
