@@ -1,8 +1,9 @@
 """One case table of tool calls, run against every path that reads them, with equal results: `parse` of the calls
 written as Hermes text, the last update of `stream` over that text, `read_tool_calls` given them as native calls,
-the LangChain output parser given an `AIMessage` holding them, and the toolcalls plugin's registry reading the
-text. Each row is a list of calls (tool name and arguments as written) and, per mode, the objects every path
-must give or `None` when every path must refuse."""
+`parse` given the SDK's own reply holding them (an OpenAI ChatCompletion, a Responses object), the LangChain
+output parser given an `AIMessage` holding them, and the toolcalls plugin's registry reading the text. Each row is
+a list of calls (tool name and arguments as written) and, per mode, the objects every path must give or `None`
+when every path must refuse."""
 
 from __future__ import annotations
 
@@ -78,6 +79,52 @@ def _by_native_calls(mode: str, calls: list[tuple[str, str]]) -> Any:
     return read_tool_calls(native, TARGET, Parser(mode, entrypoints=False)).value
 
 
+def _by_chat_completion(mode: str, calls: list[tuple[str, str]]) -> Any:
+    from openai.types.chat import ChatCompletion
+
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": arguments}}
+            for i, (name, arguments) in enumerate(calls)
+        ],
+    }
+    reply = ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
+        }
+    )
+    return Parser(mode, entrypoints=False).parse(reply, TARGET)
+
+
+def _by_responses(mode: str, calls: list[tuple[str, str]]) -> Any:
+    from openai.types.responses import Response
+
+    items = [
+        {"type": "function_call", "call_id": f"c{i}", "name": name, "arguments": arguments}
+        for i, (name, arguments) in enumerate(calls)
+    ]
+    reply = Response.model_validate(
+        {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 1_700_000_000,
+            "model": "gpt-4o-mini",
+            "status": "completed",
+            "output": items,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    )
+    return Parser(mode, entrypoints=False).parse(reply, TARGET)
+
+
 def _by_langchain(mode: str, calls: list[tuple[str, str]]) -> Any:
     pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
     from langchain_core.exceptions import OutputParserException
@@ -122,6 +169,8 @@ PATHS = {
     "parse": _by_parse,
     "stream": _by_stream,
     "read_tool_calls": _by_native_calls,
+    "chat_completion": _by_chat_completion,
+    "responses": _by_responses,
     "langchain": _by_langchain,
     "registry": _by_registry,
 }
