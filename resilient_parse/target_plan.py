@@ -231,6 +231,7 @@ class ParserSetup:
         self._plugin_aliases = tuple(self.host.collect_aliases(self.policy))
         self._base_aliases = self._merge_aliases({})
         self._plans: dict[Any, TargetPlan] = {}
+        self._last_plan: tuple[Any, TargetPlan] | None = None  # the last target asked for, by identity
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -250,7 +251,17 @@ class ParserSetup:
         return MappingProxyType({k: tuple(v) for k, v in merged.items()})
 
     def plan(self, target: Any) -> TargetPlan:
-        """The cached adapter, schema view and validators for a target."""
+        """The cached adapter, schema view and validators for a target. The same target object asked again (a
+        model class, or a `list[Model]` kept in a variable) is known by identity, without spelling out its key:
+        the memo holds the object, so its identity cannot be reused by another."""
+        last = self._last_plan
+        if last is not None and last[0] is target:
+            return last[1]
+        plan = self._cached_plan(target)
+        self._last_plan = (target, plan)
+        return plan
+
+    def _cached_plan(self, target: Any) -> TargetPlan:
         try:
             key = plan_key(target)
             cached = self._plans.get(key)
