@@ -11,6 +11,8 @@ A table is a module of this package (`en`, `zh_hans`, `es`, …) holding only da
 - `MINUS`: words that make the number after them negative; `SCALES`: words that multiply the number before them
   ("million", "万"); `DECIMAL_MARK`: "." or "," — what separates decimals in the language's numbers.
 - `CLAUSE` (optional): the word lists of the language's clause rules (`text/clauses.py`; English has them).
+- `WORDS` (optional): single words the stages read by kind (`WORD_KINDS` below says what each means), lower case;
+  a spaced table's word matches as a whole word, an unspaced table's as a substring.
 
 `lexicon().find(text, start, end)` finds every cue in one pass (see `Lexicon`): linear in the text. Adding a
 language is adding a table (and its rows in the acceptance tests).
@@ -55,6 +57,21 @@ CATEGORIES: dict[str, str] = {
     "quoted_input": "introduces the user's input, not an answer (user request:, the user said, 用户请求)",
     "reference": "starts a sentence about what came before it (the above, this one, 上面的, lo anterior)",
 }
+
+WORD_KINDS: dict[str, str] = {
+    "and": "joins the last item of a plain list to the others (red, green and blue; rojo, verde y azul; 및)",
+    "or": "makes a plain list a choice between its items, not a list (1, 2 or 3; rot oder blau; 或)",
+    "null": "answers that there is no value, for an Optional target (none, N/A, ninguno, 无, なし)",
+    "negating_prefixes": "glued to a word, makes it its opposite (unapproved, in-válido, 不活跃, 비활성)",
+    "key_negations": "a word of a key that negates the key (not_active, nicht_aktiv, sin_stock)",
+}
+
+
+class Words(NamedTuple):
+    """One kind of `WORDS`: the spaced tables' words (whole words) and the unspaced tables' (substrings)."""
+
+    spaced: frozenset[str]
+    unspaced: frozenset[str]
 
 
 SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
@@ -101,6 +118,7 @@ class Table:
     scales: dict[str, int]
     decimal_mark: str
     clause: dict[str, tuple[str, ...]]
+    words: dict[str, tuple[str, ...]]
 
 
 def load_table(module: ModuleType) -> Table:
@@ -109,6 +127,9 @@ def load_table(module: ModuleType) -> Table:
     unknown = set(phrases) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"table {module.__name__} has unknown categories {sorted(unknown)}")
+    words: dict[str, tuple[str, ...]] = dict(getattr(module, "WORDS", {}))
+    if set(words) - set(WORD_KINDS):
+        raise ValueError(f"table {module.__name__} has unknown word kinds {sorted(set(words) - set(WORD_KINDS))}")
     decimal = getattr(module, "DECIMAL_MARK", ".")
     if decimal not in (".", ","):
         raise ValueError(f"table {module.__name__}: DECIMAL_MARK must be '.' or ','")
@@ -120,6 +141,7 @@ def load_table(module: ModuleType) -> Table:
         scales=dict(getattr(module, "SCALES", {})),
         decimal_mark=decimal,
         clause=dict(getattr(module, "CLAUSE", {})),
+        words={kind: tuple(normalise(w) for w in rows) for kind, rows in words.items()},
     )
 
 
@@ -267,7 +289,15 @@ class Lexicon:
         self.scales = {p: n for t in self.tables for w, n in t.scales.items() for p in expand(w)}
         self.minus = frozenset(normalise(w) for t in self.tables for w in t.minus)
         self.decimal_marks = {t.language: t.decimal_mark for t in self.tables}
-        self._negating_prefixes = frozenset(p for t in self.tables for p in t.clause.get("negating_prefixes", ()))
+        self._words = {
+            kind: Words(
+                frozenset(w for t in self.tables if t.spaced for w in t.words.get(kind, ())),
+                frozenset(w for t in self.tables if not t.spaced for w in t.words.get(kind, ())),
+            )
+            for kind in WORD_KINDS
+        }
+        self.negating_prefixes = self._words["negating_prefixes"].spaced | self._words["negating_prefixes"].unspaced
+        """Every table's negating prefixes (`negates`; a prefix glued by a hyphen to a choice: "un-true")."""
 
     def find(self, text: str, start: int = 0, end: int | None = None) -> list[Cue]:
         """Every cue in text[start:end], in order; where phrases overlap, the longest at the leftmost position wins
@@ -454,7 +484,11 @@ class Lexicon:
         """Whether one word is the other behind a negating prefix (`unapproved`, `approved`): close in spelling,
         opposite in meaning."""
         longer, shorter = (a, b) if len(a) > len(b) else (b, a)
-        return longer.endswith(shorter) and longer[: len(longer) - len(shorter)] in self._negating_prefixes
+        return longer.endswith(shorter) and longer[: len(longer) - len(shorter)] in self.negating_prefixes
+
+    def words(self, kind: str) -> Words:
+        """Every table's words of one kind of `WORD_KINDS`, spaced and unspaced apart (they match differently)."""
+        return self._words[kind]
 
     def phrases(self, category: str) -> list[str]:
         """Every literal phrase of a category, in every table (for tests and documentation)."""

@@ -281,3 +281,12 @@ PHRASES = {
     ),
     "no": ("nein",),
 }
+
+WORDS = {
+    "and": ("und",),
+    "or": ("oder",),
+    "null": ("keine", "keiner", "keines", "keins"),
+    # ungültig, nicht-öffentlich, Misserfolg; the Latin ones (in-, il-, dis-) are English's rows too
+    "negating_prefixes": ("un", "nicht", "anti", "miss", "des"),
+    "key_negations": ("nicht", "kein", "keine", "nie", "ohne"),
+}

@@ -353,8 +353,6 @@ PHRASES = {
 # The English clause rules (`resilient_parse.text.clauses`) read the words right before a candidate by these word
 # lists: which words label it, and which may stand between a designation and the candidate it introduces.
 CLAUSE = {
-    # the prefixes that make a word its opposite: `unapproved` is no typo of `approved` (`Lexicon.negates`)
-    "negating_prefixes": ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis"),
     # words that make the candidate an example, a draft or a template
     "example": (
         "for example",
@@ -486,4 +484,15 @@ CLAUSE = {
     "rejecting_headings": ("rejected", "incorrect", "bad", "not this", "not this one", "wrong answer"),
     # a clause that is nothing but a connective offering what follows as one more option ("Or:")
     "option_headings": ("or",),
+}
+
+WORDS = {
+    # "&" is no word, but only English lists write it between spaced words ("R&D" is one item)
+    "and": ("and", "&"),
+    "or": ("or",),
+    # JSON's and Python's names for no value stand here too: English is the language they are written in
+    "null": ("none", "null", "n/a"),
+    # the prefixes that make a word its opposite: `unapproved` is no typo of `approved` (`Lexicon.negates`)
+    "negating_prefixes": ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis"),
+    "key_negations": ("not", "no", "non", "never", "without"),
 }

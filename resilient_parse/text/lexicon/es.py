@@ -309,3 +309,12 @@ PHRASES = {
     ),
     "no": ("no",),
 }
+
+WORDS = {
+    # "y", and "e" before an i- sound ("padre e hijo"): one-letter words, read only between words (`plain_lists`)
+    "and": ("y", "e"),
+    "or": ("o", "u"),
+    "null": ("ninguno", "ninguna"),
+    "negating_prefixes": ("in", "im", "des", "dis", "anti", "no"),
+    "key_negations": ("no", "sin", "nunca"),
+}

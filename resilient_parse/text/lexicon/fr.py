@@ -291,3 +291,12 @@ PHRASES = {
     "yes": ("oui",),
     "no": ("non",),
 }
+
+WORDS = {
+    "and": ("et",),
+    "or": ("ou",),
+    "null": ("aucun", "aucune", "néant"),
+    # invalide, dé-sactivé, mécontent
+    "negating_prefixes": ("in", "im", "il", "ir", "dé", "dés", "mé", "anti", "non"),
+    "key_negations": ("non", "pas", "sans", "jamais", "aucun"),
+}

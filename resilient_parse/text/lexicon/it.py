@@ -268,3 +268,13 @@ PHRASES = {
     "yes": ("sì",),
     "no": ("no",),
 }
+
+WORDS = {
+    # "e", and "ed" before a vowel: "e" is a one-letter word, read only between words (`plain_lists`)
+    "and": ("e", "ed"),
+    "or": ("o", "oppure"),
+    "null": ("nessuno", "nessuna"),
+    # not "s-" (scontento): one letter before a word is too often the word's own (stop, spin)
+    "negating_prefixes": ("in", "im", "il", "ir", "dis", "anti", "non"),
+    "key_negations": ("non", "senza", "mai"),
+}

@@ -381,3 +381,13 @@ PHRASES = {
     "yes": ("はい",),
     "no": ("いいえ",),
 }
+
+# Words are substrings here. No "と", "や" or "か" for and/or: each is a particle or a syllable inside words
+# (ことと, たかい), only the written conjunctions are rows. No key negations: a Japanese key is one word, its
+# negation a prefix (非活性).
+WORDS = {
+    "and": ("および", "及び"),
+    "or": ("または", "又は", "もしくは", "あるいは"),
+    "null": ("なし", "無し", "該当なし"),
+    "negating_prefixes": ("不", "非", "無", "未"),
+}

@@ -366,3 +366,12 @@ PHRASES = {
         "아니오",
     ),
 }
+
+# Words are substrings here. No "와"/"과" for and: they are particles glued to the noun before them. No key
+# negations: a Korean key is one word, its negation a prefix (비활성).
+WORDS = {
+    "and": ("및", "그리고"),
+    "or": ("또는", "혹은", "아니면"),
+    "null": ("없음", "해당 없음"),
+    "negating_prefixes": ("비", "불", "무", "미"),
+}

@@ -308,3 +308,12 @@ PHRASES = {
         "nao",
     ),
 }
+
+WORDS = {
+    # a one-letter word, read only between words (`plain_lists`)
+    "and": ("e",),
+    "or": ("ou",),
+    "null": ("nenhum", "nenhuma"),
+    "negating_prefixes": ("in", "im", "des", "anti", "não"),
+    "key_negations": ("não", "nao", "sem", "nunca"),
+}

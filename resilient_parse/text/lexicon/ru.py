@@ -270,3 +270,13 @@ PHRASES = {
     "yes": ("да",),
     "no": ("нет",),
 }
+
+WORDS = {
+    # a one-letter word, read only between words (`plain_lists`)
+    "and": ("и",),
+    "or": ("или", "либо"),
+    # not "нет": it is the answer no (a bool) as often as no value
+    "null": ("отсутствует", "нет данных"),
+    "negating_prefixes": ("не", "без", "бес", "анти"),
+    "key_negations": ("не", "без", "нет"),
+}

@@ -434,3 +434,14 @@ PHRASES = {
         "不是的",
     ),
 }
+
+# Words are substrings here. No "and": 和, 与, 及 and 以及 are also parts of words (温和, 参与, 可以及时), so a list
+# split at them could cut a word in two; a Chinese list is written with 、 anyway. "or" may be part of a word too
+# (或许, 还是 "still"), but an item holding it is refused, never misread. No key negations: a Chinese key is one
+# word, its negation a prefix (不活跃).
+WORDS = {
+    "or": ("或", "或者", "还是"),
+    # whole words only (a letter on either side makes them part of another word: 无法, 没有人)
+    "null": ("无", "没有", "不适用"),
+    "negating_prefixes": ("不", "非", "无", "未", "没"),
+}
