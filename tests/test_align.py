@@ -69,6 +69,18 @@ def fields_for(obj: dict[str, Any], **kw: Any) -> dict[str, tuple[str, str]]:
         ("weight_lb", "weight_kg"),
         ("source_id", "target_id"),
         ("max_delay", "delay"),
+        # a negation word or prefix in each language the lexicon covers (its WORDS): no typo of the bare key
+        ("not_active", "active"),
+        ("nicht_aktiv", "aktiv"),
+        ("sin_stock", "stock"),
+        ("non_actif", "actif"),
+        ("senza_iva", "iva"),
+        ("sem_estoque", "estoque"),
+        ("не_активный", "активный"),
+        ("未完成任务", "完成任务"),
+        ("未完成任務", "完成任務"),
+        ("非公開設定", "公開設定"),
+        ("비활성화", "활성화"),
     ],
 )
 def test_meaning_differs(a: str, b: str) -> None:

@@ -251,7 +251,58 @@ OTHERS = [
     refused("ru: a bound", int, "не меньше 42", HEDGED),
 ]
 
-ROWS = ENGLISH + CHINESE + SPANISH + GERMAN + FRENCH + JAPANESE + OTHERS
+# The lexicon's WORDS, a row for each language that has the word: "and" joins a one-line list, "or" makes it a
+# choice (refused as two readings), a null word answers None for an Optional target, and a negating prefix glued
+# by a hyphen makes a member its opposite.
+Active = Literal["active", "interessiert", "activado", "activé", "attivo", "ativado", "активный"]
+WORDS = [
+    read("en: and joins a list", list[str], "red, green and blue", ["red", "green", "blue"]),
+    read("es: y joins a list", list[str], "rojo, verde y azul", ["rojo", "verde", "azul"]),
+    read("es: y joins a list of numbers", list[int], "1, 2 y 3", [1, 2, 3]),
+    read("de: und joins a list", list[str], "rot, gr\u00fcn und blau", ["rot", "gr\u00fcn", "blau"]),
+    read("fr: et joins a list", list[str], "rouge, vert et bleu", ["rouge", "vert", "bleu"]),
+    read("it: e joins a list", list[str], "rosso, verde e blu", ["rosso", "verde", "blu"]),
+    read("pt: e joins a list", list[str], "vermelho, verde e azul", ["vermelho", "verde", "azul"]),
+    read("ru: и joins a list", list[str], "красный, зелёный и синий", ["красный", "зелёный", "синий"]),
+    read("ja: および joins a list", list[str], "赤、緑および青", ["赤", "緑", "青"]),
+    read("ko: 및 joins a list", list[str], "빨강, 초록 및 파랑", ["빨강", "초록", "파랑"]),
+    refused("en: a one-letter and is a letter between letters", list[str], "x y z", NOTHING),
+    read("en: a one-letter or alone is an item", list[str], "Tags: a, o, u", ["a", "o", "u"]),
+    read("en: a capital O is no Spanish or", list[str], "Tags: A positive, O negative", ["A positive", "O negative"]),
+    refused("en: or makes a list a choice", list[str], "red, green or blue", AMBIGUOUS),
+    refused("es: o makes a list a choice", list[str], "rojo, verde o azul", AMBIGUOUS),
+    refused("de: oder makes a list a choice", list[str], "rot, gr\u00fcn oder blau", AMBIGUOUS),
+    refused("fr: ou makes a list a choice", list[str], "rouge, vert ou bleu", AMBIGUOUS),
+    refused("it: o makes a list a choice", list[str], "rosso, verde o blu", AMBIGUOUS),
+    refused("pt: ou makes a list a choice", list[str], "vermelho, verde ou azul", AMBIGUOUS),
+    refused("ru: или makes a list a choice", list[str], "красный, зелёный или синий", AMBIGUOUS),
+    refused("zh: 或 makes a list a choice", list[str], "红、绿或蓝", AMBIGUOUS),
+    refused("zh-Hant: 或 makes a list a choice", list[str], "紅、綠或藍", AMBIGUOUS),
+    refused("ja: または makes a list a choice", list[str], "赤、緑または青", AMBIGUOUS),
+    refused("ko: 또는 makes a list a choice", list[str], "빨강, 초록 또는 파랑", AMBIGUOUS),
+    refused("es: o between numbers makes a choice", list[int], "1, 2 o 3", AMBIGUOUS),
+    read("en: none for an Optional number", int | None, "N/A", None),
+    read("es: ninguno for an Optional number", int | None, "ninguno", None),
+    read("de: keine for an Optional number", int | None, "keine", None),
+    read("fr: aucun for an Optional number", int | None, "aucun", None),
+    read("it: nessuno for an Optional number", int | None, "nessuno", None),
+    read("pt: nenhum for an Optional number", int | None, "nenhum", None),
+    read("ru: отсутствует for an Optional number", int | None, "отсутствует", None),
+    read("zh: 无 for an Optional number", int | None, "答案：无", None),
+    read("zh-Hant: 無 for an Optional number", int | None, "無", None),
+    read("ja: なし for an Optional number", int | None, "なし", None),
+    read("ko: 없음 for an Optional number", int | None, "해당 없음", None),
+    refused("es: ninguno beside a value", int | None, "ninguno (serían 4)", AMBIGUOUS),
+    refused("en: a negating prefix", Active, "un-active", NEGATED),
+    refused("de: a negating prefix", Active, "des-interessiert", NEGATED),
+    refused("es: a negating prefix", Active, "des-activado", NEGATED),
+    refused("fr: a negating prefix", Active, "dés-activé", NEGATED),
+    refused("it: a negating prefix", Active, "in-attivo", NEGATED),
+    refused("pt: a negating prefix", Active, "des-ativado", NEGATED),
+    refused("ru: a negating prefix", Active, "не-активный", NEGATED),
+]
+
+ROWS = ENGLISH + CHINESE + SPANISH + GERMAN + FRENCH + JAPANESE + OTHERS + WORDS
 PARSERS = {"lenient": Parser("lenient", entrypoints=False), "strict": Parser("strict", entrypoints=False)}
 
 

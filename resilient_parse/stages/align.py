@@ -31,6 +31,7 @@ stand in for them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -221,7 +222,13 @@ _SAME_MEANING = {
     **dict.fromkeys(("dst", "dest"), "destination"),
     **dict.fromkeys(("prev", "previous"), "previous"),
 }
-_NEGATION_WORDS = frozenset({"not", "no", "non", "never", "without"})
+
+
+@functools.cache
+def _key_negations() -> frozenset[str]:
+    """Each table's words that negate a key they stand in (`not_active`, `nicht_aktiv`): no typo of `active`."""
+    words = lexicon().words("key_negations")
+    return words.spaced | words.unspaced
 
 
 def _tokens(normalised: str) -> list[str]:
@@ -284,7 +291,7 @@ def meaning_differs(a: str, b: str) -> bool:
     ta, tb = _tokens(a), _tokens(b)
     if len(ta) != len(tb):
         extra = set(ta) ^ set(tb)
-        return bool(extra & (MEANING_WORDS | _NEGATION_WORDS)) or abs(len(ta) - len(tb)) > 1
+        return bool(extra & (MEANING_WORDS | _key_negations())) or abs(len(ta) - len(tb)) > 1
     return any(x != y and _token_pair_differs(x, y) for x, y in zip(ta, tb))
 
 

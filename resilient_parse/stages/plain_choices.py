@@ -11,11 +11,9 @@ from resilient_parse.schema import ChoiceView
 from resilient_parse.stages.plain_numbers import _SIGNS, _UNSURE_SIGNS, _free_before, _number_words, _NumberWords
 from resilient_parse.stages.plain_prose import _WORD, _Prose
 from resilient_parse.stages.plain_reading import _ambiguous, _choice_values, _Mention, _Refused, _same_value
+from resilient_parse.text.lexicon import lexicon
 
 _MAX_MEMBER_WORDS = 16
-# English morphology, not words: a prefix glued to a member by a hyphen that makes it its opposite ("un-true"); a
-# glued word the lexicon calls a negation ("non-negative", "not-positive") does too
-_NEGATING_PREFIXES = frozenset({"un", "in", "im", "dis", "anti"})
 
 
 @dataclass(frozen=True)
@@ -159,7 +157,8 @@ def _numeric_member(
 
 
 def _negating_prefix(text: str, prose: _Prose, m: _Mention, floor: int) -> bool:
-    """Whether a word mention is glued to a negating prefix ("non-negative", "un-true"): the opposite meaning."""
+    """Whether a word mention is glued by a hyphen to a negating prefix of a table ("un-true", "in-válido") or to a
+    word the lexicon calls a negation ("non-negative", "not-positive"): the opposite meaning."""
     hyphen = m.start - 1
     if hyphen <= floor or text[hyphen] != "-" or not m.raw[:1].isalpha():
         return False
@@ -168,6 +167,6 @@ def _negating_prefix(text: str, prose: _Prose, m: _Mention, floor: int) -> bool:
         i -= 1
     if i > floor and text[i - 1].isalnum():
         return False  # a longer word
-    if text[i:hyphen].lower() in _NEGATING_PREFIXES:
+    if text[i:hyphen].lower() in lexicon().negating_prefixes:
         return True
     return any(c.start == i and c.end == hyphen and c.category == "negation" for c in prose.cues_in(i, hyphen))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from typing import Any
@@ -19,14 +20,13 @@ from resilient_parse.stages.plain_prose import (
     _strip,
 )
 from resilient_parse.stages.plain_reading import Reading, _offer, _Target
+from resilient_parse.text.lexicon import lexicon
 
 _DECORATION = " \t\r\n*_`\"'\u201c\u201d\u2018\u2019.!,;:()[]"
 
 _BULLET = re.compile(r"^[ \t]{0,8}(?:[-*\u2022+]|\d{1,3}[.)])[ \t]+(\S[^\n]*)$", re.MULTILINE)
 _BULLETS_END = re.compile(r"[ \t\r]*\n[ \t\r]*\n")
-# list grammar, English only for now (the lexicon has no category for conjunctions): "a, b and c", "1, 2, or 3"
-_LIST_SPLIT = re.compile(r"[,;\uff0c\uff1b\u3001]|(?<![ \t])[ \t]+(?:and|&)[ \t]+", re.IGNORECASE)
-_CHOICE_WORD = "or"
+_SEPARATORS = "[,;\uff0c\uff1b\u3001]"
 _MAX_ITEM_WORDS = 3
 _PROSE_KIND = {
     "negation": "negated_plain_answer",
@@ -129,10 +129,43 @@ def _line_start(text: str, pos: int) -> bool:
     return i == 0 or text[i - 1] == "\n"
 
 
+def _alternatives(words: frozenset[str]) -> str:
+    """The words as one alternation, longest first (so "ed" is tried before "e")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+@functools.cache
+def _list_split() -> re.Pattern[str]:
+    """The separators of a one-line list: a comma or semicolon, and each table's word for "and" ("a, b and c",
+    "a, b y c", "a、b および c"). A spaced word stands between spaces; a one-letter one ("y", "e", "и") is also a
+    letter, so it joins only lower case, after a word of two letters or more or a number and before one ("x y z"
+    is no list; "1, 2 y 3" is)."""
+    words = lexicon().words("and")
+    short = frozenset(w for w in words.spaced if len(w) == 1 and w.isalpha())
+    long = words.spaced - short
+    parts = [_SEPARATORS]
+    if long:
+        parts.append(rf"(?<![ \t])[ \t]++(?:{_alternatives(long)})[ \t]++")
+    if short:
+        between = rf"[ \t]++(?-i:{_alternatives(short)})[ \t]++(?=[^\W\d_]{{2}}|\d)"
+        parts.append(rf"(?:(?<=[^\W\d_]{{2}})|(?<=\d)){between}")
+    if words.unspaced:
+        parts.append(f"(?:{_alternatives(words.unspaced)})")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
 def _choice_item(text: str, items: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The item that says "or" ("1, 2, or 3"; "- billing or sales"), which makes the list a choice, if any."""
+    """The item that says "or" in a table's language ("1, 2, or 3"; "- billing or sales"; "赤または青"), which
+    makes the list a choice, if any. The word alone is an item, not a choice; a one-letter word ("o", "u") counts
+    only as written, in lower case (the blood group "O negative" is no choice)."""
+    words = lexicon().words("or")
     for i_start, i_end in items:
-        if _CHOICE_WORD in text[i_start:i_end].lower().split():
+        item = text[i_start:i_end]
+        said = item.split()
+        if said == [item.strip()] and item.strip().lower() in words.spaced | words.unspaced:
+            continue
+        spaced = any(w in words.spaced if len(w) == 1 and w.isalpha() else w.lower() in words.spaced for w in said)
+        if spaced or any(w in item for w in words.unspaced):
             return i_start, i_end
     return None
 
@@ -155,7 +188,7 @@ def _bullets(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], li
 def _split_line(text: str, start: int, end: int) -> list[tuple[int, int]]:
     items: list[tuple[int, int]] = []
     pos = start
-    for m in _LIST_SPLIT.finditer(text, start, end):
+    for m in _list_split().finditer(text, start, end):
         items.append((pos, m.start()))
         pos = m.end()
     items.append((pos, end))

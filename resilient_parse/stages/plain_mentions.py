@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +23,6 @@ _LISTED = 6
 _BOOL_LITERALS = {"true": True, "false": False}
 _YES_NO = frozenset({"yes", "no"})
 _LOSSLESS_BOOLS = frozenset({"true", "false", "True", "False"})
-_NULL_WORD = re.compile(r"(?<![\w/])(?:none|null|n/a)(?![\w/])", re.IGNORECASE)
 _SHORT_VERDICT = 24
 """The longest sentence after a value that judges it without saying what it judges ("Wrong!", "不对。")."""
 
@@ -308,10 +308,20 @@ def _bools(text: str, start: int, end: int) -> list[_Mention]:
     return sorted(found, key=lambda mention: mention.start)
 
 
+@functools.cache
+def _null_word() -> re.Pattern[str]:
+    """Each table's words for no value, as whole words in any script ("无" alone, never inside "无法"); a space
+    in one ("해당 없음") matches a run of spaces."""
+    words = lexicon().words("null")
+    spelled = sorted(words.spaced | words.unspaced, key=lambda w: (-len(w), w))
+    alternatives = "|".join(re.escape(w).replace("\\ ", "[ \t]++") for w in spelled)
+    return re.compile(f"(?<![\\w/])(?:{alternatives})(?![\\w/])", re.IGNORECASE)
+
+
 def _nulls(text: str, start: int, end: int) -> list[_Mention]:
-    """ "None", "null", "N/A" for an Optional target: the answer that there is no value (a value beside it is a
-    second answer)."""
-    return [_Mention(None, m.group(), m.start(), m.end(), False, None) for m in _NULL_WORD.finditer(text, start, end)]
+    """ "None", "null", "N/A", "ninguno", "无" for an Optional target: the answer that there is no value (a value
+    beside it is a second answer)."""
+    return [_Mention(None, m.group(), m.start(), m.end(), False, None) for m in _null_word().finditer(text, start, end)]
 
 
 def _merge(found: list[_Mention], more: list[_Mention]) -> list[_Mention]:
