@@ -70,6 +70,12 @@ def _read_list(text: str, prose: _Prose, start: int, end: int, target: _Target, 
         message = f"the list offers a choice ({text[choice[0] : choice[1]].strip()!r}), not items; refusing to pick"
         detail = ErrorDetail(path="", kind="ambiguous_plain_answer", message=message, offset=choice[0])
         return Reading(error=AmbiguousMatchError(message, [detail]))
+    joined = _maybe_joined(text, items)
+    if joined is not None:
+        said = text[joined[0] : joined[1]].strip()
+        message = f"{said!r} holds {joined[2]!r}, which may join two items or be part of one word; refusing to pick"
+        detail = ErrorDetail(path="", kind="ambiguous_plain_answer", message=message, offset=joined[0])
+        return Reading(error=AmbiguousMatchError(message, [detail]))
     values: list[Any] = []
     for index, (i_start, i_end) in enumerate(items):
         i_start, i_end = _undecorate(text, i_start, i_end)
@@ -145,13 +151,36 @@ def _list_split() -> re.Pattern[str]:
     long = words.spaced - short
     parts = [_SEPARATORS]
     if long:
-        parts.append(rf"(?<![ \t])[ \t]++(?:{_alternatives(long)})[ \t]++")
+        parts.append(rf"(?<![ \t])[ \t]++(?:{_alternatives(long)})(?!{_not_and()})[ \t]++")
     if short:
         between = rf"[ \t]++(?-i:{_alternatives(short)})[ \t]++(?=[^\W\d_]{{2}}|\d)"
         parts.append(rf"(?:(?<=[^\W\d_]{{2}})|(?<=\d)){between}")
     if words.unspaced:
         parts.append(f"(?:{_alternatives(words.unspaced)})")
     return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def _not_and() -> str:
+    """What may not follow an "and" word for it to join items: the rest of a phrase that joins nothing ("et al",
+    "et cetera"), as a pattern (one that never matches when no table has such a phrase)."""
+    rests = sorted({p.split(" ", 1)[1] for p in lexicon().words("not_and").spaced if " " in p}, key=lambda r: -len(r))
+    return rf"[ \t]++(?:{'|'.join(re.escape(r) for r in rests)})\b" if rests else "(?!)"
+
+
+def _maybe_joined(text: str, items: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """The first item that holds a word which joins two items or is part of a word (`maybe_and`: "绿和蓝" is two
+    colours, "温和" one word), with letters on both sides, and the word; None when no item does."""
+    words = lexicon().words("maybe_and")
+    glued = words.spaced | words.unspaced
+    for i_start, i_end in items:
+        item = text[i_start:i_end].strip()
+        for word in glued:
+            at = item.find(word, 1)
+            while 0 < at < len(item) - len(word):
+                if item[at - 1].isalpha() and item[at + len(word) :].strip()[:1].isalpha():
+                    return i_start, i_end, word
+                at = item.find(word, at + 1)
+    return None
 
 
 def _choice_item(text: str, items: list[tuple[int, int]]) -> tuple[int, int] | None:

@@ -64,6 +64,9 @@ WORD_KINDS: dict[str, str] = {
     "null": "answers that there is no value, for an Optional target (none, N/A, ninguno, 无, なし)",
     "negating_prefixes": "glued to a word, makes it its opposite (unapproved, in-válido, 不活跃, 비활성)",
     "key_negations": "a word of a key that negates the key (not_active, nicht_aktiv, sin_stock)",
+    "not_and": "a phrase that starts with an 'and' word of some table and joins nothing (et al, et cetera)",
+    "maybe_and": "joins two items or is part of a word, glued between them (绿和蓝 or 温和的, 초록과 파랑 or "
+    "사과나무): an item that holds one between letters has two readings",
 }
 
 

@@ -495,4 +495,6 @@ WORDS = {
     # the prefixes that make a word its opposite: `unapproved` is no typo of `approved` (`Lexicon.negates`)
     "negating_prefixes": ("un", "in", "im", "ir", "il", "non", "dis", "not", "no", "de", "anti", "mis"),
     "key_negations": ("not", "no", "non", "never", "without"),
+    # Latin that English writes: French's "et" here joins nothing ("Smith, Jones et al" is two authors)
+    "not_and": ("et al", "et cetera"),
 }

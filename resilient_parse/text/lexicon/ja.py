@@ -388,6 +388,8 @@ PHRASES = {
 WORDS = {
     "and": ("および", "及び"),
     "or": ("または", "又は", "もしくは", "あるいは"),
+    # と and や join nouns ("赤と青") and are syllables of words too ("ひとつ", "おもちゃ")
+    "maybe_and": ("と", "や"),
     "null": ("なし", "無し", "該当なし"),
     "negating_prefixes": ("不", "非", "無", "未"),
 }

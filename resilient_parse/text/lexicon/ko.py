@@ -372,6 +372,8 @@ PHRASES = {
 WORDS = {
     "and": ("및", "그리고"),
     "or": ("또는", "혹은", "아니면"),
+    # the particles glued to a noun ("초록과 파랑", "빨강하고 파랑"); 과 and 와 end other words too ("사과", "결과")
+    "maybe_and": ("와", "과", "하고", "랑", "이랑"),
     "null": ("없음", "해당 없음"),
     "negating_prefixes": ("비", "불", "무", "미"),
 }

@@ -441,6 +441,8 @@ PHRASES = {
 # word, its negation a prefix (不活跃).
 WORDS = {
     "or": ("或", "或者", "还是"),
+    # no "and" row: 和, 与, 及 also stand inside words (温和, 参与, 可以及时); between two items they are glue
+    "maybe_and": ("和", "与", "及", "以及", "跟"),
     # whole words only (a letter on either side makes them part of another word: 无法, 没有人)
     "null": ("无", "没有", "不适用"),
     "negating_prefixes": ("不", "非", "无", "未", "没"),

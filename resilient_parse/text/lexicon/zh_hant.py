@@ -450,6 +450,7 @@ PHRASES = {
 # As zh_hans: no "and" (和, 與, 及 are parts of words too: 溫和, 參與) and no key negations (a key is one word).
 WORDS = {
     "or": ("或", "或者", "還是"),
+    "maybe_and": ("和", "與", "及", "以及", "跟"),
     "null": ("無", "沒有", "不適用"),
     "negating_prefixes": ("不", "非", "無", "未", "沒"),
 }
