@@ -4,11 +4,11 @@ and a text beside it that answers otherwise is ambiguous. The repairs start with
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from resilient_parse.context import SemanticValidator
-from resilient_parse.errors import AmbiguousMatchError, ParseError
 from resilient_parse.fast_path import tool_answers
 from resilient_parse.rejections import check_size
 from resilient_parse.repairs import ParseResult
@@ -58,17 +58,21 @@ def _text_agrees(
     checks: Sequence[SemanticValidator],
     call_aliases: Mapping[str, str],
 ) -> None:
-    """A reply's text beside its call, for a target of no tool models: when the text gives the target too and
-    another value, the reply says two things (`reply_signals.disagreeing_text_error`, the one wording); a text that
-    is itself two readings is ambiguous too; prose that gives no value is no answer."""
-    from resilient_parse.tools.reply_signals import disagreeing_text_error
+    """A reply's text beside its call, for a target of no tool models, must not answer it otherwise: the one
+    decision is `reply_signals.check_text_agrees`'s, the text read as the text path reads it. Prose may answer
+    such a target (a string, a number), so any text is read."""
+    from resilient_parse.tools.reply_signals import check_text_agrees, same_answer
 
-    try:
-        other = parser._guarded(said, plan, checks, call_aliases)[0]
-    except AmbiguousMatchError:
-        raise
-    except ParseError:
-        return
-    dump = plan.adapter.dump_python
-    if dump(other.value, mode="json") != dump(called.value, mode="json"):
-        raise disagreeing_text_error(other.json_text or said, called.json_text or "", called.candidate)
+    def read(text: str) -> list[tuple[Any, str]]:
+        other = parser._guarded(text, plan, checks, call_aliases)[0]
+        return [(other.value, other.json_text or text)]
+
+    check_text_agrees(
+        said,
+        called.value,
+        read,
+        functools.partial(same_answer, plan.adapter.dump_json),
+        made=called.json_text or "",
+        candidate=called.candidate,
+        prose_answers=True,
+    )

@@ -30,7 +30,7 @@ from resilient_parse.correction import (
     tool_name,
 )
 from resilient_parse.correction.loop import MAX_ECHO_CHARS, schema_instruction
-from resilient_parse.correction.tool_calls import check_text_agrees
+from resilient_parse.correction.tool_calls import read_reply_calls
 from resilient_parse.errors import (
     AmbiguousMatchError,
     ConfigurationError,
@@ -692,11 +692,11 @@ def test_text_that_is_two_readings_itself_beside_a_call_is_ambiguous_not_prose(p
 
 
 def test_null_beside_a_call_for_an_optional_target_is_a_second_answer(lenient: Parser) -> None:
-    called = read_tool_calls([ToolCall("GetWeather", '{"city": "Paris"}')], GetWeather | None, lenient)
+    call = [ToolCall("GetWeather", '{"city": "Paris"}')]
     with pytest.raises(AmbiguousMatchError):
-        check_text_agrees("null", called, GetWeather | None, lenient)
-    check_text_agrees("Calling the weather tool now.", called, GetWeather | None, lenient)  # prose
-    check_text_agrees('{"city": "Paris"}', called, GetWeather | None, lenient)  # the same answer
+        read_reply_calls(call, "null", GetWeather | None, lenient)
+    for said in ("Calling the weather tool now.", '{"city": "Paris"}'):  # prose, the same answer
+        assert read_reply_calls(call, said, GetWeather | None, lenient).value == GetWeather(city="Paris")
     both = Completion(text="null", tool_calls=(ToolCall("GetWeather", '{"city": "Paris"}'),))
     with pytest.raises(CorrectionsExhaustedError) as info:
         correct_result(ScriptedLLM([both]), ASK, GetWeather | None, parser=lenient, max_corrections=0)

@@ -15,11 +15,12 @@ The tools a request sends are `tool_defs`; the messages that answer a bad call a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import time
 import types
 import typing
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,8 +42,9 @@ from resilient_parse.parser import Parser, ParseResult
 from resilient_parse.policy import STRICT
 from resilient_parse.repairs import Repair
 from resilient_parse.tools.calls import ToolCall
-from resilient_parse.tools.envelopes import disagreeing_text_error, refusal_beside_calls, truncated_call_error
+from resilient_parse.tools.envelopes import refusal_beside_calls, truncated_call_error
 from resilient_parse.tools.names import match_tool, shown_name
+from resilient_parse.tools.reply_signals import Reading, check_text_agrees, same_answer
 
 # -- which targets tool calls can answer --------------------------------------------------------------------------
 
@@ -377,7 +379,7 @@ def read_reply_calls(
     first, whatever its calls say (`RefusalError`): the provider's refusal signal (`refusal`) or text beside the
     calls that refuses, takes the call back or asks back (`tools.envelopes.refusal_beside_calls`, the reading text
     envelopes get too). Then the calls are read (`read_tool_calls`, whose options these are) and the text must not
-    answer the target otherwise (`check_text_agrees`)."""
+    answer the target otherwise (`tools.reply_signals.check_text_agrees`)."""
     _refuse_beside(text, refusal, target, parser, aliases, sum(len(c.arguments) for c in calls))
     called = read_tool_calls(
         calls,
@@ -409,72 +411,31 @@ def _refuse_beside(
         raise refused
 
 
-def check_text_agrees(
-    text: str,
-    called: ParseResult[Any],
-    target: Any,
-    parser: Parser,
-    *,
-    aliases: Mapping[str, str] | None = None,
-    refusal: str | None = None,
-) -> None:
-    """Text beside the tool calls must not refuse them and, if it answers the target too, must give the calls'
-    answer. A refusal, a retraction or a question there — or the provider's refusal signal (`refusal`) — is a
-    `RefusalError` (`tools.envelopes.refusal_beside_calls`). One reply saying two things does not say which it
-    means (`AmbiguousMatchError`, naming both). Prose — text in which the reader finds no answer
-    (`NoCandidateError`, or a candidate that does not fit) — is no second answer. Text that is itself two readings
-    (`Either {...} or {...}`, a key written twice with different values) is refused as such: it cannot be set aside
-    as prose. `read_reply_calls` reads a reply's calls with both checks, the refusal before the calls."""
-    _refuse_beside(text, refusal, target, parser, aliases, len(called.json_text or ""))
-    _agrees(text, called, target, parser, aliases)
-
-
 def _agrees(
     text: str, called: ParseResult[Any], target: Any, parser: Parser, aliases: Mapping[str, str] | None
 ) -> None:
-    """The text beside the calls answers nothing else (see `check_text_agrees`)."""
-    if not _may_answer(text, target):
-        return
-    try:
-        written = parser.parse_result(text, target, aliases=aliases)
-    except AmbiguousMatchError as error:
-        raise AmbiguousMatchError(
-            f"the reply's text beside its tool call is ambiguous itself ({error.message}); the reply does not say "
-            "which answer is meant",
-            [
-                ErrorDetail(
-                    path=d.path,
-                    kind="ambiguous_answer",
-                    message="give the answer once, as the tool call, with no other JSON answer in the text",
-                    got=d.got,
-                )
-                for d in error.details
-            ]
-            or [ErrorDetail(path="", kind="ambiguous_answer", message="give the answer once, as the tool call")],
-            candidate=called.json_text,
-        ) from error
-    except ParseError:
-        return  # no answer in the text: prose
-    if _same_value(parser.plan(target).adapter, written.value, called.value):
-        return
-    raise disagreeing_text_error(written.json_text or text, called.json_text or "", called.json_text)
+    """The text beside the calls answers nothing else: `reply_signals.check_text_agrees` decides, the text read by
+    this parser as the target (reasoning, examples and prose read as the text path reads them)."""
 
+    def reader(tp: Any) -> Callable[[str], list[Reading]]:
+        def read(said: str) -> list[Reading]:
+            written = parser.parse_result(said, tp, aliases=aliases)
+            return [(written.value, written.json_text or said)]
 
-def _may_answer(text: str, target: Any) -> bool:
-    """Whether text could hold an answer for a tool target at all: an object or array, or — for a target that takes
-    None — a null. Prose without one is not parsed (no failed parse is reported for "Let me check that.")."""
-    if "{" in text or "[" in text:
-        return True
-    return type(None) in typing.get_args(_strip_annotated(target)) and ("null" in text or "None" in text)
+        return read
 
-
-def _same_value(adapter: Any, a: Any, b: Any) -> bool:
-    """Two values of the target are the same answer when they serialize the same (NaN and model instances
-    included); values the adapter cannot write are compared as they are."""
-    try:
-        return bool(adapter.dump_json(a) == adapter.dump_json(b))
-    except Exception:
-        return bool(a == b)
+    listed = _without_none(_strip_annotated(target))
+    items = typing.get_args(listed) if typing.get_origin(listed) is list else ()
+    check_text_agrees(
+        text,
+        called.value,
+        reader(target),
+        functools.partial(same_answer, parser.plan(target).adapter.dump_json),
+        made=called.json_text or "",
+        candidate=called.json_text,
+        takes_null=type(None) in typing.get_args(_strip_annotated(target)),
+        read_item=reader(items[0]) if len(items) == 1 else None,
+    )
 
 
 def _validate_whole(parser: Parser, target: Any, value: Any) -> Any:
@@ -504,7 +465,6 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "ToolTarget",
-    "check_text_agrees",
     "check_tool_name",
     "read_reply_calls",
     "read_tool_calls",

@@ -13,7 +13,8 @@ a refusal are not made. Then:
   refuses what it refuses in any object), so two tools with the same fields are never confused;
 - a list target keeps every call, in order, a repeated one too (a call can be meant twice); a call that cannot be
   read is an error, never skipped; one model takes exactly one call (several: `AmbiguousMatchError`);
-- a JSON value beside the calls that is itself one of the tools' arguments answers twice: ambiguous;
+- text beside the calls that gives the target another answer (another tool's arguments, other arguments) answers
+  twice: ambiguous (`reply_signals.check_text_agrees`, the one decision for every path);
 - a provider's message or completion written as JSON is judged as the envelope stage judges it
   (`envelopes.envelope_error`): several choices that differ are ambiguous, a refusal beside the calls refuses
   them, a reply the length limit cut is truncated.
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,7 +47,6 @@ from resilient_parse.repairs import Repair
 from resilient_parse.schema import ListView, ModelView, TypeView, UnionView, normalise_key
 from resilient_parse.tools.calls import RawCall
 from resilient_parse.tools.envelopes import (
-    disagreeing_text_error,
     envelope_error,
     refusal_beside_calls,
     said_beside_calls,
@@ -54,11 +56,11 @@ from resilient_parse.tools.formats import Parser, may_be_made, opens_with_a_name
 from resilient_parse.tools.formats import call_in_prose as call_in_prose  # for the parser's short way
 from resilient_parse.tools.names import ARGUMENT_KEYS, CALL_NAME_KEYS, match_tool, tool_name
 from resilient_parse.tools.replies import Reply, made_calls
-from resilient_parse.tools.spans import json_spans
+from resilient_parse.tools.reply_signals import check_text_agrees, same_answer
 
 # a text opening like a Python call, `get_weather(` or `[get_weather(` (possessive: nothing is tried twice)
 _PYTHON_HEAD = re.compile(r"[ \t\r\n]*+\[?+[ \t\r\n]*+[A-Za-z_][\w.]{0,100}+\(")
-_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}  # a validator per tool model, for the checks beside the calls
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}  # a validator per tool model or tool target, for the checks beside calls
 _BARE_CALL_KEYS = tuple(f'"{key}"' for key in ARGUMENT_KEYS)  # a call's arguments, under any key of the vocabulary
 _PROVIDER_KEYS = ('"choices"', '"tool_calls"', '"content"', '"function"', '"function_call"', '"output"', '"type"')
 MARKUP = (
@@ -83,6 +85,19 @@ class ToolTarget:
 
     tools: tuple[ModelView, ...]
     many: bool
+    nullable: bool = False  # an Optional target: `null` answers it too (never the calls' answer)
+
+    @functools.cached_property
+    def item_type(self) -> Any:
+        """One answer of the tools as a type the parser reads: a tool or a union of them (with None when the target
+        takes it)."""
+        item: Any = functools.reduce(operator.or_, (t.cls for t in self.tools))
+        return item | None if self.nullable else item
+
+    @functools.cached_property
+    def type(self) -> Any:
+        """The target the tools make, as a type the parser reads: `item_type`, or a list of it."""
+        return list[self.item_type] if self.many else self.item_type  # type: ignore[name-defined]
 
     @functools.cached_property
     def names(self) -> tuple[str, ...]:
@@ -121,7 +136,8 @@ def _tool_target(view: TypeView) -> ToolTarget | None:
         return None
     if not options or not all(isinstance(o, ModelView) and not _call_shaped(o) for o in options):
         return None
-    return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many)
+    nullable = isinstance(item, UnionView) and item.nullable
+    return ToolTarget(tuple(o for o in options if isinstance(o, ModelView)), many, nullable)
 
 
 def _call_shaped(model: ModelView) -> bool:
@@ -161,20 +177,20 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
     if refused is not None:
         raise refused  # a refusal, a retraction or a question back beside the calls: as on every path
     _check_count(made, target)
-    for start, end in reading.others:
-        _check_not_answered_beside(text[start:end], made, target, parser)
+    beside = [text[start:end] for start, end in reading.others]
     judged: set[int] = set()
     for call in made:
         if call.envelope is not None and id(call.envelope) not in judged:
             judged.add(id(call.envelope))
             complete = not isinstance(call.arguments, str) or _whole_json(call.arguments)
-            said, _ = said_beside_calls(call.envelope)
-            for start, end in json_spans(said):  # a message's text that answers too (`{"path": "/home"}`)
-                _check_not_answered_beside(said[start:end], made, target, parser)
+            beside.append(said_beside_calls(call.envelope)[0])  # a message's text may answer too
             error = envelope_error(call.envelope, repr(str(call.name)[:128]), complete, parser.policy.max_depth)
             if error is not None:
                 raise error
-    return read_made(made, target, parser)
+    value, repairs = read_made(made, target, parser)
+    for said in beside:
+        _check_text_agrees(said, value, target, parser)
+    return value, repairs
 
 
 def _check_count(made: list[RawCall], target: ToolTarget) -> None:
@@ -205,15 +221,14 @@ def read_made(
 
 def answer_native(made: list[RawCall], said: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Repair, ...]]:
     """The value a provider's native calls (`tools.replies.made_calls`) give `target`; `said` is the text beside
-    them, which must not answer the target otherwise (a JSON value there that is one of the tools' arguments is a
-    second answer). Refusals beside the calls are the caller's to check first (`envelopes.refusal_beside_calls`).
-    The target's tools are taken as the tools the request sent (a reply object does not say which were): a slip
-    of one of their names is repaired as the correction loop repairs it with the tools it sent (a lossy guess,
-    refused in strict), and a name no slip explains is a wrong tool."""
-    _check_count(made, target)
-    for start, end in json_spans(said):
-        _check_not_answered_beside(said[start:end], made, target, parser)
-    return read_made(made, target, parser, sent=target.names)
+    them, which must not answer the target otherwise (`_check_text_agrees`). Refusals beside the calls are the
+    caller's to check first (`envelopes.refusal_beside_calls`). The target's tools are taken as the tools the
+    request sent (a reply object does not say which were): a slip of one of their names is repaired as the
+    correction loop repairs it with the tools it sent (a lossy guess, refused in strict), and a name no slip
+    explains is a wrong tool."""
+    value, repairs = read_made(made, target, parser, sent=target.names)
+    _check_text_agrees(said, value, target, parser)
+    return value, repairs
 
 
 def answer_reply(reply: Reply, view: TypeView, parser: Parser) -> tuple[Any, tuple[Repair, ...]] | None:
@@ -273,24 +288,44 @@ def _prose_of(text: str, taken: tuple[tuple[int, int], ...]) -> str:
     return "".join(pieces)
 
 
-def _check_not_answered_beside(value_text: str, made: list[RawCall], target: ToolTarget, parser: Parser) -> None:
-    """A JSON value beside the calls that is itself an answer — it reads (as the mode reads JSON) as one of the
-    target's tools' arguments, or a list holding such — says a second thing (`envelopes.disagreeing_text_error`)."""
+def _check_text_agrees(said: str, value: Any, target: ToolTarget, parser: Parser) -> None:
+    """Text beside the calls must not answer the target otherwise (`reply_signals.check_text_agrees` decides, as
+    for every path): the text read by the parser as the target the tools make (`ToolTarget.type`), so a JSON value
+    there that is another answer — another tool's arguments, other arguments, `null` for an Optional target — is a
+    second answer, and the same answer, prose or a draft in reasoning is none."""
+    adapter = _adapter(target.type)
+
+    def reader(tp: Any) -> Callable[[str], list[tuple[Any, str]]]:
+        def read(text: str) -> list[tuple[Any, str]]:
+            written = parser.parse_result(text, tp)
+            return [(written.value, written.json_text or text)]
+
+        return read
+
+    check_text_agrees(
+        said,
+        value,
+        reader(target.type),
+        functools.partial(same_answer, adapter.dump_json),
+        made=_shown(adapter, value),
+        candidate=said,
+        takes_null=target.nullable,
+        read_item=reader(target.item_type) if target.many else None,
+    )
+
+
+def _shown(adapter: TypeAdapter[Any], value: Any) -> str:
+    """How the calls' answer is shown in a message: as JSON when the adapter can write it."""
     try:
-        tree = parser.parse_result(value_text, Any).value
-    except ParseError:
-        return
-    for item in tree if isinstance(tree, list) else [tree]:
-        if isinstance(item, dict) and any(_fits(item, tool.cls) for tool in target.tools):
-            raise disagreeing_text_error(value_text, ", ".join(repr(str(c.name)) for c in made), value_text)
+        return adapter.dump_json(value).decode()
+    except Exception:
+        return repr(value)
 
 
 def _fits(value: Any, cls: type[Any]) -> bool:
     """Whether `value` validates as `cls`: a JSON text strictly, with no key `cls` does not know (the written
     object fits it as it stands); a tree as Pydantic reads Python data."""
-    adapter = _ADAPTERS.get(cls)
-    if adapter is None:
-        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    adapter = _adapter(cls)
     try:
         if isinstance(value, str):
             adapter.validate_json(value, strict=True, extra="forbid")
@@ -299,6 +334,13 @@ def _fits(value: Any, cls: type[Any]) -> bool:
     except (ValidationError, ValueError, TypeError):
         return False
     return True
+
+
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    adapter = _ADAPTERS.get(tp)
+    if adapter is None:
+        adapter = _ADAPTERS[tp] = TypeAdapter(tp)
+    return adapter
 
 
 def _whole_json(text: str) -> bool:

@@ -45,6 +45,7 @@ from resilient_parse.tools.names import (
     tool_name,
 )
 from resilient_parse.tools.reply_signals import (
+    check_text_agrees,
     cut_off,
     disagreeing_text_error,
     refusal_beside_calls,
@@ -281,20 +282,27 @@ def _from_calls(value: Any, calls: list[RawCall], view: TypeView, path: str, ctx
 
 
 def _check_text_agrees(text: str, inner: Any, model: ModelView, many: bool, ctx: CallContext) -> None:
-    """Text beside the calls that answers the target otherwise — a JSON value in its visible prose that is the
-    target (an object of the model's fields; for a list target, a list of them) and differs from what the calls
-    give — makes the reply say two things: `disagreeing_text_error`, as the native path refuses it
-    (`correction.tool_calls.check_text_agrees`). A value that does not fit the target is prose, no second answer."""
-    if not text or ("{" not in text and "[" not in text):
-        return
+    """Text beside the calls must not answer the target otherwise (`reply_signals.check_text_agrees` decides, as
+    for every path). This stage runs inside the pipeline with no parser, so it reads the text's answers itself: the
+    JSON values of its visible prose read as the target's fields (for a list target, a list of them; a list of one
+    object as that object where the mode unwraps lists) that validate as the target; a value that does not fit is
+    prose, no second answer."""
     made = _as_fields(inner, model, many, ctx)
-    for written in _json_in_visible_text(text, ctx.policy.max_depth):
-        said = _as_fields(written, model, many, ctx)
-        if said is None or said == made or (made is not None and _same_validated(said, made, model, many)):
-            continue
-        if not _validates(said, model, many):
-            continue  # no answer of the target: prose
-        raise disagreeing_text_error(_dumped(written), _dumped(inner), _dumped(inner))
+
+    unwraps = not many and ctx.policy.allows("unwrap_list")  # `[{…}]` reads as its one object, as the parser reads it
+
+    def read(said: str) -> Iterator[tuple[Any, str]]:
+        for written in _json_in_visible_text(said, ctx.policy.max_depth):
+            one = written[0] if unwraps and isinstance(written, list) and len(written) == 1 else written
+            one = [one] if many and isinstance(one, dict) else one  # one item beside a list of calls answers too
+            fields = _as_fields(one, model, many, ctx)
+            if fields is not None and (fields == made or _validates(fields, model, many)):
+                yield fields, _dumped(written)
+
+    def same(said: Any, called: Any) -> bool:
+        return bool(said == called or (called is not None and _same_validated(said, called, model, many)))
+
+    check_text_agrees(text, made, read, same, made=_dumped(inner), candidate=_dumped(inner))
 
 
 def _json_in_visible_text(text: str, max_depth: int) -> Iterator[Any]:

@@ -1,17 +1,17 @@
 """What a reply says against its own tool calls, read one way by every path that reads calls.
 
 A refusal beside the calls (the provider's signal, or prose that refuses, takes the call back or asks back), text
-that answers otherwise than the calls, and a cut by the output length limit: text envelopes (`envelopes`), the
-correction loop, the LangChain parser and streamed calls (`correction/tool_calls.py`) all ask here, so no two
-paths can disagree.
+that answers otherwise than the calls (`check_text_agrees`), and a cut by the output length limit: text envelopes
+(`envelopes`), the tool-call answers (`answer`), reply objects (`reply_path`), the correction loop, the LangChain
+parser and streamed calls (`correction/tool_calls.py`) all ask here, so no two paths can disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, RefusalError, TruncatedOutputError
+from resilient_parse.errors import AmbiguousMatchError, ErrorDetail, ParseError, RefusalError, TruncatedOutputError
 from resilient_parse.feedback import excerpt
 from resilient_parse.stages.extract import scan_spans, split_reasoning
 from resilient_parse.text.cues import refusal_between
@@ -70,6 +70,100 @@ def disagreeing_text_error(said: str, made: str, candidate: str | None) -> Ambig
                 got=said,
             )
         ],
+        candidate=candidate,
+    )
+
+
+Reading = tuple[Any, str]
+"""A value of the target that text beside tool calls gives, and how the text writes it (for the message)."""
+
+
+def check_text_agrees(
+    text: str,
+    called: Any,
+    read: Callable[[str], Iterable[Reading]],
+    same: Callable[[Any, Any], bool],
+    *,
+    made: str,
+    candidate: str | None,
+    prose_answers: bool = False,
+    takes_null: bool = False,
+    read_item: Callable[[str], Iterable[Reading]] | None = None,
+) -> None:
+    """The one decision whether a reply's text beside its tool calls agrees with them (`called`, the value the calls
+    give the target): every path that reads calls asks here, so no two paths can disagree on what a second answer is.
+
+    Text that gives the target another value makes the reply say two things (`disagreeing_text_error`); text that
+    gives the same value, or none (prose: `read` finds no answer, or raises a `ParseError` other than ambiguity),
+    agrees. Text that is itself two readings (`Either {...} or {...}`, a key written twice with different values:
+    `read` raises `AmbiguousMatchError`) is ambiguous too, never set aside as prose. `made` is how the calls'
+    answer is shown, `candidate` the error's candidate.
+
+    The paths differ only in their inputs, so those are parameters: `read` gives the values the text gives (the
+    parser reading the text as the target, where a parser is at hand; the envelope stage, which runs inside the
+    pipeline with no parser, decodes the JSON values of the visible text itself), `same` compares two values (a
+    validated value by its dump, a dict of fields as the model validates it). For a target of tool models only JSON
+    (an object or array, or `null` when it `takes_null`) can answer, so prose is not parsed at all ("Let me check
+    that." is no failed parse); a target prose can answer (a string, a number: `prose_answers`) reads any text.
+    For a list target, text that is no list may still give one item (`read_item`): an answer of that one item,
+    in every mode (strict, which wraps no object into a list, must not let a second answer pass as prose)."""
+    if not text.strip() or not (prose_answers or may_answer(text, takes_null=takes_null)):
+        return
+    try:
+        readings = _readings(text, read, read_item)
+    except AmbiguousMatchError as error:
+        raise _ambiguous_itself(error, candidate) from error
+    except ParseError:
+        return  # no answer in the text: prose
+    for value, written in readings:
+        if not same(value, called):
+            raise disagreeing_text_error(written, made, candidate)
+
+
+def _readings(
+    text: str, read: Callable[[str], Iterable[Reading]], read_item: Callable[[str], Iterable[Reading]] | None
+) -> list[Reading]:
+    """The answers `text` gives: as the target, else (a list target) as one item of it."""
+    try:
+        return list(read(text))
+    except AmbiguousMatchError:
+        raise
+    except ParseError:
+        if read_item is None:
+            raise
+    return [([value], written) for value, written in read_item(text)]
+
+
+def may_answer(text: str, *, takes_null: bool = False) -> bool:
+    """Whether text could hold an answer for a target of tool models at all: an object or array, or — for a target
+    that takes None — a null."""
+    return "{" in text or "[" in text or (takes_null and ("null" in text or "None" in text))
+
+
+def same_answer(dump_json: Callable[[Any], bytes], a: Any, b: Any) -> bool:
+    """Two values of the target are the same answer when they serialize the same (`dump_json`: the target's
+    adapter's; NaN and model instances included); values the adapter cannot write are compared as they are."""
+    try:
+        return dump_json(a) == dump_json(b)
+    except Exception:
+        return bool(a == b)
+
+
+def _ambiguous_itself(error: AmbiguousMatchError, candidate: str | None) -> AmbiguousMatchError:
+    """Text beside the calls that is itself two readings: the reply does not say which answer it means."""
+    return AmbiguousMatchError(
+        f"the reply's text beside its tool call is ambiguous itself ({error.message}); the reply does not say "
+        "which answer is meant",
+        [
+            ErrorDetail(
+                path=d.path,
+                kind="ambiguous_answer",
+                message="give the answer once, as the tool call, with no other JSON answer in the text",
+                got=d.got,
+            )
+            for d in error.details
+        ]
+        or [ErrorDetail(path="", kind="ambiguous_answer", message="give the answer once, as the tool call")],
         candidate=candidate,
     )
 
