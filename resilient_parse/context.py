@@ -34,6 +34,10 @@ class CallContext:
     schema: TypeView
     aliases: Mapping[str, tuple[AliasEntry, ...]] = field(default_factory=lambda: MappingProxyType({}))
     text: str = ""
+    wrapper_keys: frozenset[str] = frozenset()
+    """Keys a model wraps its answer in, beside the core's own (`stages.coerce.shapes.WRAPPER_KEYS`): the layers
+    above the stages own words the stages may not import (the tools layer's call-argument keys,
+    `tools.names.ARGUMENT_WRAPPER_KEYS`), and the parser passes them in here."""
     memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
     """Scratch space for what the stages work out once per call (each key's normalised spelling, the field it
     names): it lives and dies with the call, so no model text outlives it, and a context made from

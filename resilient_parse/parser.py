@@ -47,6 +47,7 @@ from resilient_parse.target_plan import (  # re-exported: tests and integrations
     reads_floats,
     type_name,
 )
+from resilient_parse.tools.names import ARGUMENT_WRAPPER_KEYS
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -234,7 +235,13 @@ class Parser(ParserSetup):
         try:
             plan = self.plan(target)
             name = plan.name
-            ctx = CallContext(policy=self.policy, target=target, schema=plan.view, aliases=self._base_aliases)
+            ctx = CallContext(
+                policy=self.policy,
+                target=target,
+                schema=plan.view,
+                aliases=self._base_aliases,
+                wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+            )
         except ConfigurationError:
             plan = None
         self.host.emit("parse_started", ctx, length=length)
@@ -427,7 +434,14 @@ class Parser(ParserSetup):
         if tool_answers().call_in_prose(found.prose, text, found.start):
             return None  # ("Action: delete" before the value: the calls the text makes decide what it answers)
         if not self.host.extracts_alone and self.host.foreign_candidates(
-            text, CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=self._base_aliases)
+            text,
+            CallContext(
+                policy=self.policy,
+                target=plan.target,
+                schema=plan.view,
+                aliases=self._base_aliases,
+                wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+            ),
         ):
             return None
         body = text[found.start : found.end]
@@ -465,7 +479,14 @@ class Parser(ParserSetup):
         memo: dict[str, Any],
     ) -> tuple[ParseResult[Any], str, str]:
         aliases = self._merge_aliases(call_aliases) if call_aliases else self._base_aliases
-        ctx = CallContext(policy=self.policy, target=plan.target, schema=plan.view, aliases=aliases, text=text)
+        ctx = CallContext(
+            policy=self.policy,
+            target=plan.target,
+            schema=plan.view,
+            aliases=aliases,
+            text=text,
+            wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+        )
         ctx.memo.update(memo)
         found = self.host.extract_candidates(text, ctx)
         candidates = self.host.select_candidates(text, found, ctx)

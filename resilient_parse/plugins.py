@@ -30,14 +30,16 @@ from resilient_parse.safe_text import escape_surrogates
 from resilient_parse.schema import FieldView, ModelView, TypeView
 from resilient_parse.stages import builtin_plugins as stage_plugins
 from resilient_parse.tools import EnvelopeStage
+from resilient_parse.tools.names import TOOL_KEY_ALIASES
 
 log = logging.getLogger("resilient_parse")
 ENTRY_POINT_GROUP = "resilient_parse"
 
 
 def builtin_plugins() -> list[tuple[str, object]]:
-    """The built-in plugins, in registration order: the core's stages, then the tools layer's envelope stage."""
-    return [*stage_plugins(), ("rp.envelopes", EnvelopeStage())]
+    """The built-in plugins, in registration order: the core's stages (their common aliases with the tools layer's
+    tool words), then the tools layer's envelope stage."""
+    return [*stage_plugins(TOOL_KEY_ALIASES), ("rp.envelopes", EnvelopeStage())]
 
 
 class PluginHost:

@@ -373,3 +373,26 @@ def test_several_name_line_calls_in_a_row_are_each_their_own_call(mode: str) -> 
     assert parse(both, target, mode=mode) == [GetWeather(city="Oslo"), SendEmail(to="a@b.c")]
     with pytest.raises(SchemaMismatchError, match="lookup_city"):  # never another tool's arguments joined by shape
         parse('get_weather\n{"city": "Oslo"}\nlookup_city\n{"city": "Rome"}', target, mode=mode)
+
+
+def test_the_tool_words_the_core_stages_use_are_the_tools_layers() -> None:
+    """Tool words live in `tools.names` (one concept, one owner); the stages, below the tools layer, get them passed
+    in (the common aliases by `plugins.builtin_plugins`, the argument wrappers in the call context) and still apply
+    them."""
+    from resilient_parse.stages import COMMON_ALIASES
+    from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
+    from resilient_parse.tools.names import ARGUMENT_KEYS, ARGUMENT_WRAPPER_KEYS, NAME_KEYS, TOOL_KEY_ALIASES
+
+    tool_words = {*ARGUMENT_KEYS, *NAME_KEYS, *TOOL_KEY_ALIASES}
+    assert not tool_words & (set(COMMON_ALIASES) | set(COMMON_ALIASES.values()) | WRAPPER_KEYS)
+    assert ARGUMENT_WRAPPER_KEYS.issubset(ARGUMENT_KEYS)
+
+    class Step(BaseModel):
+        action: str
+        arguments: dict[str, Any]
+
+    assert parse('{"tool": "search", "args": {"q": "x"}}', Step, mode="lenient") == Step(
+        action="search", arguments={"q": "x"}
+    )
+    for key in sorted(ARGUMENT_WRAPPER_KEYS):
+        assert parse(json.dumps({key: {"city": "Oslo"}}), GetWeather, mode="lenient") == GetWeather(city="Oslo")

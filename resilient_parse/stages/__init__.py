@@ -56,26 +56,25 @@ class SyntaxStage:
 
 
 COMMON_ALIASES = {
-    "tool": "action",
-    "tool_name": "action",
-    "args": "arguments",
-    "params": "arguments",
-    "parameters": "arguments",
     "deps": "dependencies",
     "depends_on": "dependencies",
 }
 """Spellings models use for common agent fields. Applies only where the target field exists and the key is
 unknown, only under policies that accept plugin aliases (not strict); block the plugin "rp.common_aliases" to
-turn it off."""
+turn it off. The tool words among them (`tool` → `action`, `args` → `arguments` …) are the tools layer's
+(`tools.names.TOOL_KEY_ALIASES`), passed in by `plugins.builtin_plugins`."""
 
 
 class CommonAliases:
-    """`rp_register_aliases`: the keys models commonly write for common fields (`COMMON_ALIASES`), data here so a
-    parser is built without loading the aligner."""
+    """`rp_register_aliases`: the keys models commonly write for common fields (`COMMON_ALIASES`, and the tables
+    the layers above pass in: `extra`), data here so a parser is built without loading the aligner."""
+
+    def __init__(self, extra: Mapping[str, str] | None = None) -> None:
+        self.table = {**COMMON_ALIASES, **(extra or {})}
 
     @hookimpl
     def rp_register_aliases(self, register: RegisterAliases, policy: Policy) -> None:
-        register(COMMON_ALIASES)
+        register(self.table)
 
 
 class AlignStage:
@@ -132,15 +131,15 @@ class PlainStage:
         return explain(text, ctx)
 
 
-def builtin_plugins() -> list[tuple[str, object]]:
-    """The default stage plugins, in registration order (the tools layer adds its envelope stage after them:
-    `plugins.builtin_plugins`)."""
+def builtin_plugins(aliases: Mapping[str, str] | None = None) -> list[tuple[str, object]]:
+    """The default stage plugins, in registration order (the tools layer adds its envelope stage after them, and
+    its tool words to the common aliases, `aliases`: `plugins.builtin_plugins`)."""
     return [
         ("rp.extract", ExtractStage()),
         ("rp.select", SelectStage()),
         ("rp.syntax", SyntaxStage()),
         ("rp.align", AlignStage()),
-        ("rp.common_aliases", CommonAliases()),
+        ("rp.common_aliases", CommonAliases(aliases)),
         ("rp.coerce", CoerceStage()),
         ("rp.feedback", FeedbackStage()),
         ("rp.plain", PlainStage()),

@@ -25,8 +25,8 @@ An alias applies at every level whose model has its target field, and never insi
 Under every policy the stage also proposes, as evidence only, that a key spells a field the object already gives
 under its own key (`Action` or `tool` beside `action`; `given_field_evidence`): the core never renames onto a
 given field, it refuses the object when the two disagree. For that evidence plugin tables count even where the
-policy keeps them from renaming; the parser leaves them out of a strict context, so the built-in `COMMON_ALIASES`
-stand in for them.
+policy keeps them from renaming; the parser leaves them out of a strict context, so the built-in common aliases
+(`rp.common_aliases`: `COMMON_ALIASES` and the tools layer's `TOOL_KEY_ALIASES`) stand in for them.
 """
 
 from __future__ import annotations

@@ -47,6 +47,20 @@ ARGUMENT_KEYS = (
     "inputs",
 )
 """The keys a call's arguments are written under."""
+TOOL_KEY_ALIASES = {
+    "tool": "action",
+    "tool_name": "action",
+    "args": "arguments",
+    "params": "arguments",
+    "parameters": "arguments",
+}
+"""Spellings models use for a call-shaped model's fields (`action`, `arguments`): tool words, so owned here; the
+core's stage registers them with its common aliases under the one plugin name `rp.common_aliases`
+(`plugins.builtin_plugins` passes them in: the stages sit below this layer and cannot import it)."""
+ARGUMENT_WRAPPER_KEYS = frozenset({"arguments", "args", "input", "tool_input"})
+"""The call-argument keys models also wrap a plain answer in (`{"arguments": {...}}` for the model itself): tool
+words, so owned here; the parser hands them to the coercion stage's unwrapping in its call context
+(`CallContext.wrapper_keys`, beside `stages.coerce.shapes.WRAPPER_KEYS`), since the stages cannot import this layer."""
 
 
 # -- the name a model's tool goes by -----------------------------------------------------------------------------------

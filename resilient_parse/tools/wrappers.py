@@ -16,7 +16,7 @@ from resilient_parse.fit import field_of, fits, spelling_of
 from resilient_parse.repairs import Repair, pointer
 from resilient_parse.schema import ChoiceView, ListView, ModelView, ScalarView, TupleView, TypeView, UnionView
 from resilient_parse.schema import normalise_key as _norm
-from resilient_parse.stages.coerce.shapes import WRAPPER_KEYS
+from resilient_parse.stages.coerce.shapes import is_wrapper_key
 from resilient_parse.tools.names import ARGUMENT_KEYS, NAME_KEYS, same_tool, tool_name
 
 MAX_DEPTH = 6
@@ -98,7 +98,7 @@ def _descend(
     found = [
         got
         for key, inner in node.items()
-        if spelling_of(key, ctx) in WRAPPER_KEYS
+        if is_wrapper_key(spelling_of(key, ctx), ctx)
         and (got := _descend(inner, view, [*trail, key], ctx, others)) is not None
     ]
     return found[0] if len(found) == 1 else None

@@ -51,14 +51,16 @@ WRAPPER_KEYS = frozenset(
         "return",
         "final_answer",
         "final",
-        "tool_input",
-        "arguments",
-        "args",
-        "input",
     }
 )
 """Keys models wrap their answer in. A wrapper is unwrapped only when it is not a field of the schema at that
-level and what it holds fits the expected type."""
+level and what it holds fits the expected type. The call-argument keys models also wrap answers in (`arguments`,
+`input` …) are the tools layer's words: they come in the call context (`CallContext.wrapper_keys`)."""
+
+
+def is_wrapper_key(spelling: str, ctx: CallContext) -> bool:
+    """Whether a key (its normalised spelling) is one models wrap their answer in: the core's or the context's."""
+    return spelling in WRAPPER_KEYS or spelling in ctx.wrapper_keys
 
 
 def _inner_fits(inner: Any, expected: TypeView) -> bool:
@@ -122,13 +124,13 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
         if len(value) == 1:
             candidates = list(value.items())
         else:
-            candidates = [(k, v) for k, v in value.items() if spelling_of(k, ctx) in WRAPPER_KEYS]
+            candidates = [(k, v) for k, v in value.items() if is_wrapper_key(spelling_of(k, ctx), ctx)]
     fitting: list[tuple[str, Any]] = []
     for wrapper, inner in candidates:
         if isinstance(inner, str):
             decoded = decode_json_string(inner, ctx.policy.max_depth)
             inner = decoded if decoded is not None else inner
-        if _inner_fits(inner, expected) and _plausible_wrapper(wrapper, inner, expected, len(value)):
+        if _inner_fits(inner, expected) and _plausible_wrapper(wrapper, inner, expected, len(value), ctx):
             fitting.append((wrapper, inner))
     if envelope and len(fitting) > 1 and isinstance(expected, ModelView):
         scores = [_known_keys(inner, expected) for _, inner in fitting]
@@ -141,11 +143,11 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
     return _changed(value, inner, "unwrap_wrapper", path, ctx, confidence=0.9, note=note)
 
 
-def _plausible_wrapper(wrapper: str, inner: Any, expected: TypeView, siblings: int) -> bool:
+def _plausible_wrapper(wrapper: str, inner: Any, expected: TypeView, siblings: int, ctx: CallContext) -> bool:
     if "/" in wrapper:
         return True  # an API envelope
     norm = normalise_key(wrapper)
-    if norm in WRAPPER_KEYS:
+    if is_wrapper_key(norm, ctx):
         return True
     if siblings != 1:
         return False
