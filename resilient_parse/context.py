@@ -26,6 +26,21 @@ class AliasEntry:
 
 
 @dataclass(frozen=True)
+class ToolVocabulary:
+    """Tool words and readers the core's stages use but do not own: the tools layer owns them and sits above the
+    stages, so it hands them down in the call context (`tools.vocabulary`)."""
+
+    wrapper_keys: frozenset[str] = frozenset()
+    """Keys a model wraps its answer in beside the core's own (`stages.coerce.shapes.WRAPPER_KEYS`): a call's
+    argument keys (`arguments`, `input` …)."""
+    envelope_content: Callable[[dict[str, Any]], list[tuple[str, Any]]] | None = None
+    """What a provider's response envelope carries, as (where, value) readings; None reads no envelope."""
+
+
+NO_TOOLS = ToolVocabulary()
+
+
+@dataclass(frozen=True)
 class CallContext:
     """Everything a hook may read about the current call. Frozen: hooks return results, they do not mutate."""
 
@@ -34,10 +49,9 @@ class CallContext:
     schema: TypeView
     aliases: Mapping[str, tuple[AliasEntry, ...]] = field(default_factory=lambda: MappingProxyType({}))
     text: str = ""
-    wrapper_keys: frozenset[str] = frozenset()
-    """Keys a model wraps its answer in, beside the core's own (`stages.coerce.shapes.WRAPPER_KEYS`): the layers
-    above the stages own words the stages may not import (the tools layer's call-argument keys,
-    `tools.names.ARGUMENT_WRAPPER_KEYS`), and the parser passes them in here."""
+    tools: ToolVocabulary = field(default_factory=lambda: NO_TOOLS)
+    """What the stages need of the tools layer, which sits above them (the parser passes its
+    `tools.vocabulary.STAGE_VOCABULARY`; a context made without it knows no tool words)."""
     memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
     """Scratch space for what the stages work out once per call (each key's normalised spelling, the field it
     names): it lives and dies with the call, so no model text outlives it, and a context made from

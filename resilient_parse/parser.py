@@ -47,7 +47,7 @@ from resilient_parse.target_plan import (  # re-exported: tests and integrations
     reads_floats,
     type_name,
 )
-from resilient_parse.tools.names import ARGUMENT_WRAPPER_KEYS
+from resilient_parse.tools.vocabulary import STAGE_VOCABULARY
 
 if TYPE_CHECKING:
     from resilient_parse.stages.select import Success
@@ -240,7 +240,7 @@ class Parser(ParserSetup):
                 target=target,
                 schema=plan.view,
                 aliases=self._base_aliases,
-                wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+                tools=STAGE_VOCABULARY,
             )
         except ConfigurationError:
             plan = None
@@ -440,7 +440,7 @@ class Parser(ParserSetup):
                 target=plan.target,
                 schema=plan.view,
                 aliases=self._base_aliases,
-                wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+                tools=STAGE_VOCABULARY,
             ),
         ):
             return None
@@ -485,7 +485,7 @@ class Parser(ParserSetup):
             schema=plan.view,
             aliases=aliases,
             text=text,
-            wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+            tools=STAGE_VOCABULARY,
         )
         ctx.memo.update(memo)
         found = self.host.extract_candidates(text, ctx)

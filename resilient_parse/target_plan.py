@@ -22,7 +22,7 @@ from resilient_parse.plugins import PluginHost
 from resilient_parse.policy import Policy, resolve_policy
 from resilient_parse.schema import SchemaFacts, TypeView, build_view, schema_facts
 from resilient_parse.stages.read_duplicates import KeyCounter, key_counter
-from resilient_parse.tools.names import ARGUMENT_WRAPPER_KEYS
+from resilient_parse.tools.vocabulary import STAGE_VOCABULARY
 
 __all__ = [
     "InfinityProbe",
@@ -293,7 +293,7 @@ class ParserSetup:
             target=target,
             schema=view,
             aliases=self._base_aliases,
-            wrapper_keys=ARGUMENT_WRAPPER_KEYS,
+            tools=STAGE_VOCABULARY,
         )
         validators = (*self.host.semantic_validators(target, ctx), *self.validators)
         repairers = tuple(self.host.value_repairers(target, ctx))
@@ -314,6 +314,4 @@ class ParserSetup:
         """A call context for `target`, as hooks see it (used by the correction loop and plugins' tests)."""
         plan = self.plan(target)
         merged = self._merge_aliases(check_alias_table(aliases, "call")) if aliases else self._base_aliases
-        return CallContext(
-            policy=self.policy, target=target, schema=plan.view, aliases=merged, wrapper_keys=ARGUMENT_WRAPPER_KEYS
-        )
+        return CallContext(policy=self.policy, target=target, schema=plan.view, aliases=merged, tools=STAGE_VOCABULARY)

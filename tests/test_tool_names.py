@@ -396,3 +396,21 @@ def test_the_tool_words_the_core_stages_use_are_the_tools_layers() -> None:
     )
     for key in sorted(ARGUMENT_WRAPPER_KEYS):
         assert parse(json.dumps({key: {"city": "Oslo"}}), GetWeather, mode="lenient") == GetWeather(city="Oslo")
+
+
+def test_the_coercion_stage_reads_provider_envelopes_through_the_tools_layer() -> None:
+    """`stages.coerce.shapes` does not read OpenAI or Anthropic envelopes itself: it asks the tools layer's reader
+    (`tools.vocabulary.envelope_content`), which the parser puts in the call context."""
+    import dataclasses
+
+    from resilient_parse.context import NO_TOOLS
+    from resilient_parse.stages.coerce.shapes import unwrap
+
+    ctx = Parser(mode="lenient", entrypoints=False).context(GetWeather)
+    for envelope in (
+        {"choices": [{"message": {"content": '{"city": "Oslo"}'}}]},
+        {"type": "message", "content": [{"type": "text", "text": '{"city": "Oslo"}'}]},
+    ):
+        got = unwrap(envelope, ctx.schema, "", ctx)
+        assert got is not None and got.value == {"city": "Oslo"}
+        assert unwrap(envelope, ctx.schema, "", dataclasses.replace(ctx, tools=NO_TOOLS)) is None

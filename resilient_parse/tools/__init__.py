@@ -1,6 +1,7 @@
 """Tool calls as models write them, one layer: the vocabulary of a call and the one name rule (`names`), the text
 formats (`formats`, with `pycall` for Python call syntax and `spans` for JSON values in text), provider envelopes
-in JSON (`envelopes`), and a union of tool models answered by name (`answer`).
+in JSON (`envelopes`), and a union of tool models answered by name (`answer`). What the core's stages, below this
+layer, need of it (argument wrapper keys, a provider envelope's content) they get in the call context (`vocabulary`).
 
 `EnvelopeStage` is the layer's built-in stage, registered after the core's stages (`plugins.builtin_plugins`).
 """

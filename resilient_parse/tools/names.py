@@ -60,7 +60,7 @@ core's stage registers them with its common aliases under the one plugin name `r
 ARGUMENT_WRAPPER_KEYS = frozenset({"arguments", "args", "input", "tool_input"})
 """The call-argument keys models also wrap a plain answer in (`{"arguments": {...}}` for the model itself): tool
 words, so owned here; the parser hands them to the coercion stage's unwrapping in its call context
-(`CallContext.wrapper_keys`, beside `stages.coerce.shapes.WRAPPER_KEYS`), since the stages cannot import this layer."""
+(`tools.vocabulary`, beside `stages.coerce.shapes.WRAPPER_KEYS`), since the stages cannot import this layer."""
 
 
 # -- the name a model's tool goes by -----------------------------------------------------------------------------------

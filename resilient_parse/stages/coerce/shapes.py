@@ -55,12 +55,12 @@ WRAPPER_KEYS = frozenset(
 )
 """Keys models wrap their answer in. A wrapper is unwrapped only when it is not a field of the schema at that
 level and what it holds fits the expected type. The call-argument keys models also wrap answers in (`arguments`,
-`input` …) are the tools layer's words: they come in the call context (`CallContext.wrapper_keys`)."""
+`input` …) are the tools layer's words: they come in the call context (`CallContext.tools`)."""
 
 
 def is_wrapper_key(spelling: str, ctx: CallContext) -> bool:
     """Whether a key (its normalised spelling) is one models wrap their answer in: the core's or the context's."""
-    return spelling in WRAPPER_KEYS or spelling in ctx.wrapper_keys
+    return spelling in WRAPPER_KEYS or spelling in ctx.tools.wrapper_keys
 
 
 def _inner_fits(inner: Any, expected: TypeView) -> bool:
@@ -77,39 +77,12 @@ def _known_keys(obj: dict[str, Any], model: ModelView) -> int:
     return sum(1 for k in obj if k in model.key_to_field or normalise_key(k) in model.spellings)
 
 
-def _envelope_content(value: dict[str, Any]) -> list[tuple[str, Any]]:
-    """What an API response envelope carries: OpenAI chat (`choices[0].message.content`, or for a tool call both
-    the function's `arguments` — the target itself when function calling is used for structured output — and the
-    function object `{name, arguments}` — when the target is the call), OpenAI responses
-    (`output[…].content[…].text`) or Anthropic messages (`content[…]` text or tool_use `input`)."""
-    choices = value.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        message = choices[0].get("message") or choices[0].get("delta") or {}
-        if isinstance(message, dict):
-            calls = message.get("tool_calls")
-            if isinstance(calls, list) and len(calls) == 1 and isinstance(calls[0], dict):
-                function = calls[0].get("function")
-                if isinstance(function, dict) and "arguments" in function:
-                    where = "choices/0/message/tool_calls/0/function"
-                    return [(where + "/arguments", function["arguments"]), (where, function)]
-            if message.get("content") is not None:
-                return [("choices/0/message/content", message["content"])]
-        return []
-    content = value.get("content")
-    if value.get("type") == "message" and isinstance(content, list) and len(content) == 1:
-        block = content[0]
-        if isinstance(block, dict) and block.get("type") == "text":
-            return [("content/0/text", block.get("text"))]
-        if isinstance(block, dict) and block.get("type") == "tool_use":
-            return [("content/0/input", block.get("input"))]
-    return []
-
-
 def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContext) -> Coercion | None:
     """{"result": {...}} → {...}; {"status": "ok", "data": [...]} → [...]; an OpenAI or Anthropic response
-    envelope → the JSON its message carries. Only when no key is a field of the expected model and the inner
-    value fits. Of an envelope's two readings (a tool call's arguments, or the call) the one that names more of
-    the model's fields wins; a tie is no answer."""
+    envelope → the JSON its message carries (read by the tools layer, which owns providers' envelopes:
+    `CallContext.tools`). Only when no key is a field of the expected model and the inner value fits. Of an
+    envelope's two readings (a tool call's arguments, or the call) the one that names more of the model's fields
+    wins; a tie is no answer."""
     if not ctx.policy.allows("unwrap_wrapper") or not value:
         return None
     if isinstance(expected, ModelView) and any(
@@ -118,7 +91,8 @@ def unwrap(value: dict[str, Any], expected: TypeView, path: str, ctx: CallContex
         # the "wrapper" is (partly) the object itself: a key names a field, directly or through an alias table
         # (`{"assignee": {...}}` with `assignee` → `owner` is the field owner, not a wrapper around the model)
         return None
-    candidates = _envelope_content(value)
+    read_envelope = ctx.tools.envelope_content  # the tools layer reads providers' envelopes (`tools.vocabulary`)
+    candidates = read_envelope(value) if read_envelope is not None else []
     envelope = bool(candidates)
     if not candidates:
         if len(value) == 1:
