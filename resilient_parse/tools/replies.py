@@ -1,10 +1,10 @@
 """Provider replies as the SDKs hand them over, read once: what the model said (its text), the tool calls it made,
 the provider's refusal signal and whether the output length limit cut it.
 
-One reader for every path: the correction loop's adapters (`correction.adapters.completion_from_openai`,
-`completion_from_anthropic`) and `parse(reply, Target)`, which takes an OpenAI `ChatCompletion`, one of its
-`Choice`s or its `ChatCompletionMessage`, an OpenAI Responses-API `Response`, an Anthropic `Message` or a LangChain
-`AIMessage` as well as text (`read_reply`, then `answer_reply` for a reply made of tool calls).
+One reader for every path: the correction loop's adapters (`llm.openai.completion_from_openai`,
+`llm.anthropic.completion_from_anthropic`) and `parse(reply, Target)`, which takes an OpenAI `ChatCompletion`, one
+of its `Choice`s or its `ChatCompletionMessage`, an OpenAI Responses-API `Response`, an Anthropic `Message` or a
+LangChain `AIMessage` as well as text (`read_reply`, then `answer_reply` for a reply made of tool calls).
 
 Duck-typed: nothing here imports openai, anthropic or langchain. An object is recognised by the fields its API
 gives it (a LangChain message by its class, only when langchain_core is already imported), and read by attribute
