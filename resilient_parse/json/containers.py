@@ -7,7 +7,7 @@ import re
 
 from resilient_parse.json.frames import Frame, path_of
 from resilient_parse.json.runs import FLAT_OBJECT, RUN_ITEM, rewrite_loose
-from resilient_parse.json.state import Reader, add, begin_value, end_value, fail
+from resilient_parse.json.state import Reader, add, after_the_value, begin_value, end_value, fail
 from resilient_parse.json.tokens import (
     COLON,
     COMMA_OR_END,
@@ -185,7 +185,7 @@ def after_the_end(r: Reader, at: int, c: str) -> int:
         if nxt < r.n and (r.text[nxt] == '"' or r.text[nxt] in WORD_START):
             # strict: `{"a": 1}, "b": 2}` is one object closed too early, not an object with prose after it
             raise fail(r, "members follow the object's '}': it was closed too early (a lossy repair)", at)
-    raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+    raise after_the_value(r, at)
 
 
 def open_bracket(r: Reader, at: int, c: str) -> int:

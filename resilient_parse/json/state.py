@@ -18,6 +18,7 @@ from resilient_parse.json.tokens import (
     VALUE_OR_END,
     WORD_START,
     escape_kinds,
+    unopened_closer,
     word_at,
 )
 from resilient_parse.repairs import Repair
@@ -136,9 +137,22 @@ def begin_value(r: Reader, at: int, number: bool = False) -> None:
     elif r.state == VALUE_OR_END or (r.state == VALUE and r.stack and not r.stack[-1].is_object):
         r.stack[-1].index += 1
     elif r.state == DONE:
-        raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+        raise after_the_value(r, at)
     elif r.state in (KEY, KEY_OR_END):
         raise fail(r, "expected a key", at)
+
+
+def after_the_value(r: Reader, at: int) -> ReadFailure:
+    """The failure for text after the top-level value. Prose after it is `trailing_text` (several values side by
+    side, or an answer with words after it); but text that closes a bracket it never opened, or a lone ',' that
+    ends the text, is the rest of a larger document the value is a piece of: a broken value, not one answer."""
+    closer = unopened_closer(r.text, at)
+    if closer >= 0:
+        said = f"the text after the value closes a '{r.text[closer]}' it never opened (offset {closer})"
+        return fail(r, f"{said}: the value is a piece of a larger JSON document", at)
+    if r.text[at] == "," and not r.text[at + 1 :].strip(" \t\r\n"):
+        return fail(r, "the text ends with a ',' after the value: the value is one of several, the rest cut off", at)
+    return fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
 
 
 def end_value(r: Reader, end_at: int, number: bool = False) -> None:

@@ -9,6 +9,7 @@ from resilient_parse.json.frames import path_of
 from resilient_parse.json.state import (
     Reader,
     add,
+    after_the_value,
     allowed,
     begin_value,
     emit_key,
@@ -233,7 +234,7 @@ def double_quoted(r: Reader, at: int, c: str) -> int:
     """A string in double quotes: whole and valid, doubled or triple, with inner quotes, or broken."""
     text, n = r.text, r.n
     if r.state == DONE:
-        raise fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
+        raise after_the_value(r, at)
     if text.startswith('""', at) and r.state != COMMA_OR_END and at + 2 < n and text[at + 2] not in EMPTY_FOLLOWS:
         read_as = doubled_or_triple(r, at)
         if read_as >= 0:

@@ -277,6 +277,22 @@ def too_deep(text: str, start: int, end: int, room: int) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, _NOT_BRACKETS.sub("", value)))) > room
 
 
+def unopened_closer(text: str, start: int) -> int:
+    """Where text[start:] first closes a bracket it never opened (strings skipped), or -1: text after a value that
+    does so is the rest of a larger document, not prose. One pass over the rest, made once, when reading stops."""
+    depth = 0
+    for m in _BRACKET_OR_STRING.finditer(text, start):
+        bracket = m.group()
+        if bracket in "{[":
+            depth += 1
+        elif bracket in "}]":
+            if depth == 0:
+                return m.start()
+            depth -= 1
+    return -1
+
+
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')
 _FIRST_WINDOW = 512
 _NEAR_THE_EDGE = 64
 

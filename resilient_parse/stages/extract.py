@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from resilient_parse.context import ANSWER, REASONING, REASONING_CUT, Candidate
+from resilient_parse.errors import ErrorDetail, UnrecoverableSyntaxError
+from resilient_parse.json.tokens import unopened_closer
 from resilient_parse.repairs import Repair
 from resilient_parse.stages.extract_fences import Fence, find_fences
 from resilient_parse.stages.extract_reasoning import (
@@ -251,9 +253,31 @@ _Piece = tuple[int, int, str, str, int, bool]
 demoted)."""
 
 
+# a key and its colon, where the visible answer starts: the text starts inside an object
+_MEMBER_FIRST = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t]*+:')
+
+
+def _refuse_a_missing_opener(text: str, regions: list[Region]) -> None:
+    """A visible answer that starts with a key and its colon and later closes a '}' it never opened is an object
+    whose '{' is not in the text (an assistant turn prefilled with `{`): its values are members of that object, not
+    answers. Raises `UnrecoverableSyntaxError` saying so."""
+    for region in regions:
+        if region.reasoning or _MEMBER_FIRST.match(text, region.start, region.end) is None:
+            continue
+        closer = unopened_closer(text, region.start)
+        if 0 <= closer < region.end:
+            message = (
+                f"the output starts inside an object (a key before any '{{') and closes a '{text[closer]}' it never "
+                "opened: its opening bracket is not in the text (a prefilled '{'? pass it with the text)"
+            )
+            detail = ErrorDetail(path="", kind="syntax", message=message, offset=closer)
+            raise UnrecoverableSyntaxError(f"{message} (offset {closer})", [detail])
+
+
 def _all_candidates(text: str, regions: list[Region]) -> list[Candidate]:
     """Every candidate of the text, best-first: the pieces of each region (fence bodies, the region as a whole,
     balanced spans), each labelled in text order and given its tier and repairs, one candidate per distinct text."""
+    _refuse_a_missing_opener(text, regions)
     has_reasoning = any(r.reasoning for r in regions)
     visible_text = _has_visible_text(text, regions)
     refusal_at = unread_at = -1
