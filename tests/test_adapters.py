@@ -242,3 +242,45 @@ def test_plain_callables_become_function_adapters_named_after_the_function() -> 
 def test_something_that_is_not_callable_is_refused() -> None:
     with pytest.raises(ConfigurationError):
         as_adapter("gpt-4o")
+
+
+def _no_arguments() -> str:
+    return "{}"
+
+
+def _two_arguments(messages: Any, model: str) -> str:
+    return "{}"
+
+
+async def _async_no_arguments() -> str:
+    return "{}"
+
+
+@pytest.mark.parametrize("llm", [_no_arguments, _two_arguments, _async_no_arguments])
+def test_a_function_that_cannot_take_the_messages_is_a_configuration_error(llm: Any) -> None:
+    from pydantic import BaseModel
+
+    from resilient_parse import acorrect, correct
+
+    class Point(BaseModel):
+        x: int
+
+    messages = [{"role": "user", "content": "a point"}]
+    with pytest.raises(ConfigurationError, match="one positional argument"):
+        correct(llm, messages, Point)
+    with pytest.raises(ConfigurationError, match="one positional argument"):
+        asyncio.run(acorrect(llm, messages, Point))
+
+
+def test_a_function_with_optional_parameters_beside_the_messages_is_an_llm() -> None:
+    from pydantic import BaseModel
+
+    from resilient_parse import correct
+
+    class Point(BaseModel):
+        x: int
+
+    def llm(messages: Any, temperature: float = 0.0, *extra: Any) -> str:
+        return '{"x": 1}'
+
+    assert correct(llm, [{"role": "user", "content": "a point"}], Point) == Point(x=1)

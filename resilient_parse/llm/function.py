@@ -57,6 +57,21 @@ def to_completion(result: Any) -> Completion:
     )
 
 
+def _check_takes_messages(fn: Callable[..., Any], name: str) -> None:
+    """A function that cannot be called with the messages alone is a mistake in the call to `correct`, said at
+    once as a `ConfigurationError`, never a TypeError from inside the loop (a signature Python cannot read passes)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind([])
+    except TypeError:
+        raise ConfigurationError(
+            f"llm {name!r} must take the chat messages as its one positional argument; its signature is {signature}"
+        ) from None
+
+
 class FunctionAdapter:
     """Any callable taking chat messages and returning text (or a `Completion`), sync or async. Re-asks after tool
     calls come in the OpenAI chat shape (an assistant turn with `tool_calls`, a `tool` message per call), the
@@ -76,6 +91,7 @@ class FunctionAdapter:
             raise ConfigurationError(f"llm must be callable, got {type(fn).__name__}")
         self.fn = fn
         self.name = name or getattr(fn, "__name__", None) or type(fn).__name__
+        _check_takes_messages(fn, self.name)
         self.tools = openai_tools(tools) if tools is not None else None
 
     def __repr__(self) -> str:
