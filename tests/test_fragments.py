@@ -1,7 +1,7 @@
 """A value cut out of a larger JSON document is not an answer: text after it that closes a bracket it never opened,
-a lone ',' that ends the text, or an answer that starts inside an object (a key before any '{', as after a
-prefilled `{`) makes the value a piece of something bigger, refused in both modes — while prose with a stray
-bracket of its own still hands the answer over."""
+or an answer that starts inside an object (a key before any '{', as after a prefilled `{`) makes the value a piece
+of something bigger, refused in both modes — while prose with a stray bracket of its own still hands the answer
+over, and a ',' after a whole object is a slip, not a cut (the bench's comma-011)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ PIECES = [
     ("items after a list's ']', on the next line", "[1, 2]\n3]", list[int]),
     ("a list whose '[' is missing", '{"item": "apple"}, {"item": "pear", "qty": }]', Order),
     ("a list whose '[' is missing, a bare key after", '{"item": "apple"}, {item: pear}]', Order),
-    ("a value and a ',' that ends the text", "{},", Any),
 ]
 
 
@@ -40,6 +39,11 @@ PIECES = [
 def test_a_piece_of_a_larger_document_is_refused(mode: str, text: str, target: Any) -> None:
     with pytest.raises(ParseError):
         PARSERS[mode].parse(text, target)
+
+
+@pytest.mark.parametrize("mode", PARSERS)
+def test_a_comma_after_the_whole_object_is_a_slip(mode: str) -> None:
+    assert PARSERS[mode].parse('{"item": "apple", "qty": 2},', Order) == Order(item="apple", qty=2)
 
 
 def test_members_after_an_early_brace_are_read_in_lenient_and_refused_in_strict() -> None:

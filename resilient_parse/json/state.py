@@ -144,14 +144,12 @@ def begin_value(r: Reader, at: int, number: bool = False) -> None:
 
 def after_the_value(r: Reader, at: int) -> ReadFailure:
     """The failure for text after the top-level value. Prose after it is `trailing_text` (several values side by
-    side, or an answer with words after it); but text that closes a bracket it never opened, or a lone ',' that
-    ends the text, is the rest of a larger document the value is a piece of: a broken value, not one answer."""
+    side, or an answer with words after it, a stray ',' included); but text that closes a bracket it never opened
+    is the rest of a larger document the value is a piece of: a broken value, not one answer."""
     closer = unopened_closer(r.text, at)
     if closer >= 0:
         said = f"the text after the value closes a '{r.text[closer]}' it never opened (offset {closer})"
         return fail(r, f"{said}: the value is a piece of a larger JSON document", at)
-    if r.text[at] == "," and not r.text[at + 1 :].strip(" \t\r\n"):
-        return fail(r, "the text ends with a ',' after the value: the value is one of several, the rest cut off", at)
     return fail(r, "unexpected text after the end of the JSON value", at, "trailing_text")
 
 
