@@ -188,8 +188,7 @@ def answer(text: str, target: ToolTarget, parser: Parser) -> tuple[Any, tuple[Re
             if error is not None:
                 raise error
     value, repairs = read_made(made, target, parser)
-    for said in beside:
-        _check_text_agrees(said, value, target, parser)
+    _check_text_agrees(beside, value, target, parser)
     return value, repairs
 
 
@@ -227,7 +226,7 @@ def answer_native(made: list[RawCall], said: str, target: ToolTarget, parser: Pa
     correction loop repairs it with the tools it sent (a lossy guess, refused in strict), and a name no slip
     explains is a wrong tool."""
     value, repairs = read_made(made, target, parser, sent=target.names)
-    _check_text_agrees(said, value, target, parser)
+    _check_text_agrees([said], value, target, parser)
     return value, repairs
 
 
@@ -288,12 +287,21 @@ def _prose_of(text: str, taken: tuple[tuple[int, int], ...]) -> str:
     return "".join(pieces)
 
 
-def _check_text_agrees(said: str, value: Any, target: ToolTarget, parser: Parser) -> None:
+def _check_text_agrees(beside: list[str], value: Any, target: ToolTarget, parser: Parser) -> None:
     """Text beside the calls must not answer the target otherwise (`reply_signals.check_text_agrees` decides, as
     for every path): the text read by the parser as the target the tools make (`ToolTarget.type`), so a JSON value
     there that is another answer — another tool's arguments, other arguments, `null` for an Optional target — is a
-    second answer, and the same answer, prose or a draft in reasoning is none."""
+    second answer, and the same answer, prose or a draft in reasoning is none. The calls' answer is written out
+    once for every stretch of text beside them (there is one between each two calls): linear in the calls."""
+    beside = [said for said in beside if said.strip()]
+    if not beside:
+        return
     adapter = _adapter(target.type)
+    try:
+        written: str | None = adapter.dump_json(value).decode()
+    except Exception:
+        written = None
+    shown = written if written is not None else repr(value)
 
     def reader(tp: Any) -> Callable[[str], list[tuple[Any, str]]]:
         def read(text: str) -> list[tuple[Any, str]]:
@@ -302,24 +310,26 @@ def _check_text_agrees(said: str, value: Any, target: ToolTarget, parser: Parser
 
         return read
 
-    check_text_agrees(
-        said,
-        value,
-        reader(target.type),
-        functools.partial(same_answer, adapter.dump_json),
-        made=_shown(adapter, value),
-        candidate=said,
-        takes_null=target.nullable,
-        read_item=reader(target.item_type) if target.many else None,
-    )
+    def same(a: Any, b: Any) -> bool:
+        # `b` is always the calls' answer: compared by its JSON as written above, when the adapter could write it
+        if written is None:
+            return same_answer(adapter.dump_json, a, b)
+        try:
+            return adapter.dump_json(a).decode() == written
+        except Exception:
+            return bool(a == b)
 
-
-def _shown(adapter: TypeAdapter[Any], value: Any) -> str:
-    """How the calls' answer is shown in a message: as JSON when the adapter can write it."""
-    try:
-        return adapter.dump_json(value).decode()
-    except Exception:
-        return repr(value)
+    for said in beside:
+        check_text_agrees(
+            said,
+            value,
+            reader(target.type),
+            same,
+            made=shown,
+            candidate=said,
+            takes_null=target.nullable,
+            read_item=reader(target.item_type) if target.many else None,
+        )
 
 
 def _fits(value: Any, cls: type[Any]) -> bool:
