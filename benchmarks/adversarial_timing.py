@@ -213,6 +213,8 @@ CASES += (
         modes=("lenient",),
     ),
     Case("select_tiny_spans", lambda n: "[1] " * n, 6_000, list[int]),
+    # visible answers that each start with a key (the '{' missing check reads each region once, to its end)
+    Case("select_regions_starting_with_a_key", lambda n: '"city": 1 <think>x</think>' * n + "}", 2_000, City),
     Case("select_prose_braces", lambda n: "{name} " * n + _SEARCH, 2_000, ToolCall),
     Case("select_tag_mentions", lambda n: "the <think> step " * n + _SEARCH, 2_000, ToolCall),
     Case("select_refusal_words", lambda n: "i cannot guarantee we can " * n + _SEARCH, 2_000, ToolCall),

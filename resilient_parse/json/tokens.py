@@ -277,11 +277,11 @@ def too_deep(text: str, start: int, end: int, room: int) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, _NOT_BRACKETS.sub("", value)))) > room
 
 
-def unopened_closer(text: str, start: int) -> int:
-    """Where text[start:] first closes a bracket it never opened (strings skipped), or -1: text after a value that
-    does so is the rest of a larger document, not prose. One pass over the rest, made once, when reading stops."""
+def unopened_closer(text: str, start: int, end: int | None = None) -> int:
+    """Where text[start:end] first closes a bracket it never opened (strings skipped), or -1: text after a value
+    that does so is the rest of a larger document, not prose. One pass, made once where reading stops."""
     depth = 0
-    for m in _BRACKET_OR_STRING.finditer(text, start):
+    for m in _BRACKET_OR_STRING.finditer(text, start, len(text) if end is None else end):
         bracket = m.group()
         if bracket in "{[":
             depth += 1

@@ -264,8 +264,8 @@ def _refuse_a_missing_opener(text: str, regions: list[Region]) -> None:
     for region in regions:
         if region.reasoning or _MEMBER_FIRST.match(text, region.start, region.end) is None:
             continue
-        closer = unopened_closer(text, region.start)
-        if 0 <= closer < region.end:
+        closer = unopened_closer(text, region.start, region.end)  # within the region: each is scanned once
+        if closer >= 0:
             message = (
                 f"the output starts inside an object (a key before any '{{') and closes a '{text[closer]}' it never "
                 "opened: its opening bracket is not in the text (a prefilled '{'? pass it with the text)"
