@@ -167,35 +167,56 @@ def _not_and() -> str:
     return rf"[ \t]++(?:{'|'.join(re.escape(r) for r in rests)})\b" if rests else "(?!)"
 
 
+@functools.cache
+def _glued_and() -> re.Pattern[str]:
+    """A `maybe_and` word with a letter right before it and one after it (spaces between allowed)."""
+    words = lexicon().words("maybe_and")
+    alternatives = _alternatives(words.spaced | words.unspaced) or "(?!)"
+    return re.compile(rf"(?<=[^\W\d_])(?:{alternatives})(?=[ \t]*+[^\W\d_])")
+
+
 def _maybe_joined(text: str, items: list[tuple[int, int]]) -> tuple[int, int, str] | None:
     """The first item that holds a word which joins two items or is part of a word (`maybe_and`: "绿和蓝" is two
-    colours, "温和" one word), with letters on both sides, and the word; None when no item does."""
-    words = lexicon().words("maybe_and")
-    glued = words.spaced | words.unspaced
+    colours, "温和" one word), with letters on both sides, and the word; None when no item does. One search an
+    item."""
+    glued = _glued_and()
     for i_start, i_end in items:
-        item = text[i_start:i_end].strip()
-        for word in glued:
-            at = item.find(word, 1)
-            while 0 < at < len(item) - len(word):
-                if item[at - 1].isalpha() and item[at + len(word) :].strip()[:1].isalpha():
-                    return i_start, i_end, word
-                at = item.find(word, at + 1)
+        m = glued.search(text[i_start:i_end].strip())
+        if m is not None:
+            return i_start, i_end, m.group()
     return None
+
+
+@functools.cache
+def _said_or() -> re.Pattern[str]:
+    """An "or" word of a table: a spaced one as a word of its own between spaces (any case, but for a one-letter
+    word, which counts only in lower case), an unspaced one anywhere."""
+    words = lexicon().words("or")
+    short = frozenset(w for w in words.spaced if len(w) == 1 and w.isalpha())
+    parts = []
+    if words.spaced - short:
+        parts.append(rf"(?<!\S)(?i:{_alternatives(words.spaced - short)})(?!\S)")
+    if short:
+        parts.append(rf"(?<!\S)(?:{_alternatives(short)})(?!\S)")
+    if words.unspaced:
+        parts.append(f"(?:{_alternatives(words.unspaced)})")
+    return re.compile("|".join(parts) or "(?!)")
 
 
 def _choice_item(text: str, items: list[tuple[int, int]]) -> tuple[int, int] | None:
     """The item that says "or" in a table's language ("1, 2, or 3"; "- billing or sales"; "赤または青"), which
     makes the list a choice, if any. The word alone is an item, not a choice; a one-letter word ("o", "u") counts
-    only as written, in lower case (the blood group "O negative" is no choice)."""
+    only as written, in lower case (the blood group "O negative" is no choice). One search an item."""
+    said_or = _said_or()
     words = lexicon().words("or")
     for i_start, i_end in items:
         item = text[i_start:i_end]
-        said = item.split()
-        if said == [item.strip()] and item.strip().lower() in words.spaced | words.unspaced:
+        if said_or.search(item) is None:
             continue
-        spaced = any(w in words.spaced if len(w) == 1 and w.isalpha() else w.lower() in words.spaced for w in said)
-        if spaced or any(w in item for w in words.unspaced):
-            return i_start, i_end
+        alone = item.strip()
+        if len(alone.split()) == 1 and alone.lower() in words.spaced | words.unspaced:
+            continue
+        return i_start, i_end
     return None
 
 
