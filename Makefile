@@ -26,10 +26,10 @@ lint: install
 
 # two workers (pytest-xdist), as for the slow tests: the default suite of ~6,500 tests took ~9 min on one core
 test: lint
-	$(BIN)/python -m pytest -q -n 2 tests $(PLUGIN_DIRS)
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal tests $(PLUGIN_DIRS)
 
 test-slow: install
-	$(BIN)/python -m pytest -q -m slow -n 2 tests $(PLUGIN_DIRS) --hypothesis-profile=deep --durations=25
+	$(BIN)/python -m pytest -q -m slow -n 2 --dist worksteal tests $(PLUGIN_DIRS) --hypothesis-profile=deep --durations=25
 
 # `resilient-parse bench` alone only prints: the target asks for the HTML report (reports/ is git-ignored)
 bench: install
